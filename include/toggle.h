@@ -1,0 +1,10 @@
+/* libtoggle: the umbrella header. Include this one. */
+#ifndef TOGGLE_H
+#define TOGGLE_H
+
+#include "toggle/common.h"
+#include "toggle/graph.h"
+#include "toggle/system.h"
+#include "toggle/solution.h"
+
+#endif

@@ -1,0 +1,158 @@
+/* libtoggle: augmented systems [A | b] over Z/kZ, their options and text forms. */
+#ifndef TOGGLE_SYSTEM_H
+#define TOGGLE_SYSTEM_H
+
+#include "common.h"
+#include "graph.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @file system.h
+ *  @brief Augmented systems A x = b over Z/kZ.
+ *
+ *  A system built from a graph has b = target - start and keeps a reference
+ *  to the graph (so grid systems stay small). A system built from a matrix
+ *  or parsed from text stores A itself; it may have m != n. */
+
+/** Opaque handle to an augmented system. */
+typedef struct toggle_system toggle_system;
+
+/** Engines (values of TOGGLE_OPT_ENGINE). */
+enum {
+    TOGGLE_ENGINE_AUTO = 0,    /**< let toggle_solve() choose (the default) */
+    TOGGLE_ENGINE_FLINT = 1,   /**< dense elimination with FLINT's nmod_mat, prime k */
+    TOGGLE_ENGINE_GF2 = 2,     /**< bit-packed elimination, k = 2 */
+    TOGGLE_ENGINE_CHASE = 3,   /**< light chasing on grids */
+    TOGGLE_ENGINE_HOWELL = 4   /**< composite k: Howell form / CRT */
+};
+
+/** Option keys for toggle_system_set_option(). */
+enum {
+    TOGGLE_OPT_ENGINE = 1,         /**< a TOGGLE_ENGINE_* value; default AUTO */
+    TOGGLE_OPT_MEMORY_BUDGET = 2,  /**< bytes the solver may allocate; default
+                                        TOGGLE_DEFAULT_MEMORY_BUDGET; 0 = unlimited */
+    TOGGLE_OPT_SEARCH_LIMIT = 3    /**< solutions a fewest-press search may visit;
+                                        default 2^32 */
+};
+
+/** Default memory budget: 4 GiB. */
+#define TOGGLE_DEFAULT_MEMORY_BUDGET ((uint64_t)4 << 30)
+
+/** Largest supported modulus. */
+#define TOGGLE_MAX_MODULUS ((uint64_t)INT64_MAX)
+
+/** Build the system of the game on a graph: A x = target - start (mod k).
+ *  @param out      receives the system (free with toggle_system_free())
+ *  @param graph    the graph; the system takes its own reference
+ *  @param modulus  k, 2 <= k <= TOGGLE_MAX_MODULUS
+ *  @param start    N values < k, or NULL for all 0
+ *  @param target   N values < k, or NULL for all 1
+ *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL out or graph, k < 2),
+ *          TOGGLE_ERANGE (k too large, a value >= k), TOGGLE_ENOMEM. */
+TOGGLE_API int toggle_system_new(toggle_system **out, const toggle_graph *graph,
+                                 uint64_t modulus, const uint64_t *start,
+                                 const uint64_t *target);
+
+/** Build a system from an m x n matrix (row-major, a[i * n + j]) and a
+ *  right-hand side b of m values, all < k. m or n may be 0.
+ *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL pointer with a nonzero size, k < 2),
+ *          TOGGLE_ERANGE (k too large, an entry >= k), TOGGLE_EOVERFLOW,
+ *          TOGGLE_ENOMEM. */
+TOGGLE_API int toggle_system_new_matrix(toggle_system **out, size_t m, size_t n,
+                                        const uint64_t *a, const uint64_t *b,
+                                        uint64_t modulus);
+
+/** Parse the augmented text format: one equation per line, the entries of
+ *  A then '|' then the right-hand side. For k <= 10 entries are single digits
+ *  with no separator (spaces between them are allowed); for k > 10 they are
+ *  separated by white space. '#' starts a comment; blank lines are ignored.
+ *  Every line must have the same number of entries.
+ *  @return TOGGLE_OK, TOGGLE_EINVAL, TOGGLE_EPARSE (with line and column in
+ *          toggle_last_error()), TOGGLE_ERANGE (entry >= k), TOGGLE_ENOMEM. */
+TOGGLE_API int toggle_system_parse(toggle_system **out, const char *text, size_t len,
+                                   uint64_t modulus);
+
+/** Write the augmented text format into buf (NUL-terminated).
+ *  @param needed  receives the size needed, NUL included (may be NULL)
+ *  @return TOGGLE_OK, TOGGLE_EINVAL, TOGGLE_EBUFSIZE (buf too small: *needed
+ *          says how much), TOGGLE_ENOMEM (grid too large to expand). */
+TOGGLE_API int toggle_system_write(const toggle_system *system, char *buf, size_t len,
+                                   size_t *needed);
+
+/** Free a system. NULL is a no-op. */
+TOGGLE_API void toggle_system_free(toggle_system *system);
+
+/** Number of equations m (0 for NULL). */
+TOGGLE_API size_t toggle_system_rows(const toggle_system *system);
+
+/** Number of unknowns n (0 for NULL). */
+TOGGLE_API size_t toggle_system_cols(const toggle_system *system);
+
+/** The modulus k (0 for NULL). */
+TOGGLE_API uint64_t toggle_system_modulus(const toggle_system *system);
+
+/** The graph the system was built from, borrowed, or NULL. */
+TOGGLE_API const toggle_graph *toggle_system_graph(const toggle_system *system);
+
+/** Entry A[i][j], reduced modulo k.
+ *  @return TOGGLE_OK, TOGGLE_EINVAL, TOGGLE_ERANGE (index out of range). */
+TOGGLE_API int toggle_system_entry(const toggle_system *system, size_t i, size_t j,
+                                   uint64_t *value);
+
+/** Right-hand side b[i].
+ *  @return TOGGLE_OK, TOGGLE_EINVAL, TOGGLE_ERANGE. */
+TOGGLE_API int toggle_system_rhs(const toggle_system *system, size_t i, uint64_t *value);
+
+/** Set an option (TOGGLE_OPT_*).
+ *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL, unknown key, bad value). */
+TOGGLE_API int toggle_system_set_option(toggle_system *system, int key, uint64_t value);
+
+/** Read an option.
+ *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL, unknown key). */
+TOGGLE_API int toggle_system_get_option(const toggle_system *system, int key,
+                                        uint64_t *value);
+
+/** Check a press vector without any elimination: apply the presses x (n
+ *  values < k) to the system and compare A x with b.
+ *  @param solves  receives 1 if A x = b (mod k), else 0
+ *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL, len != n), TOGGLE_ERANGE (value >= k). */
+TOGGLE_API int toggle_system_check(const toggle_system *system, const uint64_t *x,
+                                   size_t len, int *solves);
+
+/** Check a certificate of unsolvability: y (m values < k) with y A = 0 and
+ *  y . b != 0 (mod k).
+ *  @param valid  receives 1 if y proves A x = b has no solution, else 0
+ *  @return TOGGLE_OK, TOGGLE_EINVAL, TOGGLE_ERANGE. */
+TOGGLE_API int toggle_system_check_certificate(const toggle_system *system,
+                                               const uint64_t *y, size_t len, int *valid);
+
+/** Name of an engine ("auto", "flint", "gf2", "chase", "howell"), or NULL. */
+TOGGLE_API const char *toggle_engine_name(int engine);
+
+/** Look up an engine by name.
+ *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL or unknown name). */
+TOGGLE_API int toggle_engine_from_name(const char *name, int *engine);
+
+/** Parse a board: one line per grid row, one value per cell (single digits
+ *  without separators when k <= 10, else white-space separated; '.' reads
+ *  as 0). '#' comments and blank lines are ignored. Values go to cells
+ *  (row-major) when cap is large enough.
+ *  @param rows, cols  receive the shape
+ *  @return TOGGLE_OK, TOGGLE_EINVAL, TOGGLE_EPARSE (ragged rows, bad
+ *          character), TOGGLE_ERANGE (value >= k), TOGGLE_EBUFSIZE (cap <
+ *          rows * cols; the shape is still reported). */
+TOGGLE_API int toggle_board_parse(const char *text, size_t len, uint64_t modulus,
+                                  uint64_t *cells, size_t cap, size_t *rows, size_t *cols);
+
+/** Format a board in the form toggle_board_parse() reads (NUL-terminated).
+ *  @return TOGGLE_OK, TOGGLE_EINVAL, TOGGLE_ERANGE (value >= k),
+ *          TOGGLE_EBUFSIZE (*needed says how much). */
+TOGGLE_API int toggle_board_format(const uint64_t *cells, size_t rows, size_t cols,
+                                   uint64_t modulus, char *buf, size_t len, size_t *needed);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

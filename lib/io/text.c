@@ -1,0 +1,372 @@
+/* Text forms: the augmented-matrix format, boards, and edge lists. */
+#include <string.h>
+
+#include "internal.h"
+
+/* A growable array of uint64 values. */
+typedef struct {
+    uint64_t *v;
+    size_t len, cap;
+} u64buf;
+
+static int buf_push(u64buf *b, uint64_t x)
+{
+    if (b->len == b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 64;
+        if (cap > SIZE_MAX / sizeof *b->v)
+            return toggle__error(TOGGLE_EOVERFLOW, "input too large");
+        uint64_t *v = toggle__realloc(b->v, cap * sizeof *v);
+        if (!v)
+            return toggle__error(TOGGLE_ENOMEM, "out of memory reading input");
+        b->v = v;
+        b->cap = cap;
+    }
+    b->v[b->len++] = x;
+    return TOGGLE_OK;
+}
+
+/* Line iteration over (text, len): sets *line, *linelen and advances *pos.
+ * A '#' comment is cut off; returns false at the end. */
+static bool next_line(const char *text, size_t len, size_t *pos, const char **line,
+                      size_t *linelen)
+{
+    if (*pos >= len)
+        return false;
+    size_t start = *pos, end = start;
+    while (end < len && text[end] != '\n')
+        end++;
+    *pos = end < len ? end + 1 : end;
+    size_t cut = start;
+    while (cut < end && text[cut] != '#')
+        cut++;
+    *line = text + start;
+    *linelen = cut - start;
+    return true;
+}
+
+static bool is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static bool blank(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!is_space(s[i]))
+            return false;
+    return true;
+}
+
+/* Read values from s[0..n): digits one per character when k <= 10 (spaces
+ * skipped, '.' = 0 when dots), else white-space separated decimal numbers. */
+static int read_values(const char *s, size_t n, uint64_t k, bool dots, size_t lineno,
+                       u64buf *out, size_t *count)
+{
+    size_t before = out->len;
+    int rc;
+    for (size_t i = 0; i < n;) {
+        char c = s[i];
+        if (is_space(c)) {
+            i++;
+            continue;
+        }
+        if (k <= 10 && (c >= '0' && c <= '9')) {
+            uint64_t v = (uint64_t)(c - '0');
+            if (v >= k)
+                return toggle__error(TOGGLE_ERANGE, "line %zu, column %zu: %c is not below the "
+                                     "modulus %llu", lineno, i + 1, c, (unsigned long long)k);
+            if ((rc = buf_push(out, v)))
+                return rc;
+            i++;
+            continue;
+        }
+        if (dots && c == '.') {
+            if ((rc = buf_push(out, 0)))
+                return rc;
+            i++;
+            continue;
+        }
+        if (k > 10 && c >= '0' && c <= '9') {
+            uint64_t v = 0;
+            size_t start = i;
+            while (i < n && s[i] >= '0' && s[i] <= '9') {
+                if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, (uint64_t)(s[i] - '0'), &v))
+                    return toggle__error(TOGGLE_ERANGE, "line %zu, column %zu: number too large",
+                                         lineno, start + 1);
+                i++;
+            }
+            if (i < n && !is_space(s[i]))
+                return toggle__error(TOGGLE_EPARSE, "line %zu, column %zu: unexpected '%c'",
+                                     lineno, i + 1, s[i]);
+            if (v >= k)
+                return toggle__error(TOGGLE_ERANGE, "line %zu, column %zu: %llu is not below the "
+                                     "modulus %llu", lineno, start + 1, (unsigned long long)v,
+                                     (unsigned long long)k);
+            if ((rc = buf_push(out, v)))
+                return rc;
+            continue;
+        }
+        if ((unsigned char)c >= 32 && (unsigned char)c < 127)
+            return toggle__error(TOGGLE_EPARSE, "line %zu, column %zu: unexpected '%c'",
+                                 lineno, i + 1, c);
+        return toggle__error(TOGGLE_EPARSE, "line %zu, column %zu: unexpected byte 0x%02x",
+                             lineno, i + 1, (unsigned)(unsigned char)c);
+    }
+    *count = out->len - before;
+    return TOGGLE_OK;
+}
+
+static int modulus_ok(uint64_t k)
+{
+    if (k < 2)
+        return toggle__error(TOGGLE_EINVAL, "modulus %llu is less than 2", (unsigned long long)k);
+    if (k > TOGGLE_MAX_MODULUS)
+        return toggle__error(TOGGLE_ERANGE, "modulus %llu exceeds 2^63 - 1",
+                             (unsigned long long)k);
+    return TOGGLE_OK;
+}
+
+int toggle_system_parse(toggle_system **out, const char *text, size_t len, uint64_t k)
+{
+    if (!out || (!text && len))
+        return toggle__error(TOGGLE_EINVAL, "out and text must not be NULL");
+    int rc = modulus_ok(k);
+    if (rc)
+        return rc;
+    u64buf a = {0}, b = {0};
+    size_t pos = 0, lineno = 0, width = 0, m = 0;
+    const char *line;
+    size_t ll;
+    while (!rc && next_line(text, len, &pos, &line, &ll)) {
+        lineno++;
+        if (blank(line, ll))
+            continue;
+        const char *bar = memchr(line, '|', ll);
+        if (!bar) {
+            rc = toggle__error(TOGGLE_EPARSE, "line %zu: no '|' before the right-hand side", lineno);
+            break;
+        }
+        size_t left = (size_t)(bar - line), cnt = 0, rcnt = 0;
+        if ((rc = read_values(line, left, k, false, lineno, &a, &cnt)))
+            break;
+        if ((rc = read_values(bar + 1, ll - left - 1, k, false, lineno, &b, &rcnt)))
+            break;
+        if (rcnt != 1) {
+            rc = toggle__error(TOGGLE_EPARSE, "line %zu: %zu values after '|', expected 1",
+                               lineno, rcnt);
+            break;
+        }
+        if (m == 0)
+            width = cnt;
+        else if (cnt != width)
+            rc = toggle__error(TOGGLE_EPARSE, "line %zu has %zu entries, expected %zu",
+                               lineno, cnt, width);
+        m++;
+    }
+    if (!rc)
+        rc = toggle_system_new_matrix(out, m, width, a.v, b.v, k);
+    toggle__free(a.v);
+    toggle__free(b.v);
+    return rc;
+}
+
+/* Decimal digits of v. */
+static size_t digits(uint64_t v)
+{
+    size_t d = 1;
+    while (v >= 10) {
+        v /= 10;
+        d++;
+    }
+    return d;
+}
+
+/* A growing text writer that only counts once the buffer is full. */
+typedef struct {
+    char *buf;
+    size_t cap, len;
+} writer;
+
+static void put(writer *w, const char *s, size_t n)
+{
+    if (w->len + n < w->cap)
+        memcpy(w->buf + w->len, s, n);
+    w->len += n;
+}
+
+static void put_u64(writer *w, uint64_t v)
+{
+    char tmp[24];
+    size_t d = digits(v);
+    for (size_t i = d; i-- > 0; v /= 10)
+        tmp[i] = (char)('0' + v % 10);
+    put(w, tmp, d);
+}
+
+static int finish(writer *w, size_t *needed)
+{
+    size_t need = w->len + 1;
+    if (needed)
+        *needed = need;
+    if (need > w->cap) {
+        if (w->cap)
+            w->buf[0] = '\0';
+        return toggle__error(TOGGLE_EBUFSIZE, "the text needs %zu bytes, buffer has %zu", need,
+                             w->cap);
+    }
+    w->buf[w->len] = '\0';
+    return TOGGLE_OK;
+}
+
+int toggle_system_write(const toggle_system *s, char *buf, size_t len, size_t *needed)
+{
+    if (!s || (!buf && len))
+        return toggle__error(TOGGLE_EINVAL, "system is NULL, or buf is NULL with len > 0");
+    writer w = {buf, len, 0};
+    bool sep = s->k > 10;
+    for (size_t i = 0; i < s->m; i++) {
+        for (size_t j = 0; j < s->n; j++) {
+            if (sep && j)
+                put(&w, " ", 1);
+            put_u64(&w, toggle__system_get(s, i, j));
+        }
+        put(&w, sep ? " | " : "|", sep ? 3 : 1);
+        put_u64(&w, s->b[i]);
+        put(&w, "\n", 1);
+    }
+    return finish(&w, needed);
+}
+
+int toggle_board_parse(const char *text, size_t len, uint64_t k, uint64_t *cells, size_t cap,
+                       size_t *rows, size_t *cols)
+{
+    if ((!text && len) || !rows || !cols || (!cells && cap))
+        return toggle__error(TOGGLE_EINVAL, "text, rows and cols must not be NULL");
+    int rc = modulus_ok(k);
+    if (rc)
+        return rc;
+    u64buf v = {0};
+    size_t pos = 0, lineno = 0, r = 0, c = 0;
+    const char *line;
+    size_t ll;
+    while (!rc && next_line(text, len, &pos, &line, &ll)) {
+        lineno++;
+        if (blank(line, ll))
+            continue;
+        size_t cnt = 0;
+        if ((rc = read_values(line, ll, k, true, lineno, &v, &cnt)))
+            break;
+        if (r == 0)
+            c = cnt;
+        else if (cnt != c)
+            rc = toggle__error(TOGGLE_EPARSE, "line %zu has %zu cells, expected %zu", lineno,
+                               cnt, c);
+        r++;
+    }
+    if (!rc && r == 0)
+        rc = toggle__error(TOGGLE_EPARSE, "the board has no rows");
+    if (!rc) {
+        *rows = r;
+        *cols = c;
+        if (cap < v.len)
+            rc = toggle__error(TOGGLE_EBUFSIZE, "the board has %zu cells, buffer holds %zu",
+                               v.len, cap);
+        else
+            memcpy(cells, v.v, v.len * sizeof *cells);
+    }
+    toggle__free(v.v);
+    return rc;
+}
+
+int toggle_board_format(const uint64_t *cells, size_t rows, size_t cols, uint64_t k,
+                        char *buf, size_t len, size_t *needed)
+{
+    size_t n;
+    if (!cells || (!buf && len))
+        return toggle__error(TOGGLE_EINVAL, "cells is NULL, or buf is NULL with len > 0");
+    int rc = modulus_ok(k);
+    if (rc)
+        return rc;
+    if (!toggle__mul_ok(rows, cols, &n))
+        return toggle__error(TOGGLE_EOVERFLOW, "board %zu x %zu overflows size_t", rows, cols);
+    for (size_t i = 0; i < n; i++)
+        if (cells[i] >= k)
+            return toggle__error(TOGGLE_ERANGE, "cell %zu = %llu is not below the modulus %llu",
+                                 i, (unsigned long long)cells[i], (unsigned long long)k);
+    writer w = {buf, len, 0};
+    for (size_t r = 0; r < rows; r++) {
+        for (size_t c = 0; c < cols; c++) {
+            if (k > 10 && c)
+                put(&w, " ", 1);
+            put_u64(&w, cells[r * cols + c]);
+        }
+        put(&w, "\n", 1);
+    }
+    return finish(&w, needed);
+}
+
+int toggle_graph_parse_edges(toggle_graph **out, const char *text, size_t len, uint32_t flags)
+{
+    if (!out || (!text && len))
+        return toggle__error(TOGGLE_EINVAL, "out and text must not be NULL");
+    u64buf e = {0};
+    size_t pos = 0, lineno = 0, nodes = 0, maxnode = 0;
+    bool have_nodes = false, any = false;
+    int rc = TOGGLE_OK;
+    const char *line;
+    size_t ll;
+    while (!rc && next_line(text, len, &pos, &line, &ll)) {
+        lineno++;
+        if (blank(line, ll))
+            continue;
+        size_t i = 0;
+        while (i < ll && is_space(line[i]))
+            i++;
+        if (!any && ll - i >= 5 && memcmp(line + i, "nodes", 5) == 0) {
+            u64buf t = {0};
+            size_t cnt = 0;
+            rc = read_values(line + i + 5, ll - i - 5, UINT64_MAX, false, lineno, &t, &cnt);
+            if (!rc && cnt != 1)
+                rc = toggle__error(TOGGLE_EPARSE, "line %zu: 'nodes' takes one number", lineno);
+            if (!rc) {
+                nodes = (size_t)t.v[0];
+                have_nodes = true;
+            }
+            toggle__free(t.v);
+            any = true;
+            continue;
+        }
+        any = true;
+        size_t cnt = 0;
+        if ((rc = read_values(line, ll, UINT64_MAX, false, lineno, &e, &cnt)))
+            break;
+        if (cnt != 2) {
+            rc = toggle__error(TOGGLE_EPARSE, "line %zu: %zu numbers, an edge is 'u v'", lineno,
+                               cnt);
+            break;
+        }
+        for (size_t q = e.len - 2; q < e.len; q++) {
+            if (e.v[q] >= SIZE_MAX) {
+                rc = toggle__error(TOGGLE_ERANGE, "line %zu: node number too large", lineno);
+                break;
+            }
+            if (e.v[q] + 1 > maxnode)
+                maxnode = (size_t)e.v[q] + 1;
+        }
+    }
+    if (!rc) {
+        size_t n = have_nodes ? nodes : maxnode;
+        size_t ne = e.len / 2;
+        size_t *edges = toggle__malloc_array(e.len ? e.len : 1, sizeof *edges);
+        if (!edges) {
+            rc = toggle__error(TOGGLE_ENOMEM, "out of memory reading edges");
+        } else {
+            for (size_t q = 0; q < e.len; q++)
+                edges[q] = (size_t)e.v[q];
+            rc = toggle_graph_new_edges(out, n, edges, ne, flags);
+            toggle__free(edges);
+        }
+    }
+    toggle__free(e.v);
+    return rc;
+}
