@@ -5,6 +5,7 @@
 
 static const toggle__engine *const engines[] = {
     &toggle__engine_flint,
+    &toggle__engine_gf2,
 };
 
 static const char *const names[] = {"auto", "flint", "gf2", "chase", "howell"};

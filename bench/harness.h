@@ -1,0 +1,34 @@
+/* toggle-bench: named workloads, each timed in a forked child for clean peak-memory figures. */
+#ifndef TOGGLE_BENCH_HARNESS_H
+#define TOGGLE_BENCH_HARNESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct bench_workload {
+    const char *name;     /* unique, e.g. "gf2/dense/1024/toggle-gf2" */
+    const char *group;    /* rows with the same group are compared, e.g. "gf2/dense/1024" */
+    const char *impl;     /* e.g. "toggle-gf2", "flint", "m4ri" */
+    const char *baseline; /* impl of the same group to take ratios against, or NULL */
+    int quick;            /* 1: part of --quick (keep each quick one well under a second) */
+    int reps;             /* repetitions (0: default 5; --quick uses min(reps, 3)) */
+    /* Untimed preparation; returns a state pointer (NULL means failure). */
+    void *(*setup)(const void *arg);
+    /* Timed; returns 0 on success. May check its own result once (check != 0). */
+    int (*run)(void *state, int check);
+    void (*teardown)(void *state);
+    const void *arg;
+} bench_workload;
+
+/* Register workloads (the array must outlive the run; static storage). */
+void bench_register(const bench_workload *w, size_t count);
+
+/* A monotonic clock in seconds. */
+double bench_now(void);
+
+/* Each workload file provides one registration function, called from main.c. */
+void bench_register_core(void);
+void bench_register_gf2(void);
+void bench_register_grid(void);
+
+#endif

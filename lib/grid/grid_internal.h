@@ -1,0 +1,23 @@
+/* Internal interface between the grid engine (chase.c, no FLINT) and its
+ * polynomial half (gridpoly.c, FLINT nmod_poly). Never installed. */
+#ifndef TOGGLE_GRID_INTERNAL_H
+#define TOGGLE_GRID_INTERNAL_H
+
+#include "internal.h"
+
+/* The small system of a rows x c board chased from its last row:
+ * P_rows(T) w = rhs over F_p, where T is the c x c tridiagonal row operator
+ * (1 off the diagonal, d on it: d = 1 classic, 0 without self).
+ * Vectors are c values < p.
+ * Outputs: *solvable; *nullity = deg gcd(P_rows, charpoly T); when solvable,
+ * w = the solution whose last *nullity entries are 0 (the canonical one);
+ * *kernel (toggle__malloc'd, *nullity vectors of c values, caller frees;
+ * NULL when the nullity is 0): vector i has entry c - nullity + i equal to
+ * 1 and the other last-nullity entries 0. rhs may equal w. */
+int toggle__grid_small_solve(uint64_t p, size_t rows, size_t c, unsigned d, const uint64_t *rhs,
+                             uint64_t *w, int *solvable, size_t *nullity, uint64_t **kernel);
+
+/* Nullity of the non-torus rows x cols board (d as above) by polynomials. */
+int toggle__grid_poly_nullity(uint64_t p, size_t rows, size_t cols, unsigned d, size_t *nullity);
+
+#endif

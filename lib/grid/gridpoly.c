@@ -1,0 +1,243 @@
+/* The polynomial half of the grid engine: Chebyshev-like P_n from their closed
+ * form, nullities as gcd degrees, and the small system P_rows(T) w = r solved
+ * in F_p[x] / charpoly(T) (docs/grid.md). Includes FLINT's nmod_poly. */
+#include <string.h>
+
+#include <flint/flint.h>
+#include <flint/nmod_poly.h>
+#include <flint/ulong_extras.h>
+
+#include "grid_internal.h"
+
+/* Largest dimension whose polynomials we build (8 bytes per coefficient,
+ * a few polynomials alive at once): keeps FLINT, which aborts on failed
+ * allocations, well inside memory. */
+#define GRID_POLY_MAX ((size_t)1 << 28)
+
+static uint64_t add_p(uint64_t a, uint64_t b, uint64_t p)
+{
+    uint64_t s = a + b; /* p < 2^63: no wrap */
+    return s >= p ? s - p : s;
+}
+
+static uint64_t sub_p(uint64_t a, uint64_t b, uint64_t p)
+{
+    return a >= b ? a - b : a + (p - b);
+}
+
+/* f with every factor p removed (counted into *v with the given sign), mod p. */
+static uint64_t strip_p(uint64_t f, uint64_t p, long *v, int sign)
+{
+    while (f % p == 0) {
+        f /= p;
+        *v += sign;
+    }
+    return f % p;
+}
+
+/* P_n(x) = sum_k (-1)^k C(n-k, k) x^(n-2k) over F_p, with P_0 = 1, P_1 = x,
+ * P_{j+1} = x P_j - P_{j-1}. The binomials come from the ratio of
+ * consecutive terms, (n-2k)(n-2k-1) / ((k+1)(n-k)), keeping the power of p
+ * apart from the unit part: O(n) coefficient operations. */
+static void cheb_closed(nmod_poly_t P, size_t n, uint64_t p)
+{
+    mp_limb_t pinv = n_preinvert_limb(p);
+    nmod_poly_fit_length(P, (slong)n + 1);
+    memset(P->coeffs, 0, (n + 1) * sizeof *P->coeffs);
+    uint64_t unit = 1 % p;
+    long val = 0;
+    for (size_t k = 0; 2 * k <= n; k++) {
+        uint64_t c = val > 0 ? 0 : unit;
+        P->coeffs[n - 2 * k] = (k & 1) && c ? p - c : c;
+        if (2 * (k + 1) > n)
+            break;
+        uint64_t num = n_mulmod2_preinv(strip_p(n - 2 * k, p, &val, 1),
+                                        strip_p(n - 2 * k - 1, p, &val, 1), p, pinv);
+        uint64_t den = n_mulmod2_preinv(strip_p(k + 1, p, &val, -1),
+                                        strip_p(n - k, p, &val, -1), p, pinv);
+        unit = n_mulmod2_preinv(n_mulmod2_preinv(unit, num, p, pinv), n_invmod(den, p), p, pinv);
+    }
+    _nmod_poly_set_length(P, (slong)n + 1);
+    _nmod_poly_normalise(P);
+}
+
+/* charpoly of T: P_c(x - d). */
+static void row_charpoly(nmod_poly_t chi, size_t c, unsigned d, uint64_t p)
+{
+    cheb_closed(chi, c, p);
+    if (d % p)
+        nmod_poly_taylor_shift(chi, chi, p - d % p);
+}
+
+static int check_dims(size_t rows, size_t cols)
+{
+    if (rows > GRID_POLY_MAX || cols > GRID_POLY_MAX)
+        return toggle__error(TOGGLE_ENOMEM, "grid %zu x %zu: polynomials of degree over %zu "
+                             "are not supported", rows, cols, GRID_POLY_MAX);
+    return TOGGLE_OK;
+}
+
+int toggle__grid_poly_nullity(uint64_t p, size_t rows, size_t cols, unsigned d, size_t *nullity)
+{
+    int rc = check_dims(rows, cols);
+    if (rc)
+        return rc;
+    nmod_poly_t a, b, g;
+    nmod_poly_init(a, p);
+    nmod_poly_init(b, p);
+    nmod_poly_init(g, p);
+    cheb_closed(a, rows, p);
+    row_charpoly(b, cols, d, p);
+    nmod_poly_gcd(g, a, b);
+    *nullity = (size_t)nmod_poly_degree(g);
+    nmod_poly_clear(a);
+    nmod_poly_clear(b);
+    nmod_poly_clear(g);
+    return TOGGLE_OK;
+}
+
+/* v = q(T) e_0 (c entries) by Horner; the support grows by one per step. */
+static void poly_apply_e0(const nmod_poly_t q, size_t c, unsigned d, uint64_t p, uint64_t *v)
+{
+    memset(v, 0, c * sizeof *v);
+    size_t supp = 0;
+    for (slong i = nmod_poly_degree(q); i >= 0; i--) {
+        /* v = T v, in place: (Tv)_j = v_{j-1} + d v_j + v_{j+1}. */
+        size_t end = supp < c ? supp + 1 : c;
+        uint64_t prev = 0;
+        for (size_t j = 0; j < end; j++) {
+            uint64_t cur = v[j];
+            uint64_t t = add_p(prev, j + 1 < c ? v[j + 1] : 0, p);
+            if (d)
+                t = add_p(t, cur, p);
+            v[j] = t;
+            prev = cur;
+        }
+        supp = end;
+        v[0] = add_p(v[0], q->coeffs[i], p);
+        if (supp == 0)
+            supp = 1;
+    }
+}
+
+/* q = sum_j w_j S_j(x) with S_j(x) = P_j(x - d), by Clenshaw:
+ * beta_j = w_j + (x - d) beta_{j+1} - beta_{j+2}, q = beta_0.
+ * tmp holds 3 c words. */
+static void sbasis_to_poly(nmod_poly_t q, const uint64_t *w, size_t c, unsigned d, uint64_t p,
+                           uint64_t *tmp)
+{
+    uint64_t *b1 = tmp, *b2 = tmp + c, *nb = tmp + 2 * c;
+    memset(tmp, 0, 3 * c * sizeof *tmp);
+    for (size_t jj = c; jj-- > 0;) {
+        size_t len = c - jj; /* beta_jj has degree <= c - 1 - jj */
+        for (size_t i = 0; i < len; i++) {
+            uint64_t t = i ? b1[i - 1] : w[jj];
+            if (d)
+                t = sub_p(t, b1[i], p);
+            nb[i] = sub_p(t, b2[i], p);
+        }
+        uint64_t *old = b2;
+        b2 = b1;
+        b1 = nb;
+        nb = old;
+    }
+    nmod_poly_fit_length(q, (slong)(c ? c : 1));
+    memcpy(q->coeffs, b1, c * sizeof *b1);
+    _nmod_poly_set_length(q, (slong)c);
+    _nmod_poly_normalise(q);
+}
+
+int toggle__grid_small_solve(uint64_t p, size_t rows, size_t c, unsigned d, const uint64_t *rhs,
+                             uint64_t *w, int *solvable, size_t *nullity, uint64_t **kernel)
+{
+    int rc = check_dims(rows, c);
+    if (rc)
+        return rc;
+    *kernel = NULL;
+    uint64_t *tmp = toggle__malloc_array(c, 3 * sizeof *tmp);
+    if (!tmp)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for the small system");
+    nmod_poly_t chi, pr, g, qr, quo, rem, chi2, inv;
+    nmod_poly_init(chi, p);
+    nmod_poly_init(pr, p);
+    nmod_poly_init(g, p);
+    nmod_poly_init(qr, p);
+    nmod_poly_init(quo, p);
+    nmod_poly_init(rem, p);
+    nmod_poly_init(chi2, p);
+    nmod_poly_init(inv, p);
+
+    row_charpoly(chi, c, d, p);
+    cheb_closed(pr, rows, p);
+    nmod_poly_rem(pr, pr, chi);
+    nmod_poly_gcd(g, pr, chi); /* gcd(0, chi) = chi */
+    size_t dn = (size_t)nmod_poly_degree(g);
+    *nullity = dn;
+
+    sbasis_to_poly(qr, rhs, c, d, p, tmp);
+    nmod_poly_divrem(quo, rem, qr, g);
+    *solvable = nmod_poly_is_zero(rem);
+    nmod_poly_div(chi2, chi, g); /* chi' = chi / g, monic, degree c - dn */
+    if (*solvable) {
+        /* P_rows q_w = q_r (mod chi)  <=>  (P/g) q_w = q_r/g (mod chi'),
+         * and P/g is invertible modulo chi'. The answer of degree < c - dn
+         * is the one whose last dn S-coordinates vanish. */
+        if (nmod_poly_degree(chi2) >= 1) {
+            nmod_poly_div(pr, pr, g);
+            nmod_poly_rem(pr, pr, chi2);
+            if (nmod_poly_is_zero(pr) || !nmod_poly_invmod(inv, pr, chi2)) {
+                rc = toggle__error(TOGGLE_EINTERNAL, "grid small system: cofactor not invertible");
+                goto out;
+            }
+            nmod_poly_mulmod(quo, quo, inv, chi2);
+        } else {
+            nmod_poly_zero(quo);
+        }
+        poly_apply_e0(quo, c, d, p, w);
+    }
+    if (dn > 0) {
+        uint64_t *k = toggle__malloc_array(dn, c * sizeof *k);
+        if (!k) {
+            rc = toggle__error(TOGGLE_ENOMEM, "out of memory for %zu kernel vectors", dn);
+            goto out;
+        }
+        /* The kernel is {h chi' : deg h < dn}; v_i = T^i chi'(T) e_0 has its
+         * last nonzero S-coordinate, 1, at c - dn + i. Reduce to unit vectors
+         * on the last dn coordinates. */
+        size_t base = c - dn;
+        poly_apply_e0(chi2, c, d, p, k);
+        for (size_t i = 1; i < dn; i++) {
+            const uint64_t *src = k + (i - 1) * c;
+            uint64_t *dst = k + i * c;
+            for (size_t j = 0; j < c; j++) {
+                uint64_t t = add_p(j ? src[j - 1] : 0, j + 1 < c ? src[j + 1] : 0, p);
+                dst[j] = d ? add_p(t, src[j], p) : t;
+            }
+        }
+        mp_limb_t pinv = n_preinvert_limb(p);
+        for (size_t i = 1; i < dn; i++) {
+            uint64_t *vi = k + i * c;
+            for (size_t j = 0; j < i; j++) {
+                uint64_t f = vi[base + j];
+                if (!f)
+                    continue;
+                const uint64_t *vj = k + j * c;
+                for (size_t t = 0; t < c; t++)
+                    if (vj[t])
+                        vi[t] = sub_p(vi[t], n_mulmod2_preinv(f, vj[t], p, pinv), p);
+            }
+        }
+        *kernel = k;
+    }
+out:
+    nmod_poly_clear(chi);
+    nmod_poly_clear(pr);
+    nmod_poly_clear(g);
+    nmod_poly_clear(qr);
+    nmod_poly_clear(quo);
+    nmod_poly_clear(rem);
+    nmod_poly_clear(chi2);
+    nmod_poly_clear(inv);
+    toggle__free(tmp);
+    return rc;
+}

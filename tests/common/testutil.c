@@ -1,0 +1,238 @@
+/* Shared test helpers; see testutil.h. Deliberately independent of lib/. */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+uint64_t tu_seed(void)
+{
+    static uint64_t seed;
+    static int ready;
+    if (!ready) {
+        const char *e = getenv("TOGGLE_TEST_SEED");
+        seed = e ? strtoull(e, NULL, 0) : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
+        fprintf(stderr, "# TOGGLE_TEST_SEED=%llu\n", (unsigned long long)seed);
+        ready = 1;
+    }
+    return seed;
+}
+
+double tu_multiplier(void)
+{
+    const char *e = getenv("TOGGLE_TEST_MULTIPLIER");
+    double m = e ? strtod(e, NULL) : 1.0;
+    return m > 0 ? m : 1.0;
+}
+
+size_t tu_iters(size_t base)
+{
+    double v = (double)base * tu_multiplier();
+    return v < 1 ? 1 : (size_t)v;
+}
+
+uint64_t tu_next(tu_rng *r)
+{
+    /* splitmix64 */
+    uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+tu_rng tu_rng_for(uint64_t salt)
+{
+    tu_rng r = {tu_seed() ^ (salt * 0xD1B54A32D192ED03ull)};
+    tu_next(&r);
+    return r;
+}
+
+uint64_t tu_below(tu_rng *r, uint64_t bound)
+{
+    if (bound <= 1)
+        return 0;
+    uint64_t lim = UINT64_MAX - UINT64_MAX % bound, v;
+    do
+        v = tu_next(r);
+    while (v >= lim);
+    return v % bound;
+}
+
+uint64_t tu_mulmod(uint64_t a, uint64_t b, uint64_t k)
+{
+    return (uint64_t)(((unsigned __int128)a * b) % k);
+}
+
+uint64_t tu_addmod(uint64_t a, uint64_t b, uint64_t k)
+{
+    return (uint64_t)(((unsigned __int128)a + b) % k);
+}
+
+uint64_t *tu_grid_matrix(size_t rows, size_t cols, uint32_t flags)
+{
+    size_t n = rows * cols;
+    uint64_t *a = calloc(n * n > 0 ? n * n : 1, sizeof *a);
+    int torus = flags & TOGGLE_GRID_TORUS, moore = flags & TOGGLE_GRID_MOORE;
+    for (size_t r = 0; r < rows; r++) {
+        for (size_t c = 0; c < cols; c++) {
+            size_t j = r * cols + c;
+            for (long dr = -1; dr <= 1; dr++) {
+                for (long dc = -1; dc <= 1; dc++) {
+                    if (dr && dc && !moore)
+                        continue;
+                    if (!dr && !dc && (flags & TOGGLE_GRID_NO_SELF))
+                        continue;
+                    long rr = (long)r + dr, cc = (long)c + dc;
+                    if (torus) {
+                        rr = (rr + (long)rows) % (long)rows;
+                        cc = (cc + (long)cols) % (long)cols;
+                    } else if (rr < 0 || cc < 0 || rr >= (long)rows || cc >= (long)cols) {
+                        continue;
+                    }
+                    /* a neighbour that wraps onto the pressed cell is the cell
+                     * itself (governed by NO_SELF); each cell toggles once */
+                    if ((dr || dc) && (size_t)rr == r && (size_t)cc == c)
+                        continue;
+                    a[((size_t)rr * cols + (size_t)cc) * n + j] = 1;
+                }
+            }
+        }
+    }
+    return a;
+}
+
+void tu_apply(const uint64_t *a, size_t m, size_t n, const uint64_t *x, uint64_t k, uint64_t *y)
+{
+    for (size_t i = 0; i < m; i++) {
+        uint64_t acc = 0;
+        for (size_t j = 0; j < n; j++)
+            if (a[i * n + j] && x[j])
+                acc = tu_addmod(acc, tu_mulmod(a[i * n + j], x[j], k), k);
+        y[i] = acc;
+    }
+}
+
+static uint64_t powmod(uint64_t b, uint64_t e, uint64_t k)
+{
+    uint64_t r = 1 % k;
+    while (e) {
+        if (e & 1)
+            r = tu_mulmod(r, b, k);
+        b = tu_mulmod(b, b, k);
+        e >>= 1;
+    }
+    return r;
+}
+
+size_t tu_rank(const uint64_t *a0, size_t m, size_t n, uint64_t p)
+{
+    uint64_t *a = malloc((m * n > 0 ? m * n : 1) * sizeof *a);
+    memcpy(a, a0, m * n * sizeof *a);
+    size_t rank = 0;
+    for (size_t c = 0; c < n && rank < m; c++) {
+        size_t piv = rank;
+        while (piv < m && a[piv * n + c] == 0)
+            piv++;
+        if (piv == m)
+            continue;
+        for (size_t j = 0; j < n; j++) {
+            uint64_t t = a[piv * n + j];
+            a[piv * n + j] = a[rank * n + j];
+            a[rank * n + j] = t;
+        }
+        uint64_t inv = powmod(a[rank * n + c], p - 2, p);
+        for (size_t j = 0; j < n; j++)
+            a[rank * n + j] = tu_mulmod(a[rank * n + j], inv, p);
+        for (size_t i = 0; i < m; i++) {
+            uint64_t f = a[i * n + c];
+            if (i == rank || !f)
+                continue;
+            for (size_t j = 0; j < n; j++)
+                a[i * n + j] = tu_addmod(a[i * n + j], p - tu_mulmod(f, a[rank * n + j], p), p);
+        }
+        rank++;
+    }
+    free(a);
+    return rank;
+}
+
+const char *tu_verify(const toggle_solution *sol, const uint64_t *a, const uint64_t *b,
+                      size_t m, size_t n, uint64_t k, size_t expected_nullity)
+{
+    const char *err = NULL;
+    uint64_t *v = calloc(n + 1, sizeof *v), *y = calloc(m + 1, sizeof *y);
+    size_t d = toggle_solution_nullity(sol);
+    if (toggle_solution_cols(sol) != n || toggle_solution_rows(sol) != m)
+        err = "solution shape differs from the system";
+    else if (expected_nullity != SIZE_MAX && d != expected_nullity)
+        err = "nullity differs from the independent rank";
+    if (!err && toggle_solution_is_solvable(sol) == 1) {
+        if (toggle_solution_particular(sol, v, n) != TOGGLE_OK)
+            err = "particular solution unavailable";
+        for (size_t j = 0; !err && j < n; j++)
+            if (v[j] >= k)
+                err = "particular solution entry >= k";
+        if (!err) {
+            tu_apply(a, m, n, v, k, y);
+            if (memcmp(y, b, m * sizeof *y) != 0)
+                err = "A x != b for the particular solution";
+        }
+    } else if (!err) {
+        if (toggle_solution_certificate(sol, y, m) != TOGGLE_OK) {
+            err = "unsolvable but no certificate";
+        } else {
+            uint64_t yb = 0;
+            for (size_t i = 0; i < m; i++)
+                yb = tu_addmod(yb, tu_mulmod(y[i], b[i], k), k);
+            if (!yb)
+                err = "certificate has y.b == 0";
+            for (size_t j = 0; !err && j < n; j++) {
+                uint64_t acc = 0;
+                for (size_t i = 0; i < m; i++)
+                    acc = tu_addmod(acc, tu_mulmod(y[i], a[i * n + j], k), k);
+                if (acc)
+                    err = "certificate has y.A != 0";
+            }
+        }
+    }
+    /* kernel: each vector in the kernel; together of full rank d */
+    uint64_t *kv = calloc(d * n + 1, sizeof *kv);
+    uint64_t *out = calloc(m + 1, sizeof *out);
+    for (size_t i = 0; !err && i < d; i++) {
+        if (toggle_solution_kernel_vector(sol, i, kv + i * n, n) != TOGGLE_OK) {
+            err = "kernel vector unavailable";
+            break;
+        }
+        tu_apply(a, m, n, kv + i * n, k, out);
+        for (size_t r = 0; r < m; r++)
+            if (out[r])
+                err = "kernel vector not in the kernel";
+    }
+    if (!err && d && tu_rank(kv, d, n, k) != d)
+        err = "kernel vectors are not independent";
+    free(kv);
+    free(out);
+    free(v);
+    free(y);
+    return err;
+}
+
+int tu_run(Suite *su)
+{
+    tu_seed(); /* once, in the parent, so that every forked test shares it */
+    SRunner *sr = srunner_create(su);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    if (failed)
+        fprintf(stderr, "# reproduce with TOGGLE_TEST_SEED=%llu\n", (unsigned long long)tu_seed());
+    return failed ? 1 : 0;
+}
+
+void tu_free_all(toggle_graph *g, toggle_system *s, toggle_solution *sol)
+{
+    toggle_solution_free(sol);
+    toggle_system_free(s);
+    toggle_graph_free(g);
+}

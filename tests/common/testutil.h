@@ -1,0 +1,59 @@
+/* Shared test helpers: seeded RNG, iteration multiplier, and an independent
+ * verifier that never calls the library's elimination code. */
+#ifndef TOGGLE_TESTUTIL_H
+#define TOGGLE_TESTUTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <check.h>
+#include <toggle.h>
+
+/* Seed for this process: TOGGLE_TEST_SEED if set, else from the clock.
+ * Printed to stderr once, so that a failure can be reproduced. */
+uint64_t tu_seed(void);
+/* Iteration multiplier from TOGGLE_TEST_MULTIPLIER (default 1, may be 0.1 etc). */
+double tu_multiplier(void);
+/* max(1, base * multiplier). */
+size_t tu_iters(size_t base);
+
+typedef struct {
+    uint64_t s;
+} tu_rng;
+/* An RNG seeded from tu_seed() mixed with a per-test salt. */
+tu_rng tu_rng_for(uint64_t salt);
+uint64_t tu_next(tu_rng *r);
+uint64_t tu_below(tu_rng *r, uint64_t bound); /* uniform in [0, bound) */
+
+uint64_t tu_mulmod(uint64_t a, uint64_t b, uint64_t k);
+uint64_t tu_addmod(uint64_t a, uint64_t b, uint64_t k);
+
+/* Dense m x n matrix of the game on a rows x cols grid with TOGGLE_GRID_*
+ * flags, built by the test's own neighbour code (malloc'd; caller frees). */
+uint64_t *tu_grid_matrix(size_t rows, size_t cols, uint32_t flags);
+
+/* y = A x mod k for dense row-major A (m x n). */
+void tu_apply(const uint64_t *a, size_t m, size_t n, const uint64_t *x, uint64_t k,
+              uint64_t *y);
+
+/* Check a solution handle against the dense A and b the test built itself:
+ * solvable <=> particular solves; kernel vectors are in the kernel, are
+ * linearly independent (prime k: checked by their canonical shape or by
+ * rank over F_p computed here), and their count equals the nullity the
+ * test computes independently (expected_nullity, or SIZE_MAX to skip);
+ * an unsolvable answer carries a certificate y with yA = 0, y.b != 0.
+ * Returns NULL on success, else a static message. */
+const char *tu_verify(const toggle_solution *sol, const uint64_t *a, const uint64_t *b,
+                      size_t m, size_t n, uint64_t k, size_t expected_nullity);
+
+/* Rank of a dense matrix over F_p by the test's own Gaussian elimination. */
+size_t tu_rank(const uint64_t *a, size_t m, size_t n, uint64_t p);
+
+/* Run a suite (seed fixed first, so forked tests share it); exit status. */
+int tu_run(Suite *su);
+
+/* Free helpers that tolerate NULL. */
+void tu_free_all(toggle_graph *g, toggle_system *s, toggle_solution *sol);
+
+#endif

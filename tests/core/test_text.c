@@ -1,0 +1,133 @@
+/* Text forms: augmented systems and boards, round trips and parse errors. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+START_TEST(augmented_background_example)
+{
+    const char *txt = "# a chaos puzzle\n110000100000|1\n011000011000|1\n\n";
+    toggle_system *s = NULL;
+    ck_assert_int_eq(toggle_system_parse(&s, txt, strlen(txt), 2), TOGGLE_OK);
+    ck_assert_uint_eq(toggle_system_rows(s), 2);
+    ck_assert_uint_eq(toggle_system_cols(s), 12);
+    uint64_t v;
+    ck_assert_int_eq(toggle_system_entry(s, 1, 2, &v), TOGGLE_OK);
+    ck_assert_uint_eq(v, 1);
+    ck_assert_int_eq(toggle_system_rhs(s, 1, &v), TOGGLE_OK);
+    ck_assert_uint_eq(v, 1);
+    char buf[64];
+    size_t need;
+    ck_assert_int_eq(toggle_system_write(s, buf, sizeof buf, &need), TOGGLE_OK);
+    ck_assert_str_eq(buf, "110000100000|1\n011000011000|1\n");
+    ck_assert_int_eq(toggle_system_write(s, buf, 5, &need), TOGGLE_EBUFSIZE);
+    ck_assert_uint_eq(need, strlen("110000100000|1\n011000011000|1\n") + 1);
+    toggle_system_free(s);
+}
+END_TEST
+
+START_TEST(augmented_round_trip_random)
+{
+    tu_rng rng = tu_rng_for(5);
+    const uint64_t ks[] = {2, 3, 7, 10, 11, 65521, 4611686018427388039ull};
+    for (size_t it = 0; it < tu_iters(200); it++) {
+        uint64_t k = ks[tu_below(&rng, 7)];
+        size_t m = 1 + tu_below(&rng, 6), n = tu_below(&rng, 9);
+        uint64_t *a = malloc((m * n + 1) * 8), *b = malloc(m * 8);
+        for (size_t i = 0; i < m * n; i++)
+            a[i] = tu_below(&rng, k);
+        for (size_t i = 0; i < m; i++)
+            b[i] = tu_below(&rng, k);
+        toggle_system *s = NULL, *t = NULL;
+        ck_assert_int_eq(toggle_system_new_matrix(&s, m, n, a, b, k), TOGGLE_OK);
+        size_t need = 0;
+        ck_assert_int_eq(toggle_system_write(s, NULL, 0, &need), TOGGLE_EBUFSIZE);
+        char *txt = malloc(need);
+        ck_assert_int_eq(toggle_system_write(s, txt, need, NULL), TOGGLE_OK);
+        ck_assert_int_eq(toggle_system_parse(&t, txt, strlen(txt), k), TOGGLE_OK);
+        ck_assert_uint_eq(toggle_system_rows(t), m);
+        ck_assert_uint_eq(toggle_system_cols(t), n);
+        for (size_t i = 0; i < m; i++) {
+            uint64_t v;
+            for (size_t j = 0; j < n; j++) {
+                toggle_system_entry(t, i, j, &v);
+                ck_assert_uint_eq(v, a[i * n + j]);
+            }
+            toggle_system_rhs(t, i, &v);
+            ck_assert_uint_eq(v, b[i]);
+        }
+        free(txt);
+        free(a);
+        free(b);
+        toggle_system_free(s);
+        toggle_system_free(t);
+    }
+}
+END_TEST
+
+START_TEST(augmented_errors)
+{
+    toggle_system *s = NULL;
+    const char *ragged = "101|1\n10|0\n";
+    ck_assert_int_eq(toggle_system_parse(&s, ragged, strlen(ragged), 2), TOGGLE_EPARSE);
+    ck_assert_ptr_null(s);
+    ck_assert_msg(strstr(toggle_last_error(), "line 2 has 2 entries, expected 3"), "%s",
+                  toggle_last_error());
+    ck_assert_int_eq(toggle_system_parse(&s, "102|1\n", 6, 2), TOGGLE_ERANGE);
+    ck_assert_int_eq(toggle_system_parse(&s, "101\n", 4, 2), TOGGLE_EPARSE);
+    ck_assert_int_eq(toggle_system_parse(&s, "101|\n", 5, 2), TOGGLE_EPARSE);
+    ck_assert_int_eq(toggle_system_parse(&s, "1x1|1\n", 6, 2), TOGGLE_EPARSE);
+    ck_assert_int_eq(toggle_system_parse(&s, "12 3|4\n", 7, 13), TOGGLE_OK);
+    ck_assert_uint_eq(toggle_system_cols(s), 2);
+    toggle_system_free(s);
+    s = NULL;
+    ck_assert_int_eq(toggle_system_parse(&s, "12 13|4\n", 8, 13), TOGGLE_ERANGE);
+    ck_assert_int_eq(toggle_system_parse(&s, "99999999999999999999999 1|0\n", 28, 13),
+                     TOGGLE_ERANGE);
+    ck_assert_int_eq(toggle_system_parse(&s, "", 0, 2), TOGGLE_OK); /* 0 x 0 */
+    ck_assert_uint_eq(toggle_system_rows(s), 0);
+    toggle_system_free(s);
+}
+END_TEST
+
+START_TEST(boards)
+{
+    const char *txt = "# a board\n1.1\n010\n\n101\n";
+    uint64_t cells[9];
+    size_t r, c;
+    ck_assert_int_eq(toggle_board_parse(txt, strlen(txt), 2, cells, 9, &r, &c), TOGGLE_OK);
+    ck_assert_uint_eq(r, 3);
+    ck_assert_uint_eq(c, 3);
+    const uint64_t want[9] = {1, 0, 1, 0, 1, 0, 1, 0, 1};
+    ck_assert_mem_eq(cells, want, sizeof want);
+    ck_assert_int_eq(toggle_board_parse(txt, strlen(txt), 2, cells, 4, &r, &c), TOGGLE_EBUFSIZE);
+    ck_assert_uint_eq(r * c, 9);
+    char buf[32];
+    size_t need;
+    ck_assert_int_eq(toggle_board_format(want, 3, 3, 2, buf, sizeof buf, &need), TOGGLE_OK);
+    ck_assert_str_eq(buf, "101\n010\n101\n");
+    const uint64_t big[4] = {10, 0, 65520, 7};
+    ck_assert_int_eq(toggle_board_format(big, 2, 2, 65521, buf, sizeof buf, &need), TOGGLE_OK);
+    ck_assert_str_eq(buf, "10 0\n65520 7\n");
+    uint64_t back[4];
+    ck_assert_int_eq(toggle_board_parse(buf, strlen(buf), 65521, back, 4, &r, &c), TOGGLE_OK);
+    ck_assert_mem_eq(back, big, sizeof big);
+    ck_assert_int_eq(toggle_board_parse("12\n1\n", 5, 3, cells, 9, &r, &c), TOGGLE_EPARSE);
+    ck_assert_int_eq(toggle_board_parse("13\n", 3, 3, cells, 9, &r, &c), TOGGLE_ERANGE);
+    ck_assert_int_eq(toggle_board_parse("\n# x\n", 5, 3, cells, 9, &r, &c), TOGGLE_EPARSE);
+    ck_assert_int_eq(toggle_board_format(big, 2, 2, 7, buf, sizeof buf, &need), TOGGLE_ERANGE);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *su = suite_create("text");
+    TCase *tc = tcase_create("text");
+    tcase_add_test(tc, augmented_background_example);
+    tcase_add_test(tc, augmented_round_trip_random);
+    tcase_add_test(tc, augmented_errors);
+    tcase_add_test(tc, boards);
+    suite_add_tcase(su, tc);
+    return tu_run(su);
+}

@@ -1,0 +1,519 @@
+/* The packed GF(2) engine: its elimination routine against a naive one (with
+ * guard patterns around the matrix), agreement with the FLINT engine on
+ * random systems, graph systems, threads, budgets and allocation failures. */
+#include <check.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gf2.h"
+#include "internal.h"
+#include "testutil.h"
+
+/* ---- the elimination routine itself ------------------------------------- */
+
+static int getb(const uint64_t *row, size_t j) { return (int)((row[j / 64] >> (j % 64)) & 1); }
+static void flipb(uint64_t *row, size_t j) { row[j / 64] ^= (uint64_t)1 << (j % 64); }
+
+/* Naive Gauss-Jordan, one bit at a time, on rows of W words. */
+static size_t naive_rref(uint64_t *M, size_t rows, size_t cols, size_t W, size_t *piv)
+{
+    size_t r = 0;
+    for (size_t c = 0; c < cols && r < rows; c++) {
+        size_t p = r;
+        while (p < rows && !getb(M + p * W, c))
+            p++;
+        if (p == rows)
+            continue;
+        for (size_t w = 0; w < W; w++) {
+            uint64_t t = M[p * W + w];
+            M[p * W + w] = M[r * W + w];
+            M[r * W + w] = t;
+        }
+        for (size_t i = 0; i < rows; i++)
+            if (i != r && getb(M + i * W, c))
+                for (size_t j = 0; j < cols; j++)
+                    if (getb(M + r * W, j))
+                        flipb(M + i * W, j);
+        piv[r++] = c;
+    }
+    return r;
+}
+
+/* A random rows x cols matrix of rank about `rank` (product of random
+ * rows x rank and rank x cols), or dense random when rank == 0; some
+ * columns zeroed at random. Stored in rows of W words. */
+static void random_matrix(tu_rng *g, uint64_t *M, size_t rows, size_t cols, size_t W,
+                          size_t rank, int zero_cols)
+{
+    memset(M, 0, rows * W * sizeof *M);
+    if (rank == 0) {
+        for (size_t i = 0; i < rows; i++)
+            for (size_t j = 0; j < cols; j++)
+                if (tu_next(g) & 1)
+                    flipb(M + i * W, j);
+    } else {
+        size_t cw = (cols + 63) / 64;
+        uint64_t *C = calloc(rank * cw + 1, sizeof *C);
+        for (size_t l = 0; l < rank; l++)
+            for (size_t j = 0; j < cols; j++)
+                if (tu_next(g) & 1)
+                    flipb(C + l * cw, j);
+        for (size_t i = 0; i < rows; i++)
+            for (size_t l = 0; l < rank; l++)
+                if (tu_next(g) & 1)
+                    for (size_t w = 0; w < cw; w++)
+                        M[i * W + w] ^= C[l * cw + w];
+        free(C);
+    }
+    for (int z = 0; z < zero_cols && cols; z++) {
+        size_t j = tu_below(g, cols);
+        for (size_t i = 0; i < rows; i++)
+            if (getb(M + i * W, j))
+                flipb(M + i * W, j);
+    }
+}
+
+#define PATTERN 0xA5C3F00F5A3C0FF0ull
+
+/* Run toggle__gf2_rref on a matrix embedded in a larger buffer: guard rows
+ * before and after, extra words past each row, all filled with a pattern. */
+static void check_embedded(tu_rng *g, size_t rows, size_t cols, size_t rank, int zero_cols)
+{
+    size_t W = (cols + 63) / 64, extra = 1 + tu_below(g, 3), stride = W + extra, guard = 2;
+    size_t total = (rows + 2 * guard) * stride;
+    uint64_t *buf = malloc((total + 1) * sizeof *buf);
+    for (size_t i = 0; i < total; i++)
+        buf[i] = PATTERN ^ i;
+    uint64_t *M = buf + guard * stride;
+    uint64_t *ref = calloc(rows * W + 1, sizeof *ref);
+    random_matrix(g, ref, rows, cols, W, rank, zero_cols);
+    for (size_t i = 0; i < rows; i++)
+        memcpy(M + i * stride, ref + i * W, W * sizeof *M);
+    size_t *p1 = calloc(rows + 1, sizeof *p1), *p2 = calloc(rows + 1, sizeof *p2), r1 = 0;
+    size_t r2 = naive_rref(ref, rows, cols, W, p2);
+    int rc = toggle__gf2_rref(M, rows, cols, stride, p1, &r1);
+    ck_assert_int_eq(rc, TOGGLE_OK);
+    ck_assert_msg(r1 == r2, "rank %zu, naive %zu (rows=%zu cols=%zu)", r1, r2, rows, cols);
+    for (size_t i = 0; i < r1; i++)
+        ck_assert_uint_eq(p1[i], p2[i]);
+    for (size_t i = 0; i < rows; i++)
+        ck_assert_msg(memcmp(M + i * stride, ref + i * W, W * sizeof *M) == 0,
+                      "row %zu differs from the naive RREF (rows=%zu cols=%zu)", i, rows, cols);
+    for (size_t i = 0; i < total; i++) {
+        size_t row = i / stride, w = i % stride;
+        int inside = row >= guard && row < guard + rows && w < W;
+        if (!inside)
+            ck_assert_msg(buf[i] == (PATTERN ^ i), "word %zu outside the matrix was touched", i);
+    }
+    if (cols % 64)
+        for (size_t i = 0; i < rows; i++)
+            ck_assert_msg((M[i * stride + W - 1] >> (cols % 64)) == 0, "padding bits set");
+    free(buf);
+    free(ref);
+    free(p1);
+    free(p2);
+}
+
+START_TEST(rref_matches_naive_and_stays_inside)
+{
+    tu_rng g = tu_rng_for(301);
+    size_t iters = tu_iters(300);
+    for (size_t it = 0; it < iters; it++) {
+        size_t rows = tu_below(&g, 140), cols = tu_below(&g, 200);
+        size_t rank = tu_below(&g, 3) ? 0 : tu_below(&g, 40) + 1;
+        check_embedded(&g, rows, cols, rank, (int)tu_below(&g, 4));
+    }
+    /* shapes where the tables, the column strips and 64-column blocks all matter */
+    const size_t shapes[][3] = {
+        {300, 1000, 0}, {300, 1000, 250}, {1000, 300, 0}, {520, 520, 0}, {520, 520, 500},
+        {64, 64, 0}, {128, 129, 0}, {700, 1300, 690}, {1, 1, 0}, {1, 64, 0}, {64, 1, 0},
+    };
+    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
+        check_embedded(&g, shapes[s][0], shapes[s][1], shapes[s][2], (int)(s % 3));
+}
+END_TEST
+
+START_TEST(transpose_matches_bits)
+{
+    tu_rng g = tu_rng_for(302);
+    for (int it = 0; it < 50; it++) {
+        size_t rows = tu_below(&g, 200), cols = tu_below(&g, 200);
+        size_t sw = (cols + 63) / 64 + 1, dw = (rows + 63) / 64 + 1;
+        uint64_t *src = calloc(rows * sw + 1, 8), *dst = calloc(cols * dw + 1, 8);
+        random_matrix(&g, src, rows, cols, sw, 0, 0);
+        toggle__gf2_transpose(dst, dw, src, sw, rows, cols);
+        for (size_t i = 0; i < rows; i++)
+            for (size_t j = 0; j < cols; j++)
+                ck_assert_int_eq(getb(src + i * sw, j), getb(dst + j * dw, i));
+        for (size_t j = 0; j < cols; j++) {
+            if (rows % 64)
+                ck_assert((dst[j * dw + rows / 64] >> (rows % 64)) == 0);
+            ck_assert(dst[j * dw + dw - 1] == 0);
+        }
+        free(src);
+        free(dst);
+    }
+}
+END_TEST
+
+/* ---- cross-engine agreement ---------------------------------------------- */
+
+static toggle_solution *solve_with(toggle_system *s, int engine)
+{
+    toggle_solution *sol = NULL;
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, (uint64_t)engine), TOGGLE_OK);
+    int rc = toggle_solve(&sol, s);
+    ck_assert_msg(rc == TOGGLE_OK, "engine %d: %s: %s", engine, toggle_status_name(rc),
+                  toggle_last_error());
+    ck_assert_int_eq(toggle_solution_engine(sol), engine);
+    return sol;
+}
+
+/* Both engines on s (dense copy a, b): identical answers, each verified. */
+static void compare_engines(toggle_system *s, const uint64_t *a, const uint64_t *b, size_t m,
+                            size_t n)
+{
+    toggle_solution *f = solve_with(s, TOGGLE_ENGINE_FLINT);
+    toggle_solution *q = solve_with(s, TOGGLE_ENGINE_GF2);
+    size_t d = n - tu_rank(a, m, n, 2);
+    const char *err = tu_verify(q, a, b, m, n, 2, d);
+    ck_assert_msg(!err, "gf2 verifier: %s (m=%zu n=%zu)", err, m, n);
+    err = tu_verify(f, a, b, m, n, 2, d);
+    ck_assert_msg(!err, "flint verifier: %s (m=%zu n=%zu)", err, m, n);
+    ck_assert_int_eq(toggle_solution_is_solvable(f), toggle_solution_is_solvable(q));
+    ck_assert_uint_eq(toggle_solution_nullity(f), toggle_solution_nullity(q));
+    size_t len = (m > n ? m : n) + 1;
+    uint64_t *u = calloc(len, sizeof *u), *v = calloc(len, sizeof *v);
+    if (toggle_solution_is_solvable(f) == 1) {
+        ck_assert_int_eq(toggle_solution_particular(f, u, n), TOGGLE_OK);
+        ck_assert_int_eq(toggle_solution_particular(q, v, n), TOGGLE_OK);
+        ck_assert_msg(memcmp(u, v, n * sizeof *u) == 0, "particular solutions differ (m=%zu n=%zu)",
+                      m, n);
+    } else {
+        ck_assert_int_eq(toggle_solution_certificate(f, u, m), TOGGLE_OK);
+        ck_assert_int_eq(toggle_solution_certificate(q, v, m), TOGGLE_OK);
+        ck_assert_msg(memcmp(u, v, m * sizeof *u) == 0, "certificates differ (m=%zu n=%zu)", m, n);
+    }
+    for (size_t i = 0; i < d; i++) {
+        ck_assert_int_eq(toggle_solution_kernel_vector(f, i, u, n), TOGGLE_OK);
+        ck_assert_int_eq(toggle_solution_kernel_vector(q, i, v, n), TOGGLE_OK);
+        ck_assert_msg(memcmp(u, v, n * sizeof *u) == 0, "kernel vector %zu differs", i);
+    }
+    free(u);
+    free(v);
+    toggle_solution_free(f);
+    toggle_solution_free(q);
+}
+
+/* A random dense system as uint64 arrays: rank-limited or not, b = A x0
+ * (consistent) or random. */
+static void random_system(tu_rng *g, size_t m, size_t n, uint64_t *a, uint64_t *b)
+{
+    size_t W = (n + 63) / 64 + 1;
+    uint64_t *M = calloc(m * W + 1, sizeof *M);
+    size_t rank = tu_below(g, 2) ? 0 : tu_below(g, (m < n ? m : n) + 1) + 1;
+    random_matrix(g, M, m, n, W, rank, (int)tu_below(g, 3));
+    for (size_t i = 0; i < m; i++)
+        for (size_t j = 0; j < n; j++)
+            a[i * n + j] = (uint64_t)getb(M + i * W, j);
+    if (tu_below(g, 2)) {
+        uint64_t *x = calloc(n + 1, sizeof *x);
+        for (size_t j = 0; j < n; j++)
+            x[j] = tu_next(g) & 1;
+        tu_apply(a, m, n, x, 2, b);
+        free(x);
+    } else {
+        for (size_t i = 0; i < m; i++)
+            b[i] = tu_next(g) & 1;
+    }
+    free(M);
+}
+
+START_TEST(agrees_with_flint_random)
+{
+    tu_rng g = tu_rng_for(303);
+    size_t iters = tu_iters(2000);
+    for (size_t it = 0; it < iters; it++) {
+        size_t m, n;
+        switch (tu_below(&g, 6)) {
+        case 0: m = tu_below(&g, 3); n = tu_below(&g, 3); break;          /* N = 0, 1, 2 */
+        case 1: m = n = 64 * (1 + tu_below(&g, 2)) + tu_below(&g, 3) - 1; break; /* near 64 */
+        case 2: m = tu_below(&g, 40); n = tu_below(&g, 130); break;       /* wide */
+        case 3: m = tu_below(&g, 130); n = tu_below(&g, 40); break;       /* tall */
+        default: m = n = tu_below(&g, 100); break;                        /* square */
+        }
+        uint64_t *a = calloc(m * n + 1, sizeof *a), *b = calloc(m + 1, sizeof *b);
+        random_system(&g, m, n, a, b);
+        toggle_system *s = NULL;
+        ck_assert_int_eq(toggle_system_new_matrix(&s, m, n, a, b, 2), TOGGLE_OK);
+        compare_engines(s, a, b, m, n);
+        toggle_system_free(s);
+        free(a);
+        free(b);
+    }
+}
+END_TEST
+
+START_TEST(agrees_with_flint_larger)
+{
+    tu_rng g = tu_rng_for(304);
+    size_t iters = tu_iters(12);
+    for (size_t it = 0; it < iters; it++) {
+        size_t m = 150 + tu_below(&g, 200), n = tu_below(&g, 2) ? m : 150 + tu_below(&g, 200);
+        uint64_t *a = calloc(m * n + 1, sizeof *a), *b = calloc(m + 1, sizeof *b);
+        random_system(&g, m, n, a, b);
+        toggle_system *s = NULL;
+        ck_assert_int_eq(toggle_system_new_matrix(&s, m, n, a, b, 2), TOGGLE_OK);
+        compare_engines(s, a, b, m, n);
+        toggle_system_free(s);
+        free(a);
+        free(b);
+    }
+}
+END_TEST
+
+/* Grid graphs (all flags) with random start states, plus a weighted stencil. */
+START_TEST(agrees_with_flint_graphs)
+{
+    tu_rng g = tu_rng_for(305);
+    size_t iters = tu_iters(150);
+    for (size_t it = 0; it < iters; it++) {
+        size_t rows = 1 + tu_below(&g, 12), cols = 1 + tu_below(&g, 12), n = rows * cols;
+        uint32_t flags = (uint32_t)tu_below(&g, 8);
+        toggle_graph *gr = NULL;
+        ck_assert_int_eq(toggle_graph_new_grid(&gr, rows, cols, flags), TOGGLE_OK);
+        uint64_t *start = calloc(n, sizeof *start), *b = calloc(n, sizeof *b);
+        for (size_t i = 0; i < n; i++)
+            start[i] = tu_next(&g) & 1;
+        int pattern = (int)tu_below(&g, 2);
+        for (size_t i = 0; i < n; i++)
+            b[i] = pattern ? 1 : start[i]; /* target 0: b = -start = start */
+        toggle_system *s = NULL;
+        uint64_t *zero = calloc(n, sizeof *zero);
+        ck_assert_int_eq(toggle_system_new(&s, gr, 2, pattern ? NULL : start,
+                                           pattern ? NULL : zero), TOGGLE_OK);
+        uint64_t *a = tu_grid_matrix(rows, cols, flags);
+        compare_engines(s, a, b, n, n);
+        /* AUTO takes a k = 2 engine, never FLINT */
+        toggle_solution *sol = NULL;
+        ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_AUTO),
+                         TOGGLE_OK);
+        ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+        ck_assert_int_ne(toggle_solution_engine(sol), TOGGLE_ENGINE_FLINT);
+        toggle_solution_free(sol);
+        tu_free_all(gr, s, NULL);
+        free(a);
+        free(b);
+        free(start);
+        free(zero);
+    }
+    /* stencil with repeated offsets and even weights: weights add mod 2 */
+    const int64_t dr[] = {0, 0, 1, -1, 0, 2, 1};
+    const int64_t dc[] = {0, 1, 0, 0, 1, 0, 1};
+    const uint64_t w[] = {1, 1, 3, 1, 1, 2, 5};
+    for (size_t rows = 3; rows <= 9; rows += 3) {
+        size_t cols = rows + 1, n = rows * cols;
+        for (uint32_t fl = 0; fl <= TOGGLE_GRID_TORUS; fl += TOGGLE_GRID_TORUS) {
+            toggle_graph *gr = NULL;
+            ck_assert_int_eq(toggle_graph_new_stencil(&gr, rows, cols, dr, dc, w, 7, fl),
+                             TOGGLE_OK);
+            uint64_t *a = calloc(n * n, sizeof *a), *b = calloc(n, sizeof *b);
+            for (size_t r = 0; r < rows; r++)
+                for (size_t c = 0; c < cols; c++)
+                    for (int k = 0; k < 7; k++) {
+                        int64_t rr = (int64_t)r + dr[k], cc = (int64_t)c + dc[k];
+                        if (fl) {
+                            rr = (rr + (int64_t)rows) % (int64_t)rows;
+                            cc = (cc + (int64_t)cols) % (int64_t)cols;
+                        } else if (rr < 0 || cc < 0 || rr >= (int64_t)rows || cc >= (int64_t)cols) {
+                            continue;
+                        }
+                        size_t i = (size_t)rr * cols + (size_t)cc, j = r * cols + c;
+                        a[i * n + j] = (a[i * n + j] + w[k]) & 1;
+                    }
+            for (size_t i = 0; i < n; i++)
+                b[i] = 1;
+            toggle_system *s = NULL;
+            ck_assert_int_eq(toggle_system_new(&s, gr, 2, NULL, NULL), TOGGLE_OK);
+            compare_engines(s, a, b, n, n);
+            tu_free_all(gr, s, NULL);
+            free(a);
+            free(b);
+        }
+    }
+}
+END_TEST
+
+START_TEST(supports_only_modulus_2)
+{
+    uint64_t a[4] = {1, 0, 0, 1}, b[2] = {1, 1};
+    toggle_system *s = NULL;
+    ck_assert_int_eq(toggle_system_new_matrix(&s, 2, 2, a, b, 3), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_GF2), TOGGLE_OK);
+    toggle_solution *sol = NULL;
+    ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_EUNSUPPORTED);
+    ck_assert_ptr_null(sol);
+    toggle_system_free(s);
+    ck_assert_int_eq(toggle_system_new_matrix(&s, 2, 2, a, b, 2), TOGGLE_OK);
+    ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+    ck_assert_int_eq(toggle_solution_engine(sol), TOGGLE_ENGINE_GF2);
+    toggle_solution_free(sol);
+    toggle_system_free(s);
+}
+END_TEST
+
+/* The budget applies to the packed size: a 2000 x 2000 system fits in
+ * 2 MiB for gf2 (about 0.5 MiB packed) but not for FLINT (64 MiB). */
+START_TEST(budget_uses_packed_size)
+{
+    size_t n = 2000;
+    uint64_t *a = calloc(n * n, sizeof *a), *b = calloc(n, sizeof *b);
+    for (size_t i = 0; i < n; i++)
+        a[i * n + i] = b[i] = 1;
+    toggle_system *s = NULL;
+    ck_assert_int_eq(toggle_system_new_matrix(&s, n, n, a, b, 2), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, 2u << 20), TOGGLE_OK);
+    toggle_solution *sol = NULL;
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_GF2), TOGGLE_OK);
+    ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+    const char *err = tu_verify(sol, a, b, n, n, 2, 0);
+    ck_assert_msg(!err, "%s", err);
+    toggle_solution_free(sol);
+    sol = NULL;
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, 100000), TOGGLE_OK);
+    ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_ENOMEM);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_FLINT), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, 2u << 20), TOGGLE_OK);
+    ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_ENOMEM);
+    toggle_system_free(s);
+    free(a);
+    free(b);
+}
+END_TEST
+
+/* Every allocation in a solve (solvable and unsolvable, graph and matrix)
+ * failing in turn gives TOGGLE_ENOMEM, never a crash; then it works. */
+START_TEST(allocation_failures)
+{
+    tu_rng g = tu_rng_for(306);
+    for (int kind = 0; kind < 3; kind++) {
+        size_t m = 70, n = 70;
+        uint64_t *a = calloc(m * n, sizeof *a), *b = calloc(m, sizeof *b);
+        random_system(&g, m, n, a, b);
+        if (kind == 1) { /* rank-deficient and inconsistent */
+            for (size_t j = 0; j < n; j++)
+                a[(m - 1) * n + j] = a[j];
+            b[m - 1] = b[0] ^ 1;
+        }
+        toggle_system *s = NULL;
+        toggle_graph *gr = NULL;
+        if (kind == 2) {
+            ck_assert_int_eq(toggle_graph_new_grid(&gr, 5, 5, 0), TOGGLE_OK); /* nullity 2 */
+            uint64_t st[25] = {1};
+            ck_assert_int_eq(toggle_system_new(&s, gr, 2, st, (uint64_t[25]){0}), TOGGLE_OK);
+        } else {
+            ck_assert_int_eq(toggle_system_new_matrix(&s, m, n, a, b, 2), TOGGLE_OK);
+        }
+        ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_GF2),
+                         TOGGLE_OK);
+        int done = 0;
+        for (uint64_t nth = 1; !done && nth < 200; nth++) {
+            toggle_solution *sol = NULL;
+            toggle__alloc_fail_at(nth, false);
+            int rc = toggle_solve(&sol, s);
+            uint64_t calls = toggle__alloc_calls();
+            toggle__alloc_fail_at(0, false);
+            if (calls < nth) {
+                ck_assert_int_eq(rc, TOGGLE_OK);
+                done = 1;
+            } else {
+                ck_assert_msg(rc == TOGGLE_ENOMEM, "allocation %llu: %s",
+                              (unsigned long long)nth, toggle_status_name(rc));
+                ck_assert_ptr_null(sol);
+            }
+            toggle_solution_free(sol);
+        }
+        ck_assert(done);
+        tu_free_all(gr, s, NULL);
+        free(a);
+        free(b);
+    }
+}
+END_TEST
+
+/* ---- threads --------------------------------------------------------------- */
+
+typedef struct job {
+    uint64_t salt;
+    int failures;
+    char msg[160];
+} job;
+
+static void *worker(void *arg)
+{
+    job *jb = arg;
+    tu_rng g = tu_rng_for(jb->salt);
+    for (int it = 0; it < 6 && !jb->failures; it++) {
+        size_t m = 100 + tu_below(&g, 300), n = 100 + tu_below(&g, 300);
+        uint64_t *a = calloc(m * n, sizeof *a), *b = calloc(m, sizeof *b);
+        random_system(&g, m, n, a, b);
+        toggle_system *s = NULL;
+        toggle_solution *sol = NULL;
+        int rc = toggle_system_new_matrix(&s, m, n, a, b, 2);
+        if (!rc)
+            rc = toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_GF2);
+        if (!rc)
+            rc = toggle_solve(&sol, s);
+        const char *err = rc ? toggle_status_name(rc) : tu_verify(sol, a, b, m, n, 2, SIZE_MAX);
+        if (err) {
+            jb->failures++;
+            snprintf(jb->msg, sizeof jb->msg, "m=%zu n=%zu: %s", m, n, err);
+        }
+        toggle_solution_free(sol);
+        toggle_system_free(s);
+        free(a);
+        free(b);
+    }
+    return NULL;
+}
+
+START_TEST(eight_threads)
+{
+    pthread_t th[8];
+    job jobs[8];
+    for (int t = 0; t < 8; t++) {
+        memset(&jobs[t], 0, sizeof jobs[t]);
+        jobs[t].salt = 400 + (uint64_t)t;
+        ck_assert_int_eq(pthread_create(&th[t], NULL, worker, &jobs[t]), 0);
+    }
+    for (int t = 0; t < 8; t++)
+        pthread_join(th[t], NULL);
+    for (int t = 0; t < 8; t++)
+        ck_assert_msg(jobs[t].failures == 0, "thread %d: %s", t, jobs[t].msg);
+}
+END_TEST
+
+int main(void)
+{
+    tu_seed();
+    Suite *su = suite_create("gf2");
+    TCase *tc = tcase_create("gf2");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, rref_matches_naive_and_stays_inside);
+    tcase_add_test(tc, transpose_matches_bits);
+    tcase_add_test(tc, agrees_with_flint_random);
+    tcase_add_test(tc, agrees_with_flint_larger);
+    tcase_add_test(tc, agrees_with_flint_graphs);
+    tcase_add_test(tc, supports_only_modulus_2);
+    tcase_add_test(tc, budget_uses_packed_size);
+    tcase_add_test(tc, allocation_failures);
+    tcase_add_test(tc, eight_threads);
+    suite_add_tcase(su, tc);
+    SRunner *sr = srunner_create(su);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
