@@ -1,6 +1,222 @@
-/* GF(2) engine workloads (owned by the GF(2) engine work; see issue 3). */
+/* GF(2) workloads (issue 3): libtoggle's gf2 engine, its FLINT engine and
+ * M4RI's mzd_echelonize on the same dense random N x N systems and on full
+ * Lights Out boards (N = n^2, the gf2 engine forced, not light chasing).
+ * Every implementation reduces the augmented matrix [A | b]. In each group
+ * the gf2 row's ratio is against M4RI, the FLINT row's against gf2. */
 #include "harness.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <toggle.h>
+
+#ifdef HAVE_M4RI
+#include <m4ri/m4ri.h>
+#endif
+
+typedef struct spec {
+    size_t n;     /* dense: N; lights out: board side */
+    int board;    /* 1: Lights Out board */
+    int engine;   /* TOGGLE_ENGINE_* or -1 for M4RI */
+} spec;
+
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Dense random N x N over F_2 as uint64 entries, b = A x0 (so solvable). */
+static void dense_system(size_t n, uint64_t **pa, uint64_t **pb)
+{
+    uint64_t seed = 0x5EED0000 + n, bits = 0;
+    uint64_t *a = malloc(n * n * sizeof *a), *b = calloc(n, sizeof *b), *x = malloc(n * sizeof *x);
+    if (!a || !b || !x) {
+        free(a);
+        free(b);
+        free(x);
+        *pa = *pb = NULL;
+        return;
+    }
+    for (size_t i = 0; i < n * n; i++) {
+        if (i % 64 == 0)
+            bits = rng_next(&seed);
+        a[i] = bits & 1;
+        bits >>= 1;
+    }
+    for (size_t j = 0; j < n; j++)
+        x[j] = rng_next(&seed) & 1;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t acc = 0;
+        for (size_t j = 0; j < n; j++)
+            acc ^= a[i * n + j] & x[j];
+        b[i] = acc;
+    }
+    free(x);
+    *pa = a;
+    *pb = b;
+}
+
+/* ---- libtoggle (gf2 or flint engine) ---------------------------------- */
+
+static void *toggle_setup(const void *arg)
+{
+    const spec *sp = arg;
+    toggle_system *s = NULL;
+    if (sp->board) {
+        toggle_graph *g = NULL;
+        if (toggle_graph_new_grid(&g, sp->n, sp->n, 0) != TOGGLE_OK)
+            return NULL;
+        int rc = toggle_system_new(&s, g, 2, NULL, NULL);
+        toggle_graph_free(g);
+        if (rc)
+            return NULL;
+    } else {
+        uint64_t *a, *b;
+        dense_system(sp->n, &a, &b);
+        if (!a)
+            return NULL;
+        int rc = toggle_system_new_matrix(&s, sp->n, sp->n, a, b, 2);
+        free(a);
+        free(b);
+        if (rc)
+            return NULL;
+    }
+    if (toggle_system_set_option(s, TOGGLE_OPT_ENGINE, (uint64_t)sp->engine)
+        || toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, 0)) {
+        toggle_system_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static int toggle_run(void *state, int check)
+{
+    toggle_system *s = state;
+    toggle_solution *sol = NULL;
+    if (toggle_solve(&sol, s) != TOGGLE_OK)
+        return 1;
+    int bad = toggle_solution_is_solvable(sol) != 1;
+    if (!bad && check) {
+        size_t n = toggle_system_cols(s);
+        uint64_t *x = malloc((n ? n : 1) * sizeof *x);
+        int ok = 0;
+        bad = !x || toggle_solution_particular(sol, x, n) != TOGGLE_OK
+           || toggle_system_check(s, x, n, &ok) != TOGGLE_OK || !ok;
+        free(x);
+    }
+    toggle_solution_free(sol);
+    return bad;
+}
+
+static void toggle_teardown(void *state)
+{
+    toggle_system_free(state);
+}
+
+/* ---- M4RI --------------------------------------------------------------- */
+
+#ifdef HAVE_M4RI
+typedef struct m4ri_state {
+    mzd_t *src, *work;
+    size_t rank; /* from the checked warm-up run */
+} m4ri_state;
+
+static void *m4ri_setup(const void *arg)
+{
+    const spec *sp = arg;
+    size_t N = sp->board ? sp->n * sp->n : sp->n;
+    m4ri_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return NULL;
+    st->src = mzd_init((rci_t)N, (rci_t)(N + 1));
+    st->work = mzd_init((rci_t)N, (rci_t)(N + 1));
+    if (sp->board) {
+        size_t n = sp->n;
+        for (size_t r = 0; r < n; r++)
+            for (size_t c = 0; c < n; c++) {
+                rci_t i = (rci_t)(r * n + c);
+                mzd_write_bit(st->src, i, i, 1);
+                if (r > 0) mzd_write_bit(st->src, i, i - (rci_t)n, 1);
+                if (r + 1 < n) mzd_write_bit(st->src, i, i + (rci_t)n, 1);
+                if (c > 0) mzd_write_bit(st->src, i, i - 1, 1);
+                if (c + 1 < n) mzd_write_bit(st->src, i, i + 1, 1);
+                mzd_write_bit(st->src, i, (rci_t)N, 1);
+            }
+    } else {
+        uint64_t *a, *b;
+        dense_system(N, &a, &b);
+        if (!a) {
+            free(st);
+            return NULL;
+        }
+        for (size_t i = 0; i < N; i++) {
+            word *row = mzd_row(st->src, (rci_t)i);
+            for (size_t j = 0; j < N; j++)
+                row[j / 64] |= (word)a[i * N + j] << (j % 64);
+            row[N / 64] |= (word)b[i] << (N % 64);
+        }
+        free(a);
+        free(b);
+    }
+    return st;
+}
+
+static int m4ri_run(void *state, int check)
+{
+    m4ri_state *st = state;
+    mzd_copy(st->work, st->src);
+    rci_t r = mzd_echelonize(st->work, 1);
+    if (check)
+        st->rank = (size_t)r;
+    return r <= 0;
+}
+
+static void m4ri_teardown(void *state)
+{
+    m4ri_state *st = state;
+    mzd_free(st->src);
+    mzd_free(st->work);
+    free(st);
+}
+#endif
+
+/* ---- the table ------------------------------------------------------------ */
+
+#define SPECS(n, board)                                                                    \
+    {n, board, -1}, {n, board, TOGGLE_ENGINE_GF2}, {n, board, TOGGLE_ENGINE_FLINT}
+static const spec specs[] = {
+    SPECS(1024, 0), SPECS(2048, 0), SPECS(4096, 0), SPECS(8192, 0),
+    SPECS(32, 1), SPECS(50, 1), SPECS(70, 1),
+};
+
+#define TOGGLE_WL(nm, grp, impl, base, quick, reps, sp)                                      \
+    {nm, grp, impl, base, quick, reps, toggle_setup, toggle_run, toggle_teardown, sp}
+#ifdef HAVE_M4RI
+#define M4RI_WL(nm, grp, quick, reps, sp)                                                     \
+    {nm, grp, "m4ri", NULL, quick, reps, m4ri_setup, m4ri_run, m4ri_teardown, sp},
+#else
+#define M4RI_WL(nm, grp, quick, reps, sp)
+#endif
+/* gf2 and M4RI: 5 reps (quick 3); FLINT: fewer, slow at the top sizes. */
+#define GROUP(grp, i, q, frep, fq)                                                           \
+    M4RI_WL(grp "/m4ri", grp, q, 5, &specs[i])                                             \
+    TOGGLE_WL(grp "/toggle-gf2", grp, "toggle-gf2", "m4ri", q, 5, &specs[i + 1]),          \
+    TOGGLE_WL(grp "/flint", grp, "flint", "toggle-gf2", fq, frep, &specs[i + 2])
+
+static const bench_workload gf2_workloads[] = {
+    GROUP("gf2/dense/1024", 0, 1, 3, 1),
+    GROUP("gf2/dense/2048", 3, 1, 3, 1),
+    GROUP("gf2/dense/4096", 6, 1, 1, 1),
+    GROUP("gf2/dense/8192", 9, 1, 1, 0),
+    GROUP("gf2/lightsout/32", 12, 1, 3, 1),
+    GROUP("gf2/lightsout/50", 15, 1, 3, 1),
+    GROUP("gf2/lightsout/70", 18, 1, 1, 1),
+};
 
 void bench_register_gf2(void)
 {
+    bench_register(gf2_workloads, sizeof gf2_workloads / sizeof *gf2_workloads);
 }

@@ -6,5 +6,6 @@
 #include "toggle/graph.h"
 #include "toggle/system.h"
 #include "toggle/solution.h"
+#include "toggle/grid.h"
 
 #endif

@@ -211,7 +211,6 @@ typedef void (*pass_fn)(const pass_args *);
 static pass_fn pick_pass(void)
 {
 #ifdef GF2_X86
-    __builtin_cpu_init();
     if (__builtin_cpu_supports("avx512f"))
         return pass_avx512;
     if (__builtin_cpu_supports("avx2"))

@@ -1,0 +1,58 @@
+/* libtoggle: grid-specific tools (nullities without elimination, packed readout). */
+#ifndef TOGGLE_GRID_H
+#define TOGGLE_GRID_H
+
+#include "common.h"
+#include "solution.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @file grid.h
+ *  @brief Grid boards: nullity by polynomials, packed readout of big answers.
+ *
+ *  Grid systems (toggle_graph_new_grid() without TOGGLE_GRID_TORUS or
+ *  TOGGLE_GRID_MOORE) over a prime modulus are solved by light chasing
+ *  (TOGGLE_ENGINE_CHASE), which AUTO picks; its answers are the canonical
+ *  ones of solution.h, the same as full elimination's. See docs/grid.md. */
+
+/** Nullity of the game on a rows x cols grid over F_p, without building the
+ *  board: deg gcd(P_rows(x), P_cols(x + 1)) for the classic board and
+ *  deg gcd(P_rows(x), P_cols(x)) without self (TOGGLE_GRID_NO_SELF), where
+ *  P_0 = 1, P_1 = x, P_{j+1} = x P_j - P_{j-1}, each P_n built from its
+ *  closed form. Cost O(M(n) log n) for n = max(rows, cols). Boards with
+ *  TOGGLE_GRID_TORUS or TOGGLE_GRID_MOORE have no such formula here: their
+ *  nullity is computed by full elimination (AUTO engine, default memory
+ *  budget), so only small boards are practical.
+ *  @param rows, cols  board shape, >= 1 (at most 2^28 each for the polynomial route)
+ *  @param modulus     a prime p, 2 <= p <= TOGGLE_MAX_MODULUS
+ *  @param flags       OR of TOGGLE_GRID_NO_SELF, TOGGLE_GRID_TORUS, TOGGLE_GRID_MOORE
+ *  @param nullity     receives the nullity (dimension of the kernel of A)
+ *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL nullity, zero size, modulus < 2,
+ *          unknown flag), TOGGLE_ERANGE (modulus too large),
+ *          TOGGLE_EUNSUPPORTED (composite modulus), TOGGLE_EOVERFLOW,
+ *          TOGGLE_ENOMEM (polynomials or the elimination too large). */
+TOGGLE_API int toggle_grid_nullity(size_t rows, size_t cols, uint64_t modulus, uint32_t flags,
+                                   size_t *nullity);
+
+/** Copy entries [offset, offset + len) of the particular solution of a
+ *  modulus-2 system as packed bits: entry offset + i goes to bit (i % 64)
+ *  of words[i / 64]; bits past len in the last word are set to 0. Reads one
+ *  row of a 10,000 x 10,000 board (offset = row * cols, len = cols) without
+ *  unpacking the board.
+ *  @param solution  the solution (borrowed)
+ *  @param offset    first entry
+ *  @param len       number of entries
+ *  @param words     caller buffer of nwords words
+ *  @param nwords    at least (len + 63) / 64
+ *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL), TOGGLE_EUNSUPPORTED (modulus is
+ *          not 2), TOGGLE_ENOSOLUTION (unsolvable), TOGGLE_ERANGE (range past
+ *          the solution), TOGGLE_EBUFSIZE (nwords too small). */
+TOGGLE_API int toggle_solution_particular_packed(const toggle_solution *solution, size_t offset,
+                                                 size_t len, uint64_t *words, size_t nwords);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

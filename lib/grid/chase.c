@@ -1,0 +1,440 @@
+/* The grid engine (TOGGLE_ENGINE_CHASE): light chasing on classic and no-self
+ * grids over prime moduli, with results equal to full elimination's canonical
+ * answers (docs/grid.md explains why the free cells are the last cells of the
+ * last row, and how the small system is solved). */
+#include <string.h>
+
+#include "grid_internal.h"
+
+/* The board as the chase sees it: R frame rows of C cells, chased from the
+ * last frame row upward. When the board is wider than tall the frame is its
+ * transpose (tr), so that the small system has min(rows, cols) unknowns.
+ * Frame cell (r, j) is board cell r * C + j, or j * R + r when transposed. */
+typedef struct {
+    size_t R, C;
+    bool tr;
+    unsigned d;         /* 1: the pressed cell toggles itself (classic), 0: no self */
+    uint64_t p;
+    const uint64_t *b;  /* right-hand side (N values) or NULL for zero */
+    toggle__vecs *out;  /* where to write the frame rows, or NULL */
+    size_t outvec;      /* which vector of out */
+} frame;
+
+static size_t cell_index(const frame *f, size_t r, size_t j)
+{
+    return f->tr ? j * f->R + r : r * f->C + j;
+}
+
+/* ---- F_2: 64 cells per word ---------------------------------------------- */
+
+static void gf2_load_b(const frame *f, size_t r, uint64_t *bw, size_t W)
+{
+    memset(bw, 0, W * sizeof *bw);
+    if (!f->b)
+        return;
+    if (!f->tr) {
+        const uint64_t *src = f->b + r * f->C;
+        for (size_t i = 0; i < W; i++) {
+            size_t lo = i * 64, hi = lo + 64 < f->C ? lo + 64 : f->C;
+            uint64_t word = 0;
+            for (size_t j = lo; j < hi; j++)
+                word |= (src[j] & 1) << (j - lo);
+            bw[i] = word;
+        }
+    } else {
+        for (size_t j = 0; j < f->C; j++)
+            bw[j >> 6] |= (f->b[j * f->R + r] & 1) << (j & 63);
+    }
+}
+
+/* OR nbits bits of src into dst starting at bit offset off (dst bits there are 0). */
+static void put_bits(uint64_t *dst, size_t off, const uint64_t *src, size_t nbits)
+{
+    size_t W = (nbits + 63) / 64, q = off >> 6;
+    unsigned sh = off & 63;
+    if (sh == 0) {
+        for (size_t i = 0; i < W; i++)
+            dst[q + i] |= src[i];
+        return;
+    }
+    size_t endword = (off + nbits - 1) >> 6;
+    for (size_t i = 0; i < W; i++) {
+        dst[q + i] |= src[i] << sh;
+        if (q + i + 1 <= endword)
+            dst[q + i + 1] |= src[i] >> (64 - sh);
+    }
+}
+
+static void gf2_store(const frame *f, size_t r, const uint64_t *x)
+{
+    uint64_t *dst = toggle__vecs_row(f->out, f->outvec);
+    if (!f->tr) {
+        put_bits(dst, r * f->C, x, f->C);
+        return;
+    }
+    for (size_t j = 0; j < f->C; j++)
+        if ((x[j >> 6] >> (j & 63)) & 1) {
+            size_t t = j * f->R + r;
+            dst[t >> 6] |= (uint64_t)1 << (t & 63);
+        }
+}
+
+/* One chase from the last frame row w (C values) upward; virt receives the
+ * virtual row above the board (C values): zero iff w leads to a solution. */
+static void gf2_chase(const frame *f, const uint64_t *w, uint64_t *virt, void *work_)
+{
+    uint64_t *work = work_;
+    size_t C = f->C, W = (C + 63) / 64;
+    uint64_t *cur = work, *nxt = work + W, *prv = work + 2 * W, *bw = work + 3 * W;
+    uint64_t last = (C & 63) ? ((uint64_t)1 << (C & 63)) - 1 : ~(uint64_t)0;
+    uint64_t dm = f->d ? ~(uint64_t)0 : 0;
+    memset(cur, 0, 2 * W * sizeof *cur);
+    for (size_t j = 0; j < C; j++)
+        cur[j >> 6] |= (w[j] & 1) << (j & 63);
+    for (size_t r = f->R; r-- > 0;) {
+        if (f->out)
+            gf2_store(f, r, cur);
+        gf2_load_b(f, r, bw, W);
+        /* x_{r-1} = b_r + T x_r + x_{r+1}: T adds left, right and (d) self. */
+        for (size_t i = 0; i < W; i++) {
+            uint64_t left = (cur[i] << 1) | (i ? cur[i - 1] >> 63 : 0);
+            uint64_t right = (cur[i] >> 1) | (i + 1 < W ? cur[i + 1] << 63 : 0);
+            prv[i] = bw[i] ^ left ^ right ^ (cur[i] & dm) ^ nxt[i];
+        }
+        prv[W - 1] &= last;
+        uint64_t *t = nxt;
+        nxt = cur;
+        cur = prv;
+        prv = t;
+    }
+    for (size_t j = 0; j < C; j++)
+        virt[j] = (cur[j >> 6] >> (j & 63)) & 1;
+}
+
+/* ---- odd p: narrow lanes with lazy reduction ------------------------------ */
+/* Each new cell is b + 4p - (four terms < p), below 5p, brought under p by
+ * three branch-free min(v, v - m) steps; the lane type is the narrowest with
+ * 5p <= 2^bits, so 16-bit lanes serve p <= 13107 and gcc vectorises the loop
+ * for the baseline ISA (SSE2 on x86-64; see docs/grid.md). */
+#define DEFINE_LANE_CHASE(NAME, T)                                                   \
+    static void NAME(const frame *f, const uint64_t *w, uint64_t *virt, void *work_) \
+    {                                                                                \
+        size_t C = f->C;                                                             \
+        T *cur = work_, *nxt = cur + (C + 2), *prv = nxt + (C + 2), *bl = prv + (C + 2); \
+        const T p1 = (T)f->p, p2 = (T)(2 * f->p), p4 = (T)(4 * f->p);                 \
+        const T dm = f->d ? (T)~(T)0 : 0;                                            \
+        memset(cur, 0, 3 * (C + 2) * sizeof(T));                                     \
+        for (size_t j = 0; j < C; j++)                                               \
+            cur[j + 1] = (T)w[j];                                                    \
+        for (size_t r = f->R; r-- > 0;) {                                            \
+            if (f->out) {                                                            \
+                uint64_t *dst = toggle__vecs_row(f->out, f->outvec);                 \
+                if (!f->tr) {                                                        \
+                    uint64_t *d0 = dst + r * C;                                      \
+                    for (size_t j = 0; j < C; j++)                                   \
+                        d0[j] = cur[j + 1];                                          \
+                } else {                                                             \
+                    for (size_t j = 0; j < C; j++)                                   \
+                        dst[j * f->R + r] = cur[j + 1];                              \
+                }                                                                    \
+            }                                                                        \
+            if (!f->b) {                                                             \
+                memset(bl, 0, C * sizeof(T));                                        \
+            } else if (!f->tr) {                                                     \
+                const uint64_t *src = f->b + r * C;                                  \
+                for (size_t j = 0; j < C; j++)                                       \
+                    bl[j] = (T)src[j];                                               \
+            } else {                                                                 \
+                for (size_t j = 0; j < C; j++)                                       \
+                    bl[j] = (T)f->b[j * f->R + r];                                   \
+            }                                                                        \
+            for (size_t j = 0; j < C; j++) {                                         \
+                T s = (T)(cur[j] + cur[j + 2] + (T)(cur[j + 1] & dm) + nxt[j + 1]);  \
+                T v = (T)(bl[j] + p4 - s), u;                                        \
+                u = (T)(v - p4); v = u < v ? u : v;                                  \
+                u = (T)(v - p2); v = u < v ? u : v;                                  \
+                u = (T)(v - p1); v = u < v ? u : v;                                  \
+                prv[j + 1] = v;                                                      \
+            }                                                                        \
+            T *t = nxt;                                                              \
+            nxt = cur;                                                               \
+            cur = prv;                                                               \
+            prv = t;                                                                 \
+        }                                                                            \
+        for (size_t j = 0; j < C; j++)                                               \
+            virt[j] = cur[j + 1];                                                    \
+    }
+
+DEFINE_LANE_CHASE(chase_u16, uint16_t)
+DEFINE_LANE_CHASE(chase_u32, uint32_t)
+DEFINE_LANE_CHASE(chase_u64, uint64_t)
+
+/* Any p up to 2^63 - 1: plain modular steps. */
+static void chase_big(const frame *f, const uint64_t *w, uint64_t *virt, void *work_)
+{
+    size_t C = f->C;
+    uint64_t p = f->p;
+    uint64_t *cur = work_, *nxt = cur + (C + 2), *prv = nxt + (C + 2);
+    memset(cur, 0, 3 * (C + 2) * sizeof *cur);
+    memcpy(cur + 1, w, C * sizeof *w);
+    for (size_t r = f->R; r-- > 0;) {
+        if (f->out) {
+            uint64_t *dst = toggle__vecs_row(f->out, f->outvec);
+            for (size_t j = 0; j < C; j++)
+                dst[cell_index(f, r, j)] = cur[j + 1];
+        }
+        for (size_t j = 0; j < C; j++) {
+            uint64_t s = toggle__addmod(cur[j], cur[j + 2], p);
+            if (f->d)
+                s = toggle__addmod(s, cur[j + 1], p);
+            s = toggle__addmod(s, nxt[j + 1], p);
+            prv[j + 1] = toggle__submod(f->b ? f->b[cell_index(f, r, j)] : 0, s, p);
+        }
+        uint64_t *t = nxt;
+        nxt = cur;
+        cur = prv;
+        prv = t;
+    }
+    memcpy(virt, cur + 1, C * sizeof *virt);
+}
+
+typedef void (*chase_fn)(const frame *, const uint64_t *, uint64_t *, void *);
+
+/* The chase routine for p and its work size in bytes (C cells per row). */
+static chase_fn pick_chase(uint64_t p, size_t C, size_t *bytes)
+{
+    size_t W = (C + 63) / 64;
+    if (p == 2) {
+        *bytes = 4 * W * sizeof(uint64_t);
+        return gf2_chase;
+    }
+    if (p <= UINT16_MAX / 5) {
+        *bytes = 4 * (C + 2) * sizeof(uint16_t);
+        return chase_u16;
+    }
+    if (p <= UINT32_MAX / 5) {
+        *bytes = 4 * (C + 2) * sizeof(uint32_t);
+        return chase_u32;
+    }
+    if (p <= UINT64_MAX / 5) {
+        *bytes = 4 * (C + 2) * sizeof(uint64_t);
+        return chase_u64;
+    }
+    *bytes = 3 * (C + 2) * sizeof(uint64_t);
+    return chase_big;
+}
+
+/* ---- the engine ------------------------------------------------------------ */
+
+static int chase_supports(const toggle_system *s)
+{
+    const toggle_graph *g = s->graph;
+    if (!g || g->kind != TOGGLE_KIND_GRID)
+        return toggle__error(TOGGLE_EUNSUPPORTED, "the chase engine needs a grid graph");
+    if (g->flags & ~(uint32_t)TOGGLE_GRID_NO_SELF)
+        return toggle__error(TOGGLE_EUNSUPPORTED, "the chase engine handles classic and no-self "
+                             "grids only (not torus or Moore; grid flags 0x%x)",
+                             (unsigned)g->flags);
+    if (!toggle__is_prime(s->k))
+        return toggle__error(TOGGLE_EUNSUPPORTED, "the chase engine needs a prime modulus, "
+                             "%llu is composite", (unsigned long long)s->k);
+    return TOGGLE_OK;
+}
+
+static void frame_for(const toggle_system *s, frame *f)
+{
+    const toggle_graph *g = s->graph;
+    memset(f, 0, sizeof *f);
+    f->tr = g->rows < g->cols;
+    f->R = f->tr ? g->cols : g->rows;
+    f->C = f->tr ? g->rows : g->cols;
+    f->d = (g->flags & TOGGLE_GRID_NO_SELF) ? 0 : 1;
+    f->p = s->k;
+}
+
+static int chase_estimate(const toggle_system *s, uint64_t *bytes)
+{
+    frame f;
+    frame_for(s, &f);
+    size_t dn = 0, vec, work;
+    int rc = toggle__grid_poly_nullity(f.p, f.R, f.C, f.d, &dn);
+    if (rc)
+        return rc;
+    if (!toggle__vecs_bytes(s->n, 1, s->k, &vec))
+        return toggle__error(TOGGLE_EOVERFLOW, "board of %zu cells overflows size_t", s->n);
+    pick_chase(f.p, f.C, &work);
+    /* particular + kernel + certificate, the small system's vectors and the
+     * polynomials (a few of degree max(R, C)). */
+    unsigned __int128 e = (unsigned __int128)vec * (dn + 2)
+                        + (unsigned __int128)f.C * (dn + 6) * 8 + work
+                        + (unsigned __int128)(f.R + f.C + 2) * 8 * 12;
+    *bytes = e > UINT64_MAX ? UINT64_MAX : (uint64_t)e;
+    return TOGGLE_OK;
+}
+
+/* dst -= f * src over whole board vectors. */
+static void vec_axpy(toggle__vecs *v, size_t dst, const toggle__vecs *sv, size_t src,
+                     uint64_t f, uint64_t k)
+{
+    uint64_t *d = toggle__vecs_row(v, dst);
+    const uint64_t *s = toggle__vecs_row(sv, src);
+    if (v->packed) {
+        if (f & 1)
+            for (size_t i = 0; i < v->stride; i++)
+                d[i] ^= s[i];
+        return;
+    }
+    for (size_t i = 0; i < v->len; i++)
+        if (s[i])
+            d[i] = toggle__submod(d[i], toggle__mulmod(f, s[i], k), k);
+}
+
+static void vec_scale(toggle__vecs *v, size_t i, uint64_t f, uint64_t k)
+{
+    if (v->packed)
+        return; /* f = 1 */
+    uint64_t *d = toggle__vecs_row(v, i);
+    for (size_t t = 0; t < v->len; t++)
+        d[t] = toggle__mulmod(d[t], f, k);
+}
+
+/* A transposed chase gives the kernel basis canonical for the column-major
+ * order. The row-major canonical basis has unit vectors on the last dn cells
+ * of the last board row (the same argument, docs/grid.md): bring it there by
+ * Gauss-Jordan on those dn coordinates, then clear them in the particular. */
+static int recanonicalise(toggle_solution *sol, size_t brows, size_t bcols, size_t dn)
+{
+    uint64_t k = sol->k;
+    toggle__vecs *K = &sol->kernel;
+    size_t base = (brows - 1) * bcols + (bcols - dn);
+    for (size_t j = 0; j < dn; j++) {
+        size_t piv = j;
+        while (piv < dn && toggle__vecs_get(K, piv, base + j) == 0)
+            piv++;
+        if (piv == dn)
+            return toggle__error(TOGGLE_EINTERNAL, "grid kernel is not unit on the last row");
+        if (piv != j) {
+            uint64_t *a = toggle__vecs_row(K, piv), *b = toggle__vecs_row(K, j);
+            for (size_t t = 0; t < K->stride; t++) {
+                uint64_t x = a[t];
+                a[t] = b[t];
+                b[t] = x;
+            }
+        }
+        vec_scale(K, j, toggle__invmod(toggle__vecs_get(K, j, base + j), k), k);
+        for (size_t i = 0; i < dn; i++) {
+            uint64_t f = i == j ? 0 : toggle__vecs_get(K, i, base + j);
+            if (f)
+                vec_axpy(K, i, K, j, f, k);
+        }
+    }
+    if (sol->solvable)
+        for (size_t j = 0; j < dn; j++) {
+            uint64_t f = toggle__vecs_get(&sol->x, 0, base + j);
+            if (f)
+                vec_axpy(&sol->x, 0, K, j, f, k);
+        }
+    return TOGGLE_OK;
+}
+
+/* A is symmetric, so the canonical y of A^T y = 0, b.y = 1 is K_i / (b.K_i)
+ * for the first canonical kernel vector with b.K_i != 0 (docs/grid.md). */
+static int certificate(const toggle_system *s, toggle_solution *sol)
+{
+    uint64_t k = s->k;
+    for (size_t i = 0; i < sol->kernel.count; i++) {
+        uint64_t beta = 0;
+        for (size_t t = 0; t < s->n; t++) {
+            uint64_t v = toggle__vecs_get(&sol->kernel, i, t);
+            if (v && s->b[t])
+                beta = toggle__addmod(beta, toggle__mulmod(v, s->b[t], k), k);
+        }
+        if (!beta)
+            continue;
+        int rc = toggle__vecs_init(&sol->cert, s->n, 1, k);
+        if (rc)
+            return rc;
+        memcpy(sol->cert.data, toggle__vecs_row(&sol->kernel, i),
+               sol->kernel.stride * sizeof(uint64_t));
+        vec_scale(&sol->cert, 0, toggle__invmod(beta, k), k);
+        return TOGGLE_OK;
+    }
+    return toggle__error(TOGGLE_EINTERNAL, "unsolvable grid system without a certificate");
+}
+
+static bool all_zero(const uint64_t *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (v[i])
+            return false;
+    return true;
+}
+
+static int chase_solve(const toggle_system *s, toggle_solution *sol)
+{
+    frame f;
+    frame_for(s, &f);
+    size_t C = f.C, workbytes, dn = 0;
+    uint64_t p = f.p;
+    int solvable = 0, rc;
+    chase_fn chase = pick_chase(p, C, &workbytes);
+    uint64_t *w = toggle__malloc_array(C, 2 * sizeof *w);
+    void *work = toggle__malloc(workbytes);
+    uint64_t *kern = NULL;
+    if (!w || !work) {
+        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the chase");
+        goto out;
+    }
+    uint64_t *virt = w + C;
+    /* Pass 1: presses 0 on the last row give the virtual row z; the virtual
+     * row of last row w is (-1)^R P_R(T) w + z, so P_R(T) w = -(-1)^R z. */
+    memset(w, 0, C * sizeof *w);
+    f.b = s->b;
+    chase(&f, w, virt, work);
+    for (size_t j = 0; j < C; j++)
+        w[j] = (f.R & 1) ? virt[j] : toggle__submod(0, virt[j], p);
+    if ((rc = toggle__grid_small_solve(p, f.R, C, f.d, w, w, &solvable, &dn, &kern)))
+        goto out;
+    sol->solvable = solvable;
+    sol->nullity = dn;
+    if ((rc = toggle__vecs_init(&sol->kernel, s->n, dn, p)))
+        goto out;
+    if (solvable) {
+        if ((rc = toggle__vecs_init(&sol->x, s->n, 1, p)))
+            goto out;
+        f.out = &sol->x;
+        f.outvec = 0;
+        chase(&f, w, virt, work);
+        if (!all_zero(virt, C)) {
+            rc = toggle__error(TOGGLE_EINTERNAL, "grid chase: particular solution leaves a residue");
+            goto out;
+        }
+    }
+    f.b = NULL;
+    f.out = &sol->kernel;
+    for (size_t i = 0; i < dn; i++) {
+        f.outvec = i;
+        chase(&f, kern + i * C, virt, work);
+        if (!all_zero(virt, C)) {
+            rc = toggle__error(TOGGLE_EINTERNAL, "grid chase: kernel vector leaves a residue");
+            goto out;
+        }
+    }
+    if (f.tr && dn && (rc = recanonicalise(sol, s->graph->rows, s->graph->cols, dn)))
+        goto out;
+    if (!solvable)
+        rc = certificate(s, sol);
+out:
+    toggle__free(w);
+    toggle__free(work);
+    toggle__free(kern);
+    return rc;
+}
+
+const toggle__engine toggle__engine_chase = {
+    .id = TOGGLE_ENGINE_CHASE,
+    .name = "chase",
+    .supports = chase_supports,
+    .estimate = chase_estimate,
+    .solve = chase_solve,
+};

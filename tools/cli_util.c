@@ -1,0 +1,132 @@
+/* Helpers shared by the toggle subcommands. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+
+int cli_fail(const char *what, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "toggle: %s: ", what);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return 1;
+}
+
+int cli_status(const char *what, int rc)
+{
+    return cli_fail(what, "%s (%s)", toggle_last_error(), toggle_status_name(rc));
+}
+
+char *cli_read_file(const char *path, size_t *len)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n < cap) {
+            if (ferror(f)) {
+                free(buf);
+                buf = NULL;
+            }
+            break;
+        }
+        char *nb = realloc(buf, cap * 2);
+        if (!nb) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = nb;
+        cap *= 2;
+    }
+    if (f != stdin)
+        fclose(f);
+    *len = n;
+    return buf;
+}
+
+int cli_parse_u64(const char *s, uint64_t *v)
+{
+    char *end;
+    if (!s || !*s || *s == '-')
+        return -1;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (errno || *end)
+        return -1;
+    *v = x;
+    return 0;
+}
+
+int cli_parse_shape(const char *s, size_t *rows, size_t *cols)
+{
+    const char *x = strchr(s, 'x');
+    if (!x)
+        x = strchr(s, 'X');
+    if (!x)
+        return -1;
+    char tmp[64];
+    size_t l = (size_t)(x - s);
+    if (l == 0 || l >= sizeof tmp)
+        return -1;
+    memcpy(tmp, s, l);
+    tmp[l] = 0;
+    uint64_t r, c;
+    if (cli_parse_u64(tmp, &r) || cli_parse_u64(x + 1, &c) || r == 0 || c == 0)
+        return -1;
+    *rows = (size_t)r;
+    *cols = (size_t)c;
+    return 0;
+}
+
+void cli_json_array(FILE *f, const uint64_t *v, size_t n)
+{
+    fputc('[', f);
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, i ? ",%llu" : "%llu", (unsigned long long)v[i]);
+    fputc(']', f);
+}
+
+int cli_print_board(FILE *f, const uint64_t *v, size_t rows, size_t cols, uint64_t k)
+{
+    size_t need = 0;
+    int rc = toggle_board_format(v, rows, cols, k, NULL, 0, &need);
+    if (rc != TOGGLE_EBUFSIZE && rc != TOGGLE_OK)
+        return rc;
+    char *buf = malloc(need);
+    if (!buf)
+        return TOGGLE_ENOMEM;
+    rc = toggle_board_format(v, rows, cols, k, buf, need, NULL);
+    if (rc == TOGGLE_OK)
+        fputs(buf, f);
+    free(buf);
+    return rc;
+}
+
+int cli_opt(int argc, char **argv, int *i, const char *name, const char **val)
+{
+    size_t l = strlen(name);
+    if (strncmp(argv[*i], name, l) != 0)
+        return 0;
+    if (argv[*i][l] == '=') {
+        *val = argv[*i] + l + 1;
+        return 1;
+    }
+    if (argv[*i][l] != '\0')
+        return 0;
+    if (*i + 1 >= argc) {
+        *val = NULL;
+        return 1;
+    }
+    *val = argv[++*i];
+    return 1;
+}

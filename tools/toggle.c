@@ -1,0 +1,42 @@
+/* toggle: the command-line front end of libtoggle (public API only). */
+#include <string.h>
+
+#include "commands.h"
+
+static const struct {
+    const char *name;
+    toggle_cmd_fn fn;
+    const char *help;
+} commands[] = {
+    {"solve", cmd_solve, "solve a puzzle (grid, graph or augmented system)"},
+    {"demo", cmd_demo, "run the built-in examples"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: toggle <command> [options]\n\nCommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].help);
+    fprintf(f, "\n  toggle <command> --help   shows a command's options\n"
+               "  toggle --version          prints the library version\n"
+               "  toggle                    (no command) runs the demo\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return cmd_demo(argc, argv);
+    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("toggle %s (libtoggle %s)\n", TOGGLE_VERSION_STRING, toggle_version_string());
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "toggle: unknown command '%s' (see toggle --help)\n", argv[1]);
+    return 2;
+}
