@@ -26,9 +26,15 @@ void bench_register(const bench_workload *w, size_t count);
 /* A monotonic clock in seconds. */
 double bench_now(void);
 
-/* Each workload file provides one registration function, called from main.c. */
-void bench_register_core(void);
-void bench_register_gf2(void);
-void bench_register_grid(void);
+/* Each workload file provides one registration function. harness.c calls
+ * every one of these that is linked in (they are weak references there), so
+ * a new workload file needs only its line in bench/meson.build. Names are
+ * bench_register_<file suffix>: wl_core.c -> bench_register_core. */
+void bench_register_core(void);   /* wl_core.c: dense GF(p), FLINT direct */
+void bench_register_io(void);     /* wl_io.c: parsing and writing large systems */
+void bench_register_gf2(void);    /* wl_gf2.c: packed GF(2), M4RI */
+void bench_register_grid(void);   /* wl_grid.c: light chasing, polynomial nullity */
+void bench_register_space(void);  /* wl_space.c: solution spaces, composite moduli */
+void bench_register_render(void); /* wl_render.c: rendering, the n x p sweep */
 
 #endif

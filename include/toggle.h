@@ -7,5 +7,7 @@
 #include "toggle/system.h"
 #include "toggle/solution.h"
 #include "toggle/grid.h"
+#include "toggle/render.h"
+#include "toggle/symmetry.h"
 
 #endif

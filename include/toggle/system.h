@@ -33,8 +33,16 @@ enum {
     TOGGLE_OPT_ENGINE = 1,         /**< a TOGGLE_ENGINE_* value; default AUTO */
     TOGGLE_OPT_MEMORY_BUDGET = 2,  /**< bytes the solver may allocate; default
                                         TOGGLE_DEFAULT_MEMORY_BUDGET; 0 = unlimited */
-    TOGGLE_OPT_SEARCH_LIMIT = 3    /**< solutions a fewest-press search may visit;
+    TOGGLE_OPT_SEARCH_LIMIT = 3,   /**< solutions a fewest-press search may visit;
                                         default 2^32 */
+    /* Keys 4..9 are read by the search and generator handles of space.h,
+     * not by toggle_system_set_option(). */
+    TOGGLE_OPT_METRIC = 4,   /**< TOGGLE_METRIC_* of a fewest-press search */
+    TOGGLE_OPT_SEED = 5,     /**< seed of a generator's rng */
+    TOGGLE_OPT_UNIQUE = 6,   /**< 1: generated starts must have one solution */
+    TOGGLE_OPT_PRESSES = 7,  /**< fewest-press weight a generated start must have */
+    TOGGLE_OPT_LIT = 8,      /**< nonzero cells a generated start must have */
+    TOGGLE_OPT_ATTEMPTS = 9  /**< tries a generator may make */
 };
 
 /** Default memory budget: 4 GiB. */

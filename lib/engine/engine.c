@@ -81,17 +81,34 @@ int toggle__certificate_by_transpose(const toggle_system *s, const toggle__engin
         toggle__vecs_clear(&t.a);
         return toggle__error(TOGGLE_ENOMEM, "out of memory building a certificate system");
     }
-    for (size_t i = 0; i < m; i++)
-        for (size_t j = 0; j < n; j++) {
-            uint64_t v = toggle__system_get(s, i, j);
-            if (v)
-                toggle__vecs_set(&t.a, j, i, v);
+    if (s->graph) {
+        /* row j of A^T is column j of A: read it straight from the graph */
+        size_t mc = toggle__graph_max_column(s->graph);
+        size_t *idx = toggle__malloc_array(mc ? mc : 1, sizeof *idx);
+        uint64_t *val = toggle__malloc_array(mc ? mc : 1, sizeof *val);
+        if (!idx || !val)
+            rc = toggle__error(TOGGLE_ENOMEM, "out of memory building a certificate system");
+        for (size_t j = 0; !rc && j < n; j++) {
+            size_t c = toggle__graph_column(s->graph, j, idx, val);
+            for (size_t p = 0; p < c; p++)
+                toggle__vecs_set(&t.a, j, idx[p], val[p] % s->k);
         }
+        toggle__free(idx);
+        toggle__free(val);
+    } else {
+        for (size_t i = 0; i < m; i++)
+            for (size_t j = 0; j < n; j++) {
+                uint64_t v = toggle__vecs_get(&s->a, i, j);
+                if (v)
+                    toggle__vecs_set(&t.a, j, i, v);
+            }
+    }
     for (size_t i = 0; i < m; i++)
         toggle__vecs_set(&t.a, n, i, s->b[i]);
     t.b[n] = 1;
     toggle_solution *ts = NULL;
-    rc = toggle__solution_new(&ts, &t, engine->id);
+    if (!rc)
+        rc = toggle__solution_new(&ts, &t, engine->id);
     if (!rc)
         rc = engine->solve(&t, ts);
     if (!rc && !ts->solvable)

@@ -1,0 +1,182 @@
+/* libtoggle: the solution set of a solvable system: iterate, sample, fewest
+ * presses; and a puzzle generator. */
+#ifndef TOGGLE_SPACE_H
+#define TOGGLE_SPACE_H
+
+#include "common.h"
+#include "solution.h"
+#include "system.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @file space.h
+ *  @brief Solution spaces: iteration, sampling, fewest presses, generation.
+ *
+ *  The solutions of a solvable system are x0 + c_0 g_0 + ... + c_{d-1} g_{d-1}
+ *  (mod k), where x0 is the particular solution, g_i the kernel vectors of the
+ *  solution (toggle_solution_kernel_vector()) and each coefficient c_i runs
+ *  over 0 .. r_i - 1. For prime k every radix r_i is k; for composite k (the
+ *  Howell engine) r_i = k / h_i, where h_i is the leading entry of generator
+ *  i, a divisor of k. Every solution has exactly one such coefficient tuple,
+ *  so the count is r_0 * ... * r_{d-1}. See docs/solution-spaces.md. */
+
+/** Opaque iterator over every solution of a solvable system. */
+typedef struct toggle_iter toggle_iter;
+/** Opaque seeded pseudo-random generator (xoshiro256**). Not thread-safe;
+ *  use one per thread. */
+typedef struct toggle_rng toggle_rng;
+/** Opaque fewest-press search over a solution set. */
+typedef struct toggle_search toggle_search;
+/** Opaque generator of random solvable start states. */
+typedef struct toggle_generator toggle_generator;
+
+/** Weights for toggle_search (values of TOGGLE_OPT_METRIC). */
+enum {
+    TOGGLE_METRIC_CELLS = 0,  /**< number of cells pressed (x_i != 0) */
+    TOGGLE_METRIC_PRESSES = 1 /**< total presses: sum of x_i read as 0..k-1 */
+};
+
+/** Radix r_i of coefficient i (see the file comment).
+ *  @param radix  receives r_i
+ *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL), TOGGLE_ERANGE (index >= nullity). */
+TOGGLE_API int toggle_solution_radix(const toggle_solution *solution, size_t index,
+                                     uint64_t *radix);
+
+/* ---- iteration ---------------------------------------------------------- */
+
+/** Create an iterator over every solution. Order: reflected (Gray) order of
+ *  the coefficient tuple, so consecutive solutions differ by adding +g_i or
+ *  -g_i for one i (for k = 2: one XOR of a packed kernel vector). The first
+ *  solution is the particular one. The iterator copies what it needs; the
+ *  solution may be freed afterwards.
+ *  @param out  receives the iterator (free with toggle_iter_free())
+ *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL), TOGGLE_ENOSOLUTION (unsolvable),
+ *          TOGGLE_ENOMEM. */
+TOGGLE_API int toggle_iter_new(toggle_iter **out, const toggle_solution *solution);
+
+/** Write the next solution (n values) into x.
+ *  @return TOGGLE_OK, TOGGLE_ITEROVER (every solution has been produced; x
+ *          is untouched), TOGGLE_EINVAL (NULL), TOGGLE_EBUFSIZE (len < n). */
+TOGGLE_API int toggle_iter_next(toggle_iter *iter, uint64_t *x, size_t len);
+
+/** Restart from the first solution. NULL is a no-op. */
+TOGGLE_API void toggle_iter_reset(toggle_iter *iter);
+
+/** Number of solutions produced since creation or the last reset (0 for NULL). */
+TOGGLE_API uint64_t toggle_iter_produced(const toggle_iter *iter);
+
+/** Free an iterator. NULL is a no-op. */
+TOGGLE_API void toggle_iter_free(toggle_iter *iter);
+
+/* ---- random numbers and sampling ----------------------------------------- */
+
+/** Create a generator seeded with seed (splitmix64 expands it into the
+ *  xoshiro256** state). The same seed gives the same sequence on every
+ *  platform.
+ *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL out), TOGGLE_ENOMEM. */
+TOGGLE_API int toggle_rng_new(toggle_rng **out, uint64_t seed);
+
+/** Next 64 random bits (0 for NULL). */
+TOGGLE_API uint64_t toggle_rng_next(toggle_rng *rng);
+
+/** A uniform value in [0, bound) without modulo bias (0 for NULL or bound < 2). */
+TOGGLE_API uint64_t toggle_rng_below(toggle_rng *rng, uint64_t bound);
+
+/** Free a generator. NULL is a no-op. */
+TOGGLE_API void toggle_rng_free(toggle_rng *rng);
+
+/** Write a uniformly random solution (n values) into x: each coefficient
+ *  c_i is drawn uniformly from 0 .. r_i - 1 with rng.
+ *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL), TOGGLE_EBUFSIZE (len < n),
+ *          TOGGLE_ENOSOLUTION (unsolvable), TOGGLE_ENOMEM. */
+TOGGLE_API int toggle_solution_sample(const toggle_solution *solution, toggle_rng *rng,
+                                      uint64_t *x, size_t len);
+
+/* ---- fewest presses ------------------------------------------------------ */
+
+/** Create a fewest-press search over the solutions of a solvable system.
+ *  Options (toggle_search_set_option()): TOGGLE_OPT_METRIC (default
+ *  TOGGLE_METRIC_CELLS) and TOGGLE_OPT_SEARCH_LIMIT (solutions the search may
+ *  visit, default 2^32; 0 = unlimited). The search copies what it needs.
+ *  @return TOGGLE_OK, TOGGLE_EINVAL, TOGGLE_ENOSOLUTION, TOGGLE_ENOMEM. */
+TOGGLE_API int toggle_search_new(toggle_search **out, const toggle_solution *solution);
+
+/** Set TOGGLE_OPT_METRIC or TOGGLE_OPT_SEARCH_LIMIT.
+ *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL, unknown key, bad metric). */
+TOGGLE_API int toggle_search_set_option(toggle_search *search, int key, uint64_t value);
+
+/** Run the search. While the number of solutions fits the limit the answer
+ *  is exact (proven); otherwise the best solution among those visited
+ *  before the limit is kept and marked not proven. Running again starts
+ *  over.
+ *  @return TOGGLE_OK (see toggle_search_result() for proven), TOGGLE_EINVAL,
+ *          TOGGLE_ENOMEM. */
+TOGGLE_API int toggle_search_run(toggle_search *search);
+
+/** Read the result of the last run.
+ *  @param x       receives the best solution (n values), or NULL
+ *  @param len     entries of x
+ *  @param weight  receives its weight under the metric, or NULL
+ *  @param proven  receives 1 if no solution has a smaller weight, else 0;
+ *                 or NULL
+ *  @param visited receives how many solutions were examined, or NULL
+ *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL search, or not run yet),
+ *          TOGGLE_EBUFSIZE (x given and len < n). */
+TOGGLE_API int toggle_search_result(const toggle_search *search, uint64_t *x, size_t len,
+                                    uint64_t *weight, int *proven, uint64_t *visited);
+
+/** Free a search. NULL is a no-op. */
+TOGGLE_API void toggle_search_free(toggle_search *search);
+
+/* ---- puzzle generator ---------------------------------------------------- */
+
+/** Create a generator of start states for the board of system (its A and k;
+ *  its right-hand side is ignored). A generated start s is solvable with
+ *  target 0: A x = -s has a solution. The generator solves the system once
+ *  (with the system's engine option) to learn the kernel.
+ *  Options (toggle_generator_set_option()):
+ *  - TOGGLE_OPT_SEED: seed of the generator's own rng (default 0); setting it
+ *    restarts the sequence, so a (system, options, seed) triple always gives
+ *    the same boards;
+ *  - TOGGLE_OPT_UNIQUE: 1 = the start must have exactly one solution;
+ *  - TOGGLE_OPT_PRESSES: N = the fewest-press solution must weigh exactly N
+ *    under TOGGLE_OPT_METRIC (default UINT64_MAX = no constraint);
+ *  - TOGGLE_OPT_METRIC: the metric for TOGGLE_OPT_PRESSES;
+ *  - TOGGLE_OPT_LIT: L = the start must have exactly L nonzero cells
+ *    (default UINT64_MAX = no constraint);
+ *  - TOGGLE_OPT_ATTEMPTS: tries before giving up (default 100000);
+ *  - TOGGLE_OPT_SEARCH_LIMIT: passed to the fewest-press check.
+ *  Without constraints the start is uniform over all reachable states.
+ *  @return TOGGLE_OK, TOGGLE_EINVAL, TOGGLE_EUNSUPPORTED, TOGGLE_ENOMEM
+ *          (from solving). */
+TOGGLE_API int toggle_generator_new(toggle_generator **out, const toggle_system *system);
+
+/** Set an option (see toggle_generator_new()).
+ *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL, unknown key, bad value). */
+TOGGLE_API int toggle_generator_set_option(toggle_generator *gen, int key, uint64_t value);
+
+/** Number of solutions of each generated start as a nullity: the number of
+ *  kernel generators of the board (0 means every start is unique). */
+TOGGLE_API size_t toggle_generator_nullity(const toggle_generator *gen);
+
+/** Generate the next start state (n values) into start.
+ *  @param presses  receives a fewest-press solution's weight under the
+ *                  metric when it was computed (TOGGLE_OPT_PRESSES set or
+ *                  the board unique), else UINT64_MAX; may be NULL
+ *  @return TOGGLE_OK, TOGGLE_EINVAL, TOGGLE_EBUFSIZE (len < n),
+ *          TOGGLE_ENOSOLUTION (TOGGLE_OPT_UNIQUE asked on a board whose
+ *          nullity is > 0, or TOGGLE_OPT_PRESSES / TOGGLE_OPT_LIT larger than
+ *          the board allows), TOGGLE_ELIMIT (no board met the constraints
+ *          within TOGGLE_OPT_ATTEMPTS tries), TOGGLE_ENOMEM. */
+TOGGLE_API int toggle_generator_next(toggle_generator *gen, uint64_t *start, size_t len,
+                                     uint64_t *presses);
+
+/** Free a generator. NULL is a no-op. */
+TOGGLE_API void toggle_generator_free(toggle_generator *gen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,17 @@
+/* lib/render internals: the colour map tables (colormaps.c is generated). */
+#ifndef TOGGLE_RENDER_INTERNAL_H
+#define TOGGLE_RENDER_INTERNAL_H
+
+#include "internal.h"
+
+typedef struct toggle__colormap {
+    const char *name;
+    int qualitative;           /* 1: a list of n colours, value v -> v mod n */
+    size_t n;                  /* 256 for continuous maps */
+    const uint8_t (*rgb)[3];
+} toggle__colormap;
+
+extern const toggle__colormap toggle__colormaps[];
+extern const size_t toggle__colormap_count;
+
+#endif
