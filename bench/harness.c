@@ -1,25 +1,43 @@
-/* toggle-bench's driver: options, forked runs, medians, ratios, JSON. */
+/* toggle-bench's driver: options, forked runs, medians, ratios, the machine, JSON. */
 #define _GNU_SOURCE
 #include "harness.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <toggle.h>
 
-#define MAX_WORKLOADS 512
+/* Every registration function is a weak reference: a workload file that is
+ * not linked in (not written yet, or left out of bench/meson.build) is
+ * simply skipped. */
+#pragma weak bench_register_core
+#pragma weak bench_register_io
+#pragma weak bench_register_gf2
+#pragma weak bench_register_grid
+#pragma weak bench_register_space
+#pragma weak bench_register_render
+
+#define MAX_WORKLOADS 1024
+#define MAX_REPS 64
 static const bench_workload *all[MAX_WORKLOADS];
 static size_t nall;
+static size_t dropped;
 
 void bench_register(const bench_workload *w, size_t count)
 {
-    for (size_t i = 0; i < count && nall < MAX_WORKLOADS; i++)
-        all[nall++] = &w[i];
+    for (size_t i = 0; i < count; i++) {
+        if (nall < MAX_WORKLOADS)
+            all[nall++] = &w[i];
+        else
+            dropped++;
+    }
 }
 
 double bench_now(void)
@@ -29,13 +47,32 @@ double bench_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+uint64_t bench_rng(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+enum { RES_FAILED = 0, RES_OK = 1, RES_SETUP = 2, RES_CHECK = 3 };
+
 typedef struct {
-    int ok;
-    int reps;
+    int status;       /* R_* (filled by the child) */
+    int reps;         /* timed runs; 0: only the warm-up was timed (see --max-time) */
+    double warmup;    /* seconds of the checked warm-up run */
     double median, min, max;
     double peak_mib;  /* VmHWM during the timed runs (after setup) */
     double setup_mib; /* VmRSS after setup */
 } result;
+
+typedef struct {
+    int quick;
+    int reps;          /* --reps, 0: each workload's own */
+    double max_time;   /* budget in seconds for one workload's timed runs */
+    double timeout;    /* a child is killed after this many seconds (0: never) */
+    double deadline;   /* the whole run stops starting workloads after this (0: never) */
+} config;
 
 static double status_mib(const char *key)
 {
@@ -67,167 +104,407 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void run_child(const bench_workload *w, int reps, int fd)
+/* The child: setup, a checked warm-up, then as many timed runs as the
+ * workload asks for and the time budget allows (at least one, except that
+ * --quick lets a warm-up longer than the budget stand as the only sample). */
+static void run_child(const bench_workload *w, int reps, const config *cf, int fd)
 {
     result r = {0};
+    if (cf->timeout > 0)
+        alarm((unsigned)(cf->timeout + 0.999));
     void *st = w->setup ? w->setup(w->arg) : (void *)1;
-    if (st) {
-        r.setup_mib = status_mib("VmRSS:");
-        reset_peak();
-        double t[64];
-        if (reps > 64)
-            reps = 64;
-        r.ok = w->run(st, 1) == 0; /* warm-up, with the workload's own check */
-        for (int i = 0; r.ok && i < reps; i++) {
-            double t0 = bench_now();
-            r.ok = w->run(st, 0) == 0;
-            t[i] = bench_now() - t0;
-        }
-        r.peak_mib = status_mib("VmHWM:");
-        if (r.ok) {
-            qsort(t, (size_t)reps, sizeof *t, cmp_double);
-            r.reps = reps;
-            r.min = t[0];
-            r.max = t[reps - 1];
-            r.median = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
-        }
-        if (w->teardown)
-            w->teardown(st);
+    if (!st) {
+        r.status = RES_SETUP;
+        goto out;
     }
+    r.setup_mib = status_mib("VmRSS:");
+    reset_peak();
+    double t[MAX_REPS];
+    double t0 = bench_now();
+    int ok = w->run(st, 1) == 0;
+    r.warmup = bench_now() - t0;
+    if (!ok) {
+        r.status = RES_CHECK;
+        goto done;
+    }
+    if (cf->max_time > 0 && r.warmup > 0) {
+        double fit = cf->max_time / r.warmup;
+        if (fit < reps)
+            reps = fit < 1 ? (cf->quick ? 0 : 1) : (int)fit;
+    }
+    for (int i = 0; ok && i < reps; i++) {
+        t0 = bench_now();
+        ok = w->run(st, 0) == 0;
+        t[i] = bench_now() - t0;
+    }
+    if (!ok) {
+        r.status = RES_FAILED;
+        goto done;
+    }
+    if (reps == 0) {
+        t[0] = r.warmup;
+        r.reps = 0;
+        reps = 1;
+    } else {
+        r.reps = reps;
+    }
+    qsort(t, (size_t)reps, sizeof *t, cmp_double);
+    r.min = t[0];
+    r.max = t[reps - 1];
+    r.median = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+    r.status = RES_OK;
+done:
+    r.peak_mib = status_mib("VmHWM:");
+    if (w->teardown)
+        w->teardown(st);
+out:
     if (write(fd, &r, sizeof r) != (ssize_t)sizeof r)
         _exit(2);
     _exit(0);
 }
 
-static result run_forked(const bench_workload *w, int reps)
+/* Runs one workload in a child; *why receives a reason when it failed. */
+static result run_forked(const bench_workload *w, int reps, const config *cf, char *why,
+                         size_t whylen)
 {
     result r = {0};
     int p[2];
+    snprintf(why, whylen, "FAILED");
     if (pipe(p) != 0)
         return r;
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
         close(p[0]);
-        run_child(w, reps, p[1]);
+        run_child(w, reps, cf, p[1]);
     }
     close(p[1]);
     if (pid > 0) {
-        if (read(p[0], &r, sizeof r) != (ssize_t)sizeof r)
-            r.ok = 0;
-        waitpid(pid, NULL, 0);
+        int ws = 0;
+        int got = read(p[0], &r, sizeof r) == (ssize_t)sizeof r;
+        waitpid(pid, &ws, 0);
+        if (!got) {
+            r.status = RES_FAILED;
+            if (WIFSIGNALED(ws) && WTERMSIG(ws) == SIGALRM)
+                snprintf(why, whylen, "TIMEOUT after %.0f s", cf->timeout);
+            else if (WIFSIGNALED(ws))
+                snprintf(why, whylen, "FAILED: killed by signal %d (%s)", WTERMSIG(ws),
+                         strsignal(WTERMSIG(ws)));
+        } else if (r.status == RES_SETUP) {
+            snprintf(why, whylen, "FAILED: setup returned NULL");
+        } else if (r.status == RES_CHECK) {
+            snprintf(why, whylen, "FAILED: the checked warm-up run failed");
+        } else if (r.status != RES_OK) {
+            snprintf(why, whylen, "FAILED: a timed run failed");
+        }
     }
     close(p[0]);
     return r;
 }
 
+/* ---- the machine, for the JSON and the header line ---------------------- */
+
+typedef struct {
+    char cpu[128];
+    long nproc;
+    double mem_gib;
+    char kernel[200];
+    double load[3];
+} machine;
+
+static void trim(char *s)
+{
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
+        s[--n] = 0;
+}
+
+static void machine_read(machine *m)
+{
+    memset(m, 0, sizeof *m);
+    snprintf(m->cpu, sizeof m->cpu, "unknown");
+    m->nproc = sysconf(_SC_NPROCESSORS_ONLN);
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    if (f) {
+        while (fgets(line, sizeof line, f))
+            if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
+                snprintf(m->cpu, sizeof m->cpu, "%s", strchr(line, ':') + 2);
+                trim(m->cpu);
+                break;
+            }
+        fclose(f);
+    }
+    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGE_SIZE);
+    if (pages > 0 && psize > 0)
+        m->mem_gib = (double)pages * (double)psize / (1024.0 * 1024.0 * 1024.0);
+    struct utsname u;
+    if (uname(&u) == 0)
+        snprintf(m->kernel, sizeof m->kernel, "%s %s %s", u.sysname, u.release, u.machine);
+    if (getloadavg(m->load, 3) != 3)
+        m->load[0] = m->load[1] = m->load[2] = -1;
+}
+
+/* JSON string: the texts here are ours or the machine's; escape what JSON needs. */
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+/* ---- main ------------------------------------------------------------------ */
+
 static void usage(void)
 {
-    printf("usage: toggle-bench [--quick] [--filter TEXT] [--reps N] [--json FILE] [--list]\n"
-           "  Runs the named workloads, each in its own process: one warm-up run (which\n"
-           "  also checks the answer), then N timed runs; prints median/min/max seconds,\n"
-           "  peak memory during the timed runs, and the ratio to the group's baseline.\n");
+    printf("usage: toggle-bench [options]\n"
+           "  Runs the named workloads, each in its own process: setup (untimed), one\n"
+           "  warm-up run that also checks the answer, then the timed runs. Prints the\n"
+           "  median/min/max seconds, the peak memory during the runs and the ratio of\n"
+           "  each median to the median of its group's baseline (same run).\n"
+           "\n"
+           "  --quick           only the workloads marked quick, at most 3 reps each\n"
+           "                    (a smoke test; meson test runs it)\n"
+           "  --filter TEXT     only workloads whose name contains TEXT (repeatable: any)\n"
+           "  --reps N          timed runs per workload (default: the workload's, else 5)\n"
+           "  --max-time S      time budget per workload for its timed runs: fewer reps\n"
+           "                    when the warm-up shows they would not fit (default 30,\n"
+           "                    quick 0.5; with --quick a slow warm-up is the only sample)\n"
+           "  --timeout S       kill a workload after S seconds (default none, quick 30)\n"
+           "  --deadline S      start no workload after S seconds, report the rest as\n"
+           "                    skipped (default none, quick 45)\n"
+           "  --json FILE       also write every result and the machine as JSON\n"
+           "  --list            list the selected workloads and exit\n"
+           "  -h, --help        this help\n");
+}
+
+static int selected(const bench_workload *w, int quick, const char **filters, int nf)
+{
+    if (quick && !w->quick)
+        return 0;
+    if (nf == 0)
+        return 1;
+    for (int i = 0; i < nf; i++)
+        if (strstr(w->name, filters[i]))
+            return 1;
+    return 0;
+}
+
+static int parse_seconds(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || v < 0)
+        return -1;
+    *out = v;
+    return 0;
 }
 
 int main(int argc, char **argv)
 {
-    int quick = 0, list = 0, reps_opt = 0;
-    const char *filter = NULL, *json = NULL;
+    config cf = {0, 0, -1, -1, -1};
+    int list = 0;
+    const char *json = NULL;
+    const char *filters[32];
+    int nf = 0;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--quick"))
-            quick = 1;
-        else if (!strcmp(argv[i], "--list"))
+        const char *a = argv[i];
+        int has = i + 1 < argc;
+        if (!strcmp(a, "--quick"))
+            cf.quick = 1;
+        else if (!strcmp(a, "--list"))
             list = 1;
-        else if (!strcmp(argv[i], "--filter") && i + 1 < argc)
-            filter = argv[++i];
-        else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
-            reps_opt = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--json") && i + 1 < argc)
+        else if (!strcmp(a, "--filter") && has && nf < 32)
+            filters[nf++] = argv[++i];
+        else if (!strcmp(a, "--reps") && has)
+            cf.reps = atoi(argv[++i]);
+        else if (!strcmp(a, "--json") && has)
             json = argv[++i];
-        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+        else if (!strcmp(a, "--max-time") && has && !parse_seconds(argv[i + 1], &cf.max_time))
+            i++;
+        else if (!strcmp(a, "--timeout") && has && !parse_seconds(argv[i + 1], &cf.timeout))
+            i++;
+        else if (!strcmp(a, "--deadline") && has && !parse_seconds(argv[i + 1], &cf.deadline))
+            i++;
+        else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage();
             return 0;
         } else {
-            fprintf(stderr, "toggle-bench: unknown argument '%s'\n", argv[i]);
+            fprintf(stderr, "toggle-bench: bad argument '%s' (see --help)\n", a);
             return 2;
         }
     }
-    bench_register_core();
-    bench_register_gf2();
-    bench_register_grid();
+    if (cf.reps < 0 || cf.reps > MAX_REPS) {
+        fprintf(stderr, "toggle-bench: --reps must be 1..%d\n", MAX_REPS);
+        return 2;
+    }
+    if (cf.max_time < 0)
+        cf.max_time = cf.quick ? 0.5 : 30;
+    if (cf.timeout < 0)
+        cf.timeout = cf.quick ? 30 : 0;
+    if (cf.deadline < 0)
+        cf.deadline = cf.quick ? 45 : 0;
+
+    void (*regs[])(void) = {bench_register_core, bench_register_io,   bench_register_gf2,
+                            bench_register_grid, bench_register_space, bench_register_render};
+    for (size_t i = 0; i < sizeof regs / sizeof *regs; i++)
+        if (regs[i])
+            regs[i]();
+    if (dropped)
+        fprintf(stderr, "toggle-bench: %zu workloads over the limit of %d were dropped\n",
+                dropped, MAX_WORKLOADS);
 
     result *res = calloc(nall ? nall : 1, sizeof *res);
-    int *sel = calloc(nall ? nall : 1, sizeof *sel);
+    int *sel = calloc(nall ? nall : 1, sizeof *sel);   /* 1 selected, 2 skipped */
+    double *ratio = calloc(nall ? nall : 1, sizeof *ratio);
+    if (!res || !sel || !ratio) {
+        fprintf(stderr, "toggle-bench: out of memory\n");
+        return 1;
+    }
     for (size_t i = 0; i < nall; i++)
-        sel[i] = (!quick || all[i]->quick) && (!filter || strstr(all[i]->name, filter));
+        sel[i] = selected(all[i], cf.quick, filters, nf);
     if (list) {
         for (size_t i = 0; i < nall; i++)
             if (sel[i])
                 printf("%s\n", all[i]->name);
         return 0;
     }
+    machine mc;
+    machine_read(&mc);
     time_t now = time(NULL);
     char date[64];
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     printf("# toggle-bench, libtoggle %s, %s%s\n", toggle_version_string(), date,
-           quick ? " (quick)" : "");
-    printf("%-44s %-12s %10s %10s %10s %9s %9s\n", "workload", "impl", "median_s", "min_s",
-           "max_s", "peak_MiB", "ratio");
-    int failed = 0;
+           cf.quick ? " (quick)" : "");
+    printf("# %s, %ld CPUs, %.1f GiB, load %.2f %.2f %.2f, gcc %s\n", mc.cpu, mc.nproc,
+           mc.mem_gib, mc.load[0], mc.load[1], mc.load[2], __VERSION__);
+    int failed = 0, skipped = 0, ran = 0;
+    char (*why)[128] = calloc(nall ? nall : 1, sizeof *why);
+    if (!why)
+        return 1;
+    double start = bench_now();
+    /* Progress on stderr as each workload finishes; the table comes at the
+     * end, when every baseline is known. */
     for (size_t i = 0; i < nall; i++) {
         if (!sel[i])
             continue;
         const bench_workload *w = all[i];
-        int reps = reps_opt > 0 ? reps_opt : (w->reps > 0 ? w->reps : 5);
-        if (quick && reps > 3)
-            reps = 3;
-        res[i] = run_forked(w, reps);
-        if (!res[i].ok) {
-            failed++;
-            printf("%-44s %-12s FAILED\n", w->group, w->impl);
+        if (cf.deadline > 0 && bench_now() - start > cf.deadline) {
+            sel[i] = 2;
+            skipped++;
+            snprintf(why[i], sizeof why[i], "SKIPPED (past the %.0f s deadline)", cf.deadline);
             continue;
         }
-        double ratio = 0;
-        if (w->baseline) {
-            for (size_t j = 0; j < nall; j++)
-                if (sel[j] && res[j].ok && !strcmp(all[j]->group, w->group)
-                    && !strcmp(all[j]->impl, w->baseline))
-                    ratio = res[j].median > 0 ? res[i].median / res[j].median : 0;
+        int reps = cf.reps > 0 ? cf.reps : (w->reps > 0 ? w->reps : 5);
+        if (cf.quick && reps > 3)
+            reps = 3;
+        if (reps > MAX_REPS)
+            reps = MAX_REPS;
+        res[i] = run_forked(w, reps, &cf, why[i], sizeof why[i]);
+        ran++;
+        if (res[i].status != RES_OK)
+            failed++;
+        fprintf(stderr, "  [%6.1f s] %-50s %s\n", bench_now() - start, w->name,
+                res[i].status == RES_OK ? "" : why[i]);
+    }
+    for (size_t i = 0; i < nall; i++) {
+        const bench_workload *w = all[i];
+        if (sel[i] != 1 || res[i].status != RES_OK || !w->baseline)
+            continue;
+        for (size_t j = 0; j < nall; j++)
+            if (sel[j] == 1 && res[j].status == RES_OK && !strcmp(all[j]->group, w->group)
+                && !strcmp(all[j]->impl, w->baseline) && res[j].median > 0)
+                ratio[i] = res[i].median / res[j].median;
+    }
+    printf("%-40s %-16s %10s %10s %10s %4s %9s %9s\n", "group", "impl", "median_s", "min_s",
+           "max_s", "reps", "peak_MiB", "ratio");
+    for (size_t i = 0; i < nall; i++) {
+        const bench_workload *w = all[i];
+        if (!sel[i])
+            continue;
+        if (sel[i] == 2 || res[i].status != RES_OK) {
+            printf("%-40s %-16s %s\n", w->group, w->impl, why[i]);
+            continue;
         }
-        printf("%-44s %-12s %10.6f %10.6f %10.6f %9.1f ", w->group, w->impl, res[i].median,
-               res[i].min, res[i].max, res[i].peak_mib);
-        if (ratio > 0)
-            printf("%8.3fx\n", ratio);
+        printf("%-40s %-16s %10.6f %10.6f %10.6f %4d %9.1f ", w->group, w->impl, res[i].median,
+               res[i].min, res[i].max, res[i].reps, res[i].peak_mib);
+        if (ratio[i] > 0)
+            printf("%8.3gx\n", ratio[i]);
         else
             printf("%9s\n", "-");
-        fflush(stdout);
     }
+    printf("# ratio: this median / the median of the group's baseline impl (%s);"
+           " reps 0: the warm-up was the only sample\n",
+           "toggle rows against the reference they are measured with");
+    double elapsed = bench_now() - start;
+    machine end;
+    machine_read(&end);
     if (json) {
         FILE *f = fopen(json, "w");
         if (!f) {
             fprintf(stderr, "toggle-bench: cannot write %s\n", json);
             return 1;
         }
-        fprintf(f, "{\"version\": \"%s\", \"date\": \"%s\", \"quick\": %s, \"results\": [\n",
-                toggle_version_string(), date, quick ? "true" : "false");
+        fprintf(f, "{\"version\": \"%s\", \"date\": \"%s\", \"quick\": %s, \"elapsed_s\": %.1f,\n",
+                toggle_version_string(), date, cf.quick ? "true" : "false", elapsed);
+        fprintf(f, " \"machine\": {\"cpu\": ");
+        json_str(f, mc.cpu);
+        fprintf(f, ", \"nproc\": %ld, \"mem_gib\": %.2f, \"kernel\": ", mc.nproc, mc.mem_gib);
+        json_str(f, mc.kernel);
+        fprintf(f, ", \"compiler\": ");
+        json_str(f, "gcc " __VERSION__);
+        fprintf(f, ",\n  \"load_start\": [%.2f, %.2f, %.2f], \"load_end\": [%.2f, %.2f, %.2f],"
+                   " \"m4ri\": %s},\n \"results\": [\n",
+                mc.load[0], mc.load[1], mc.load[2], end.load[0], end.load[1], end.load[2],
+#ifdef HAVE_M4RI
+                "true"
+#else
+                "false"
+#endif
+        );
         int first = 1;
         for (size_t i = 0; i < nall; i++) {
-            if (!sel[i])
+            if (sel[i] != 1)
                 continue;
             const bench_workload *w = all[i];
-            fprintf(f, "%s  {\"name\": \"%s\", \"group\": \"%s\", \"impl\": \"%s\", \"ok\": %s, "
-                    "\"reps\": %d, \"median_s\": %.9f, \"min_s\": %.9f, \"max_s\": %.9f, "
-                    "\"peak_mib\": %.2f, \"setup_mib\": %.2f}",
-                    first ? "" : ",\n", w->name, w->group, w->impl, res[i].ok ? "true" : "false",
-                    res[i].reps, res[i].median, res[i].min, res[i].max, res[i].peak_mib,
-                    res[i].setup_mib);
+            fprintf(f, "%s  {\"name\": ", first ? "" : ",\n");
+            json_str(f, w->name);
+            fprintf(f, ", \"group\": ");
+            json_str(f, w->group);
+            fprintf(f, ", \"impl\": ");
+            json_str(f, w->impl);
+            fprintf(f, ", \"baseline\": ");
+            if (w->baseline)
+                json_str(f, w->baseline);
+            else
+                fputs("null", f);
+            fprintf(f, ", \"ok\": %s, \"reps\": %d, \"warmup_s\": %.9f, \"median_s\": %.9f, "
+                       "\"min_s\": %.9f, \"max_s\": %.9f, \"peak_mib\": %.2f, "
+                       "\"setup_mib\": %.2f, \"ratio\": ",
+                    res[i].status == RES_OK ? "true" : "false", res[i].reps, res[i].warmup,
+                    res[i].median, res[i].min, res[i].max, res[i].peak_mib, res[i].setup_mib);
+            if (ratio[i] > 0)
+                fprintf(f, "%.6f}", ratio[i]);
+            else
+                fputs("null}", f);
             first = 0;
         }
         fprintf(f, "\n]}\n");
         fclose(f);
     }
-    printf("# %d failed\n", failed);
+    printf("# %d run, %d failed, %d skipped, %.1f s, load at the end %.2f %.2f %.2f\n", ran,
+           failed, skipped, elapsed, end.load[0], end.load[1], end.load[2]);
     free(res);
     free(sel);
+    free(ratio);
+    free(why);
     return failed ? 1 : 0;
 }

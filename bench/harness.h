@@ -26,6 +26,10 @@ void bench_register(const bench_workload *w, size_t count);
 /* A monotonic clock in seconds. */
 double bench_now(void);
 
+/* SplitMix64: a fast reproducible generator for workload data (*state is
+ * the seed and advances). Shared so each workload file need not carry one. */
+uint64_t bench_rng(uint64_t *state);
+
 /* Each workload file provides one registration function. harness.c calls
  * every one of these that is linked in (they are weak references there), so
  * a new workload file needs only its line in bench/meson.build. Names are

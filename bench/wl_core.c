@@ -1,52 +1,28 @@
 /* Core workloads: dense systems over F_p through libtoggle's FLINT engine
- * against FLINT's nmod_mat_rref called directly, and text parsing. */
+ * against FLINT called directly (nmod_mat_rref on [A | b], and
+ * nmod_mat_nullspace on rank-deficient A against toggle_solve's kernel). */
 #include <stdlib.h>
 #include <string.h>
 
 #include <flint/nmod_mat.h>
+#include <flint/ulong_extras.h>
 #include <toggle.h>
 
 #include "harness.h"
 
 typedef struct {
     size_t n;
-    uint64_t p;
+    uint64_t p;      /* 0: the first prime above 2^62 */
+    size_t nullity;  /* 0: random A (full rank, almost surely); else A = B C of rank n - nullity */
 } dense_arg;
 
 typedef struct {
     size_t n;
     uint64_t p;
+    size_t nullity;  /* as built (from the checked warm-up for toggle) */
     uint64_t *a, *b;
     toggle_system *sys;
 } dense_state;
-
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static void *dense_setup(const void *arg)
-{
-    const dense_arg *d = arg;
-    dense_state *st = calloc(1, sizeof *st);
-    st->n = d->n;
-    st->p = d->p;
-    st->a = malloc(d->n * d->n * sizeof *st->a);
-    st->b = malloc(d->n * sizeof *st->b);
-    uint64_t s = 12345 + d->n;
-    for (size_t i = 0; i < d->n * d->n; i++)
-        st->a[i] = rng_next(&s) % d->p;
-    for (size_t i = 0; i < d->n; i++)
-        st->b[i] = rng_next(&s) % d->p;
-    if (toggle_system_new_matrix(&st->sys, d->n, d->n, st->a, st->b, d->p) != TOGGLE_OK)
-        return NULL;
-    toggle_system_set_option(st->sys, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_FLINT);
-    toggle_system_set_option(st->sys, TOGGLE_OPT_MEMORY_BUDGET, 0);
-    return st;
-}
 
 static void dense_teardown(void *p)
 {
@@ -57,6 +33,67 @@ static void dense_teardown(void *p)
     free(st);
 }
 
+/* A random n x n matrix over F_p, or B (n x r) times C (r x n) with
+ * r = n - nullity, so that the kernel has dimension nullity (almost surely). */
+static int fill_matrix(dense_state *st, const dense_arg *d, uint64_t *s)
+{
+    size_t n = d->n;
+    if (!d->nullity) {
+        for (size_t i = 0; i < n * n; i++)
+            st->a[i] = bench_rng(s) % st->p;
+        return 0;
+    }
+    slong r = (slong)(n - d->nullity);
+    nmod_mat_t b, c, a;
+    nmod_mat_init(b, (slong)n, r, st->p);
+    nmod_mat_init(c, r, (slong)n, st->p);
+    nmod_mat_init(a, (slong)n, (slong)n, st->p);
+    for (slong i = 0; i < (slong)n; i++)
+        for (slong j = 0; j < r; j++) {
+            nmod_mat_entry(b, i, j) = bench_rng(s) % st->p;
+            nmod_mat_entry(c, j, i) = bench_rng(s) % st->p;
+        }
+    nmod_mat_mul(a, b, c);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++)
+            st->a[i * n + j] = nmod_mat_entry(a, i, j);
+    nmod_mat_clear(a);
+    nmod_mat_clear(b);
+    nmod_mat_clear(c);
+    return 0;
+}
+
+static void *dense_setup(const void *arg)
+{
+    const dense_arg *d = arg;
+    dense_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return NULL;
+    st->n = d->n;
+    st->p = d->p ? d->p : n_nextprime(UWORD(1) << 62, 1);
+    st->nullity = d->nullity;
+    st->a = malloc(d->n * d->n * sizeof *st->a);
+    st->b = malloc(d->n * sizeof *st->b);
+    uint64_t s = 12345 + d->n;
+    if (!st->a || !st->b || fill_matrix(st, d, &s)) {
+        dense_teardown(st);
+        return NULL;
+    }
+    for (size_t i = 0; i < d->n; i++)
+        st->b[i] = bench_rng(&s) % st->p;
+    if (toggle_system_new_matrix(&st->sys, d->n, d->n, st->a, st->b, st->p) != TOGGLE_OK
+        || toggle_system_set_option(st->sys, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_FLINT)
+        || toggle_system_set_option(st->sys, TOGGLE_OPT_MEMORY_BUDGET, 0)) {
+        dense_teardown(st);
+        return NULL;
+    }
+    return st;
+}
+
+/* toggle_solve, then read what the caller would read: the particular
+ * solution and every kernel vector. The check verifies them with
+ * toggle_system_check (no elimination) and, for the nullspace workloads,
+ * the expected nullity. */
 static int run_toggle(void *p, int check)
 {
     dense_state *st = p;
@@ -64,46 +101,96 @@ static int run_toggle(void *p, int check)
     if (toggle_solve(&sol, st->sys) != TOGGLE_OK)
         return 1;
     int bad = 0;
-    if (check && toggle_solution_is_solvable(sol) == 1) {
-        uint64_t *x = malloc(st->n * sizeof *x);
-        int ok = 0;
-        toggle_solution_particular(sol, x, st->n);
-        toggle_system_check(st->sys, x, st->n, &ok);
-        bad = !ok;
-        free(x);
+    size_t n = st->n, d = toggle_solution_nullity(sol);
+    uint64_t *x = malloc(n * sizeof *x);
+    if (!x) {
+        toggle_solution_free(sol);
+        return 1;
     }
+    if (toggle_solution_is_solvable(sol) == 1) {
+        int ok = 0;
+        bad |= toggle_solution_particular(sol, x, n) != TOGGLE_OK;
+        if (check)
+            bad |= toggle_system_check(st->sys, x, n, &ok) != TOGGLE_OK || !ok;
+    }
+    for (size_t i = 0; i < d && !bad; i++)
+        bad |= toggle_solution_kernel_vector(sol, i, x, n) != TOGGLE_OK;
+    if (check && st->nullity)
+        bad |= d != st->nullity;
+    free(x);
     toggle_solution_free(sol);
     return bad;
 }
 
-static int run_flint(void *p, int check)
+static void load(nmod_mat_t m, const dense_state *st, int augmented)
+{
+    for (size_t i = 0; i < st->n; i++) {
+        for (size_t j = 0; j < st->n; j++)
+            nmod_mat_entry(m, i, j) = st->a[i * st->n + j];
+        if (augmented)
+            nmod_mat_entry(m, i, st->n) = st->b[i];
+    }
+}
+
+static int run_flint_rref(void *p, int check)
 {
     (void)check;
     dense_state *st = p;
     nmod_mat_t m;
     nmod_mat_init(m, (slong)st->n, (slong)st->n + 1, st->p);
-    for (size_t i = 0; i < st->n; i++) {
-        for (size_t j = 0; j < st->n; j++)
-            nmod_mat_entry(m, i, j) = st->a[i * st->n + j];
-        nmod_mat_entry(m, i, st->n) = st->b[i];
-    }
+    load(m, st, 1);
     nmod_mat_rref(m);
     nmod_mat_clear(m);
     return 0;
 }
 
-#define DENSE(N, P, Q)                                                                   \
-    {"gfp/dense/" #N "/p" #P "/toggle-flint", "gfp/dense/" #N "/p=" #P, "toggle-flint", \
-     "flint", Q, 5, dense_setup, run_toggle, dense_teardown, &(dense_arg){N, P}},        \
-    {"gfp/dense/" #N "/p" #P "/flint", "gfp/dense/" #N "/p=" #P, "flint", NULL, Q, 5,    \
-     dense_setup, run_flint, dense_teardown, &(dense_arg){N, P}}
+static int run_flint_nullspace(void *p, int check)
+{
+    dense_state *st = p;
+    nmod_mat_t m, x;
+    nmod_mat_init(m, (slong)st->n, (slong)st->n, st->p);
+    nmod_mat_init(x, (slong)st->n, (slong)st->n, st->p);
+    load(m, st, 0);
+    slong d = nmod_mat_nullspace(x, m);
+    nmod_mat_clear(m);
+    nmod_mat_clear(x);
+    return check && (size_t)d != st->nullity;
+}
+
+#define DENSE(N, P, PN, Q)                                                                 \
+    {"gfp/dense/" #N "/p" PN "/toggle-flint", "gfp/dense/" #N "/p=" PN, "toggle-flint",    \
+     "flint-rref", Q, 5, dense_setup, run_toggle, dense_teardown, &(dense_arg){N, P, 0}},  \
+    {"gfp/dense/" #N "/p" PN "/flint-rref", "gfp/dense/" #N "/p=" PN, "flint-rref", NULL, Q, \
+     5, dense_setup, run_flint_rref, dense_teardown, &(dense_arg){N, P, 0}}
+
+#define NULLSPACE(N, P, PN, D, Q)                                                          \
+    {"gfp/nullspace/" #N "/p" PN "/toggle-flint", "gfp/nullspace/" #N "/p=" PN,            \
+     "toggle-flint", "flint-nullspace", Q, 5, dense_setup, run_toggle, dense_teardown,     \
+     &(dense_arg){N, P, D}},                                                               \
+    {"gfp/nullspace/" #N "/p" PN "/flint-nullspace", "gfp/nullspace/" #N "/p=" PN,         \
+     "flint-nullspace", NULL, Q, 5, dense_setup, run_flint_nullspace, dense_teardown,      \
+     &(dense_arg){N, P, D}}
 
 static const bench_workload core[] = {
-    DENSE(256, 65521, 1),
-    DENSE(512, 65521, 0),
-    DENSE(1024, 65521, 0),
-    DENSE(256, 3, 1),
-    DENSE(1024, 3, 0),
+    DENSE(128, 3, "3", 1),
+    DENSE(256, 3, "3", 0),
+    DENSE(512, 3, "3", 0),
+    DENSE(1024, 3, "3", 0),
+    DENSE(2048, 3, "3", 0),
+    DENSE(128, 65521, "65521", 1),
+    DENSE(256, 65521, "65521", 0),
+    DENSE(512, 65521, "65521", 0),
+    DENSE(1024, 65521, "65521", 0),
+    DENSE(2048, 65521, "65521", 0),
+    DENSE(128, 0, "2^62+", 1),
+    DENSE(256, 0, "2^62+", 0),
+    DENSE(512, 0, "2^62+", 0),
+    DENSE(1024, 0, "2^62+", 0),
+    NULLSPACE(128, 65521, "65521", 16, 1),
+    NULLSPACE(256, 65521, "65521", 32, 0),
+    NULLSPACE(512, 65521, "65521", 64, 0),
+    NULLSPACE(1024, 65521, "65521", 128, 0),
+    NULLSPACE(2048, 65521, "65521", 256, 0),
 };
 
 void bench_register_core(void)

@@ -1,6 +1,254 @@
-/* Grid engine workloads (owned by the grid engine work; see issue 4). */
+/* Grid engine workloads (issue 4): the pattern sweep, big boards over F_2 and
+ * F_p, polynomial nullities, and the chase engine against full elimination. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <toggle.h>
+
 #include "harness.h"
+
+#ifndef TOGGLE_BENCH_DATA_DIR
+#define TOGGLE_BENCH_DATA_DIR "/work/shared/data"
+#endif
+
+/* ---- one board, all off to all on ---------------------------------------- */
+
+typedef struct {
+    size_t rows, cols;
+    uint64_t p;
+    int engine;
+    const char *first_row; /* reference file for row 0, or NULL */
+} board_arg;
+
+static void *board_setup(const void *arg)
+{
+    const board_arg *a = arg;
+    toggle_graph *g = NULL;
+    toggle_system *s = NULL;
+    if (toggle_graph_new_grid(&g, a->rows, a->cols, 0) != TOGGLE_OK)
+        return NULL;
+    int rc = toggle_system_new(&s, g, a->p, NULL, NULL);
+    toggle_graph_free(g);
+    if (rc)
+        return NULL;
+    if (toggle_system_set_option(s, TOGGLE_OPT_ENGINE, (uint64_t)a->engine)
+        || toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, 0)) {
+        toggle_system_free(s);
+        return NULL;
+    }
+    return (void *)s;
+}
+
+typedef struct {
+    toggle_system *s;
+    const board_arg *a;
+} board_state;
+
+static void *board_state_setup(const void *arg)
+{
+    board_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return NULL;
+    st->a = arg;
+    st->s = board_setup(arg);
+    if (!st->s) {
+        free(st);
+        return NULL;
+    }
+    return st;
+}
+
+static void board_teardown(void *p)
+{
+    board_state *st = p;
+    toggle_system_free(st->s);
+    free(st);
+}
+
+/* Compare row 0 with a reference file of '0'/'1' characters. */
+static int check_first_row(const toggle_solution *sol, const char *file, size_t cols)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", TOGGLE_BENCH_DATA_DIR, file);
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return 1;
+    char *ref = malloc(cols);
+    uint64_t *x = malloc(cols * sizeof *x);
+    int bad = !ref || !x || fread(ref, 1, cols, fp) != cols
+           || toggle_solution_particular_range(sol, 0, x, cols) != TOGGLE_OK;
+    for (size_t j = 0; !bad && j < cols; j++)
+        bad = x[j] != (uint64_t)(ref[j] - '0');
+    fclose(fp);
+    free(ref);
+    free(x);
+    return bad;
+}
+
+static int board_run(void *p, int check)
+{
+    board_state *st = p;
+    toggle_solution *sol = NULL;
+    if (toggle_solve(&sol, st->s) != TOGGLE_OK)
+        return 1;
+    int bad = 0;
+    if (check) {
+        size_t n = toggle_system_cols(st->s);
+        uint64_t *v = malloc(n * sizeof *v);
+        int ok = 0;
+        if (toggle_solution_is_solvable(sol) == 1)
+            bad = !v || toggle_solution_particular(sol, v, n) != TOGGLE_OK
+               || toggle_system_check(st->s, v, n, &ok) != TOGGLE_OK || !ok;
+        else
+            bad = !v || toggle_solution_certificate(sol, v, n) != TOGGLE_OK
+               || toggle_system_check_certificate(st->s, v, n, &ok) != TOGGLE_OK || !ok;
+        free(v);
+        if (!bad && st->a->first_row)
+            bad = check_first_row(sol, st->a->first_row, st->a->cols);
+    }
+    toggle_solution_free(sol);
+    return bad;
+}
+
+/* ---- the pattern sweep: every n <= 70 against every prime p < 70 -------- */
+
+#define SWEEP_N 70
+static const uint64_t sweep_primes[] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47,
+                                        53, 59, 61, 67};
+#define SWEEP_P (sizeof sweep_primes / sizeof *sweep_primes)
+
+static void *sweep_setup(const void *arg)
+{
+    (void)arg;
+    toggle_system **sys = calloc(SWEEP_N * SWEEP_P, sizeof *sys);
+    if (!sys)
+        return NULL;
+    for (size_t n = 1; n <= SWEEP_N; n++) {
+        toggle_graph *g = NULL;
+        if (toggle_graph_new_grid(&g, n, n, 0) != TOGGLE_OK)
+            return NULL;
+        for (size_t q = 0; q < SWEEP_P; q++)
+            if (toggle_system_new(&sys[(n - 1) * SWEEP_P + q], g, sweep_primes[q], NULL, NULL))
+                return NULL;
+        toggle_graph_free(g);
+    }
+    return sys;
+}
+
+static int sweep_run(void *p, int check)
+{
+    toggle_system **sys = p;
+    uint64_t *v = check ? malloc(SWEEP_N * SWEEP_N * sizeof *v) : NULL;
+    int bad = check && !v;
+    for (size_t i = 0; !bad && i < SWEEP_N * SWEEP_P; i++) {
+        toggle_solution *sol = NULL;
+        if (toggle_solve(&sol, sys[i]) != TOGGLE_OK)
+            return 1;
+        if (check) {
+            size_t n = toggle_system_cols(sys[i]), nul;
+            int ok = 0;
+            if (toggle_solution_is_solvable(sol) == 1)
+                bad = toggle_solution_particular(sol, v, n) || toggle_system_check(sys[i], v, n, &ok);
+            else
+                bad = toggle_solution_certificate(sol, v, n)
+                   || toggle_system_check_certificate(sys[i], v, n, &ok);
+            size_t side = i / SWEEP_P + 1;
+            bad = bad || !ok
+               || toggle_grid_nullity(side, side, sweep_primes[i % SWEEP_P], 0, &nul)
+               || nul != toggle_solution_nullity(sol);
+        }
+        toggle_solution_free(sol);
+    }
+    free(v);
+    return bad;
+}
+
+static void sweep_teardown(void *p)
+{
+    toggle_system **sys = p;
+    for (size_t i = 0; i < SWEEP_N * SWEEP_P; i++)
+        toggle_system_free(sys[i]);
+    free(sys);
+}
+
+/* ---- nullity by polynomials ------------------------------------------------ */
+
+typedef struct {
+    size_t n;
+    uint64_t p;
+    size_t expect;
+} nullity_arg;
+
+static void *nullity_setup(const void *arg)
+{
+    return (void *)arg;
+}
+
+static int nullity_run(void *p, int check)
+{
+    const nullity_arg *a = p;
+    size_t d;
+    if (toggle_grid_nullity(a->n, a->n, a->p, 0, &d) != TOGGLE_OK)
+        return 1;
+    return check && d != a->expect;
+}
+
+static void nullity_teardown(void *p)
+{
+    (void)p;
+}
+
+/* ---- the table --------------------------------------------------------- */
+
+#define C TOGGLE_ENGINE_CHASE
+#define F TOGGLE_ENGINE_FLINT
+static const board_arg boards[] = {
+    /* 0..2: F_2 */
+    {1000, 1000, 2, C, NULL}, {4000, 4000, 2, C, NULL},
+    {10000, 10000, 2, C, "lightsout-10000-first-row.txt"},
+    /* 3..8: F_p */
+    {1000, 1000, 3, C, NULL}, {2000, 2000, 3, C, NULL},
+    {1000, 1000, 29, C, NULL}, {2000, 2000, 29, C, NULL},
+    {1000, 1000, 65521, C, NULL}, {2000, 2000, 65521, C, NULL},
+    /* 9..14: chase against full elimination */
+    {20, 20, 3, C, NULL}, {20, 20, 3, F, NULL},
+    {40, 40, 3, C, NULL}, {40, 40, 3, F, NULL},
+    {60, 60, 2, C, NULL}, {60, 60, 2, F, NULL},
+    /* 15: the published 998 board */
+    {998, 998, 2, C, "lightsout-998-first-row.txt"},
+};
+static const nullity_arg nullities[] = {{100000, 2, 0}, {100000, 3, 0}};
+
+#define BOARD(name, group, impl, base, quick, reps, i) \
+    {name, group, impl, base, quick, reps, board_state_setup, board_run, board_teardown, &boards[i]}
+
+static const bench_workload grid_workloads[] = {
+    {"grid/sweep/70x19/chase", "grid/sweep/70x19", "chase", NULL, 1, 5, sweep_setup, sweep_run,
+     sweep_teardown, NULL},
+    BOARD("grid/f2/1000/chase", "grid/f2/1000", "chase", NULL, 1, 5, 0),
+    BOARD("grid/f2/4000/chase", "grid/f2/4000", "chase", NULL, 1, 5, 1),
+    BOARD("grid/f2/10000/chase", "grid/f2/10000", "chase", NULL, 0, 3, 2),
+    BOARD("grid/f2/998/chase", "grid/f2/998", "chase", NULL, 1, 5, 15),
+    BOARD("grid/p3/1000/chase", "grid/p3/1000", "chase", NULL, 1, 5, 3),
+    BOARD("grid/p3/2000/chase", "grid/p3/2000", "chase", NULL, 1, 5, 4),
+    BOARD("grid/p29/1000/chase", "grid/p29/1000", "chase", NULL, 1, 5, 5),
+    BOARD("grid/p29/2000/chase", "grid/p29/2000", "chase", NULL, 0, 5, 6),
+    BOARD("grid/p65521/1000/chase", "grid/p65521/1000", "chase", NULL, 1, 5, 7),
+    BOARD("grid/p65521/2000/chase", "grid/p65521/2000", "chase", NULL, 1, 5, 8),
+    BOARD("grid/vs/p3/20x20/chase", "grid/vs/p3/20x20", "chase", "flint", 1, 5, 9),
+    BOARD("grid/vs/p3/20x20/flint", "grid/vs/p3/20x20", "flint", "flint", 1, 5, 10),
+    BOARD("grid/vs/p3/40x40/chase", "grid/vs/p3/40x40", "chase", "flint", 1, 5, 11),
+    BOARD("grid/vs/p3/40x40/flint", "grid/vs/p3/40x40", "flint", "flint", 0, 3, 12),
+    BOARD("grid/vs/f2/60x60/chase", "grid/vs/f2/60x60", "chase", "flint", 1, 5, 13),
+    BOARD("grid/vs/f2/60x60/flint", "grid/vs/f2/60x60", "flint", "flint", 0, 3, 14),
+    {"grid/nullity/100000/f2", "grid/nullity/100000/f2", "poly", NULL, 1, 5, nullity_setup,
+     nullity_run, nullity_teardown, &nullities[0]},
+    {"grid/nullity/100000/f3", "grid/nullity/100000/f3", "poly", NULL, 1, 5, nullity_setup,
+     nullity_run, nullity_teardown, &nullities[1]},
+};
 
 void bench_register_grid(void)
 {
+    bench_register(grid_workloads, sizeof grid_workloads / sizeof *grid_workloads);
 }

@@ -6,8 +6,10 @@
 #include "toggle/graph.h"
 #include "toggle/system.h"
 #include "toggle/solution.h"
+#include "toggle/space.h"
 #include "toggle/grid.h"
 #include "toggle/render.h"
 #include "toggle/symmetry.h"
+#include "toggle/guard.h"
 
 #endif

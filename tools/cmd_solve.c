@@ -28,6 +28,11 @@ static const char solve_usage[] =
     "  --budget BYTES     memory budget for the solver (0 = unlimited)\n"
     "Output:\n"
     "  --all              also print the kernel basis\n"
+    "  --all-solutions    print every solution (Gray order over the kernel)\n"
+    "  --limit N          with --all-solutions: at most N; with --fewest: examine\n"
+    "                     at most N solutions (default 2^32)\n"
+    "  --fewest           print a solution with the fewest presses\n"
+    "  --metric M         for --fewest: cells (default) or presses (sum of x_i)\n"
     "  --json             one JSON object with the keys solvable, modulus, engine,\n"
     "                     nullity, count, solution, kernel and (when unsolvable)\n"
     "                     certificate\n"
@@ -38,6 +43,8 @@ typedef struct {
     uint64_t k;
     uint32_t flags;
     int json, all;
+    int all_solutions, fewest, metric; /* solution spaces (cli_space_report) */
+    uint64_t limit;
 } solve_opts;
 
 /* Read a start or target state: a board file or a keyword. *out is malloc'd
@@ -234,6 +241,16 @@ int cmd_solve(int argc, char **argv)
             o.json = 1;
         } else if (!strcmp(a, "--all")) {
             o.all = 1;
+        } else if (!strcmp(a, "--all-solutions")) {
+            o.all_solutions = 1;
+        } else if (!strcmp(a, "--fewest")) {
+            o.fewest = 1;
+        } else if (cli_opt(argc, argv, &i, "--limit", &val)) {
+            if (!val || cli_parse_u64(val, &o.limit) || !o.limit)
+                return cli_fail("--limit", "expected a positive number");
+        } else if (cli_opt(argc, argv, &i, "--metric", &val)) {
+            if (cli_parse_metric(val, &o.metric))
+                return cli_fail("--metric", "expected cells or presses");
         } else if (cli_opt(argc, argv, &i, "--grid", &val)) {
             if (!(o.grid = val))
                 return cli_fail("--grid", "needs a value such as 5x5");
@@ -300,6 +317,9 @@ int cmd_solve(int argc, char **argv)
         return cli_status("solve", rc);
     }
     status = report(&o, s, sol, rows, cols);
+    if (!status && !o.json && (o.all_solutions || o.fewest))
+        status = cli_space_report(stdout, sol, rows, cols, o.all_solutions, o.limit, o.fewest,
+                                  o.metric);
     toggle_solution_free(sol);
     toggle_system_free(s);
     return status;

@@ -13,6 +13,11 @@ typedef int (*toggle_cmd_fn)(int argc, char **argv);
 
 int cmd_solve(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
+int cmd_render(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_sweep_merge(int argc, char **argv);
+int cmd_generate(int argc, char **argv);
+int cmd_nullity(int argc, char **argv);
 
 /* ---- helpers (cli_util.c) ---- */
 /* Print "toggle: <what>: <message>" on stderr; returns 1 (the exit status). */
@@ -31,5 +36,12 @@ void cli_json_array(FILE *f, const uint64_t *v, size_t n);
 int cli_print_board(FILE *f, const uint64_t *v, size_t rows, size_t cols, uint64_t k);
 /* Is this argument "--name" and does it have a value? Sets *val and advances *i. */
 int cli_opt(int argc, char **argv, int *i, const char *name, const char **val);
+
+/* ---- solution spaces (cmd_generate.c) ---- */
+/* "cells" or "presses" into a TOGGLE_METRIC_*; 0 on success. */
+int cli_parse_metric(const char *s, int *metric);
+/* toggle solve's --fewest and --all-solutions output (nothing when unsolvable). */
+int cli_space_report(FILE *f, const toggle_solution *sol, size_t rows, size_t cols,
+                     int all_solutions, uint64_t limit, int fewest, int metric);
 
 #endif

@@ -10,6 +10,11 @@ static const struct {
 } commands[] = {
     {"solve", cmd_solve, "solve a puzzle (grid, graph or augmented system)"},
     {"demo", cmd_demo, "run the built-in examples"},
+    {"render", cmd_render, "draw a solution or a board as PNG/PPM"},
+    {"sweep", cmd_sweep, "solve and draw every n x n board over every prime; gallery"},
+    {"sweep-merge", cmd_sweep_merge, "join the parts of a sharded sweep into one gallery"},
+    {"generate", cmd_generate, "print a random solvable start board"},
+    {"nullity", cmd_nullity, "nullity of a grid board over F_p, by polynomials"},
 };
 
 static void usage(FILE *f)

@@ -5,6 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/** @def TOGGLE_API
+ *  Marks a declaration as part of the public ABI: exported from the shared
+ *  library (built with -fvisibility=hidden), empty for the library's users. */
 #if defined(_WIN32) && defined(TOGGLE_BUILDING)
 #define TOGGLE_API __declspec(dllexport)
 #elif defined(__GNUC__) && defined(TOGGLE_BUILDING)
@@ -13,6 +16,9 @@
 #define TOGGLE_API
 #endif
 
+/** @def TOGGLE_DEPRECATED
+ *  Marks a public function that a newer one replaces (see docs/abi.md): it
+ *  keeps working, and compilers that can warn about its use do. */
 #if defined(__GNUC__)
 #define TOGGLE_DEPRECATED __attribute__((deprecated))
 #else

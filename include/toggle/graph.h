@@ -53,6 +53,13 @@ TOGGLE_API int toggle_graph_new_grid(toggle_graph **out, size_t rows, size_t col
  *  adds weight[s] to cell (r + drow[s], c + dcol[s]) for each s < count.
  *  Offsets that leave the board are dropped unless TOGGLE_GRID_TORUS wraps
  *  them. Repeated offsets add up. A weight of 0 is allowed.
+ *  @param out    receives the new graph (caller frees with toggle_graph_free())
+ *  @param rows   number of rows, >= 1
+ *  @param cols   number of columns, >= 1
+ *  @param drow   count row offsets
+ *  @param dcol   count column offsets
+ *  @param weight count weights (what the press adds at each offset)
+ *  @param count  number of stencil entries, >= 1
  *  @param flags  0 or TOGGLE_GRID_TORUS
  *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL pointer, zero size or count,
  *          unknown flag), TOGGLE_ERANGE (an offset's magnitude >= the board
@@ -82,7 +89,10 @@ TOGGLE_API int toggle_graph_new_edges(toggle_graph **out, size_t n, const size_t
 /** Parse an edge list: one edge "u v" (0-based node numbers) per line,
  *  '#' starts a comment, blank lines are ignored, and an optional first
  *  line "nodes N" fixes the node count (else it is the largest node + 1).
+ *  @param out   receives the new graph (caller frees with toggle_graph_free())
  *  @param text  the text, len bytes (need not be NUL-terminated)
+ *  @param len   length of text in bytes
+ *  @param flags 0 or TOGGLE_GRAPH_NO_SELF
  *  @return as toggle_graph_new_edges(), or TOGGLE_EPARSE with the line number
  *          in toggle_last_error(). */
 TOGGLE_API int toggle_graph_parse_edges(toggle_graph **out, const char *text, size_t len,

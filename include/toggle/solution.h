@@ -27,7 +27,8 @@ typedef struct toggle_solution toggle_solution;
 /** Solve a system with the engine its TOGGLE_OPT_ENGINE option names (AUTO
  *  picks the fastest that applies). An unsolvable system is a successful
  *  solve whose solution says so.
- *  @param out  receives the solution (free with toggle_solution_free())
+ *  @param out     receives the solution (free with toggle_solution_free())
+ *  @param system  the system (borrowed; the solution does not refer back to it)
  *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL), TOGGLE_EUNSUPPORTED (composite
  *          modulus without a composite engine, or a forced engine that does
  *          not apply), TOGGLE_ENOMEM (out of memory or over the budget). */

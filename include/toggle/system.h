@@ -83,6 +83,9 @@ TOGGLE_API int toggle_system_parse(toggle_system **out, const char *text, size_t
                                    uint64_t modulus);
 
 /** Write the augmented text format into buf (NUL-terminated).
+ *  @param system  the system
+ *  @param buf     caller buffer of len bytes (may be NULL when len is 0)
+ *  @param len     size of buf in bytes
  *  @param needed  receives the size needed, NUL included (may be NULL)
  *  @return TOGGLE_OK, TOGGLE_EINVAL, TOGGLE_EBUFSIZE (buf too small: *needed
  *          says how much), TOGGLE_ENOMEM (grid too large to expand). */
@@ -124,6 +127,9 @@ TOGGLE_API int toggle_system_get_option(const toggle_system *system, int key,
 
 /** Check a press vector without any elimination: apply the presses x (n
  *  values < k) to the system and compare A x with b.
+ *  @param system  the system
+ *  @param x       the presses, len values
+ *  @param len     must be n, the number of unknowns
  *  @param solves  receives 1 if A x = b (mod k), else 0
  *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL, len != n), TOGGLE_ERANGE (value >= k). */
 TOGGLE_API int toggle_system_check(const toggle_system *system, const uint64_t *x,
@@ -131,7 +137,10 @@ TOGGLE_API int toggle_system_check(const toggle_system *system, const uint64_t *
 
 /** Check a certificate of unsolvability: y (m values < k) with y A = 0 and
  *  y . b != 0 (mod k).
- *  @param valid  receives 1 if y proves A x = b has no solution, else 0
+ *  @param system  the system
+ *  @param y       the certificate, len values
+ *  @param len     must be m, the number of equations
+ *  @param valid   receives 1 if y proves A x = b has no solution, else 0
  *  @return TOGGLE_OK, TOGGLE_EINVAL, TOGGLE_ERANGE. */
 TOGGLE_API int toggle_system_check_certificate(const toggle_system *system,
                                                const uint64_t *y, size_t len, int *valid);
@@ -147,6 +156,11 @@ TOGGLE_API int toggle_engine_from_name(const char *name, int *engine);
  *  without separators when k <= 10, else white-space separated; '.' reads
  *  as 0). '#' comments and blank lines are ignored. Values go to cells
  *  (row-major) when cap is large enough.
+ *  @param text     the text, len bytes (need not be NUL-terminated)
+ *  @param len      length of text in bytes
+ *  @param modulus  k; every value must be < k
+ *  @param cells    receives rows * cols values (may be NULL when cap is 0)
+ *  @param cap      capacity of cells
  *  @param rows, cols  receive the shape
  *  @return TOGGLE_OK, TOGGLE_EINVAL, TOGGLE_EPARSE (ragged rows, bad
  *          character), TOGGLE_ERANGE (value >= k), TOGGLE_EBUFSIZE (cap <

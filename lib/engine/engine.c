@@ -7,6 +7,7 @@ static const toggle__engine *const engines[] = {
     &toggle__engine_flint,
     &toggle__engine_gf2,
     &toggle__engine_chase,
+    &toggle__engine_howell,
 };
 
 static const char *const names[] = {"auto", "flint", "gf2", "chase", "howell"};

@@ -5,6 +5,7 @@
 #include <flint/flint.h>
 #include <flint/nmod_mat.h>
 
+#include "guard.h"
 #include "internal.h"
 
 static int flint_supports(const toggle_system *s)
@@ -18,10 +19,14 @@ static int flint_supports(const toggle_system *s)
 
 static int flint_estimate(const toggle_system *s, uint64_t *bytes)
 {
-    /* [A | b] as one word per entry; rref works in place but may take an LU
-     * copy and a permutation; the certificate system is the transpose. */
-    unsigned __int128 e = (unsigned __int128)s->m * (s->n + 2) * sizeof(mp_limb_t) * 2
-                        + (unsigned __int128)(s->m + s->n + 2) * 64;
+    /* [A | b] as one word per entry; nmod_mat_rref works in place but its
+     * LU and triangular-solve stages hold further copies: the peak RSS
+     * measured by tests/reliability/test_budget.c reaches 3.4 copies of M
+     * (50 x 50 grid, k = 3), so budget 4 copies plus 1 MiB of fixed
+     * overhead. The certificate system (the transpose) comes after M is
+     * freed. */
+    unsigned __int128 e = (unsigned __int128)s->m * (s->n + 2) * sizeof(mp_limb_t) * 4
+                        + (unsigned __int128)(s->m + s->n + 2) * 64 + ((unsigned __int128)1 << 20);
     *bytes = e > UINT64_MAX ? UINT64_MAX : (uint64_t)e;
     if ((unsigned __int128)s->m * (s->n + 2) > (unsigned __int128)(WORD_MAX / 2))
         return toggle__error(TOGGLE_ENOMEM, "%zu x %zu system is too large for FLINT",
@@ -58,17 +63,24 @@ static int fill_matrix(const toggle_system *s, nmod_mat_t M)
     return TOGGLE_OK;
 }
 
-static int flint_solve(const toggle_system *s, toggle_solution *sol)
+/* Everything between nmod_mat_init and nmod_mat_clear, run inside the FLINT
+ * guard's recovery point (lib/core/guard.h): FLINT can only fail in
+ * nmod_mat_init and nmod_mat_rref, before any vector of sol is allocated. */
+typedef struct {
+    const toggle_system *s;
+    toggle_solution *sol;
+    size_t *pivot;
+    unsigned char *is_pivot;
+} flint_job;
+
+static int flint_eliminate(void *arg)
 {
-    size_t m = s->m, n = s->n;
+    flint_job *job = arg;
+    const toggle_system *s = job->s;
+    toggle_solution *sol = job->sol;
+    size_t m = s->m, n = s->n, *pivot = job->pivot;
+    unsigned char *is_pivot = job->is_pivot;
     uint64_t k = s->k;
-    size_t *pivot = toggle__calloc(m ? m : 1, sizeof *pivot);
-    unsigned char *is_pivot = toggle__calloc(n + 1, 1);
-    if (!pivot || !is_pivot) {
-        toggle__free(pivot);
-        toggle__free(is_pivot);
-        return toggle__error(TOGGLE_ENOMEM, "out of memory for pivot bookkeeping");
-    }
     nmod_mat_t M;
     int rc = TOGGLE_OK;
     size_t rank = 0;
@@ -114,6 +126,21 @@ static int flint_solve(const toggle_system *s, toggle_solution *sol)
     }
     if (m > 0)
         nmod_mat_clear(M);
+    return rc;
+}
+
+static int flint_solve(const toggle_system *s, toggle_solution *sol)
+{
+    size_t m = s->m, n = s->n;
+    size_t *pivot = toggle__calloc(m ? m : 1, sizeof *pivot);
+    unsigned char *is_pivot = toggle__calloc(n + 1, 1);
+    if (!pivot || !is_pivot) {
+        toggle__free(pivot);
+        toggle__free(is_pivot);
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for pivot bookkeeping");
+    }
+    flint_job job = {s, sol, pivot, is_pivot};
+    int rc = toggle__flint_call(flint_eliminate, &job, "nmod_mat_rref");
     toggle__free(pivot);
     toggle__free(is_pivot);
     if (!rc && !sol->solvable)

@@ -171,6 +171,15 @@ int toggle_graph_new_stencil(toggle_graph **out, size_t rows, size_t cols,
  * colptr has n + 1 entries (prefix sums computed here). */
 static int sparse_alloc(toggle_graph *g, size_t nnz)
 {
+    /* A graph has no system (and so no budget option) yet: hold it to the
+     * default budget, so that a short text ("nodes 10^15") cannot ask for
+     * petabytes. Checked before anything is allocated. */
+    unsigned __int128 bytes = ((unsigned __int128)g->n + 1) * sizeof *g->colptr
+                            + (unsigned __int128)nnz * (sizeof *g->rowidx + sizeof *g->val);
+    if (bytes > TOGGLE_DEFAULT_MEMORY_BUDGET)
+        return toggle__error(TOGGLE_ENOMEM, "a graph of %zu nodes and %zu entries needs more "
+                             "than the default memory budget of %llu bytes", g->n, nnz,
+                             (unsigned long long)TOGGLE_DEFAULT_MEMORY_BUDGET);
     g->colptr = toggle__calloc(g->n + 1, sizeof *g->colptr);
     g->rowidx = toggle__calloc(nnz ? nnz : 1, sizeof *g->rowidx);
     g->val = toggle__calloc(nnz ? nnz : 1, sizeof *g->val);

@@ -61,12 +61,62 @@ static void cheb_closed(nmod_poly_t P, size_t n, uint64_t p)
     _nmod_poly_normalise(P);
 }
 
+/* f(x + a), in place. FLINT's shift is quadratic when p <= deg f (the
+ * convolution method needs n! invertible), so split f = lo + x^m hi with m a
+ * power of two: f(x + a) = lo(x + a) + (x + a)^m hi(x + a), the powers
+ * (x + a)^(2^i) made once by squaring: O(M(n) log n) for every p. */
+static void shift_rec(nmod_poly_t f, mp_limb_t a, const nmod_poly_struct *pw, int top)
+{
+    slong len = nmod_poly_length(f);
+    if (len <= 256 || top <= 0) {
+        nmod_poly_taylor_shift(f, f, a);
+        return;
+    }
+    int i = top;
+    while (i > 0 && ((slong)1 << i) >= len)
+        i--;
+    slong m = (slong)1 << i;
+    nmod_poly_t hi;
+    nmod_poly_init_mod(hi, f->mod);
+    nmod_poly_shift_right(hi, f, m);
+    nmod_poly_truncate(f, m);
+    shift_rec(f, a, pw, i - 1);
+    shift_rec(hi, a, pw, i - 1);
+    nmod_poly_mul(hi, hi, pw + i);
+    nmod_poly_add(f, f, hi);
+    nmod_poly_clear(hi);
+}
+
+static void taylor_shift(nmod_poly_t f, mp_limb_t a)
+{
+    if ((mp_limb_t)nmod_poly_length(f) < f->mod.n) {
+        nmod_poly_taylor_shift(f, f, a); /* convolution: fast when p > deg f */
+        return;
+    }
+    int top = 0;
+    while (((slong)1 << (top + 1)) < nmod_poly_length(f))
+        top++;
+    nmod_poly_struct pw[64];
+    for (int i = 0; i <= top; i++) {
+        nmod_poly_init_mod(pw + i, f->mod);
+        if (i == 0) {
+            nmod_poly_set_coeff_ui(pw, 1, 1);
+            nmod_poly_set_coeff_ui(pw, 0, a);
+        } else {
+            nmod_poly_mul(pw + i, pw + i - 1, pw + i - 1);
+        }
+    }
+    shift_rec(f, a, pw, top);
+    for (int i = 0; i <= top; i++)
+        nmod_poly_clear(pw + i);
+}
+
 /* charpoly of T: P_c(x - d). */
 static void row_charpoly(nmod_poly_t chi, size_t c, unsigned d, uint64_t p)
 {
     cheb_closed(chi, c, p);
     if (d % p)
-        nmod_poly_taylor_shift(chi, chi, p - d % p);
+        taylor_shift(chi, p - d % p);
 }
 
 static int check_dims(size_t rows, size_t cols)

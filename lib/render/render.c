@@ -168,7 +168,7 @@ int toggle_render_size(const toggle_render_opts *opts, size_t rows, size_t cols,
         return toggle__error(TOGGLE_EINVAL, "board must have at least one cell");
     if (!opts)
         opts = &defaults;
-    size_t w, h;
+    size_t w = 0, h = 0;
     int rc = side(opts, cols, &w);
     if (!rc)
         rc = side(opts, rows, &h);
@@ -203,12 +203,22 @@ static size_t pixel_cell(const toggle_render_opts *o, size_t y, size_t count)
     return c;
 }
 
-/* Fill one RGB row (width * 3 bytes) for pixel row y. */
-static void rgb_row(const picture *p, size_t y, uint8_t *out)
+/* Board column of every pixel column (SIZE_MAX for lines and border), so
+ * that rows are filled without a division per pixel. */
+static size_t *column_map(const picture *p)
 {
-    size_t r = pixel_cell(p->o, y, p->rows);
+    size_t *map = toggle__malloc_array(p->width, sizeof *map);
+    if (map)
+        for (size_t x = 0; x < p->width; x++)
+            map[x] = pixel_cell(p->o, x, p->cols);
+    return map;
+}
+
+/* Fill one RGB row (width * 3 bytes) showing board row r (SIZE_MAX: a line). */
+static void rgb_row(const picture *p, const size_t *colmap, size_t r, uint8_t *out)
+{
     for (size_t x = 0; x < p->width; x++) {
-        size_t c = r == SIZE_MAX ? SIZE_MAX : pixel_cell(p->o, x, p->cols);
+        size_t c = r == SIZE_MAX ? SIZE_MAX : colmap[x];
         const uint8_t *rgb = c == SIZE_MAX ? p->line_rgb
                                             : sample(p->map, p->o->reversed != 0,
                                                      p->cells[r * p->cols + c], p->k);
@@ -302,13 +312,22 @@ static int encode_ppm(const picture *p, sink *s)
     int hl = snprintf(head, sizeof head, "P6\n%zu %zu\n255\n", p->width, p->height);
     sink_put(s, head, (size_t)hl);
     uint8_t *row = toggle__malloc_array(p->width, 3);
-    if (!row)
+    size_t *colmap = column_map(p);
+    if (!row || !colmap) {
+        toggle__free(row);
+        toggle__free(colmap);
         return toggle__error(TOGGLE_ENOMEM, "out of memory for an image row");
+    }
+    size_t last = SIZE_MAX - 1; /* board row the buffer holds (SIZE_MAX: a line) */
     for (size_t y = 0; y < p->height && !s->failed; y++) {
-        rgb_row(p, y, row);
+        size_t r = pixel_cell(p->o, y, p->rows);
+        if (r != last)
+            rgb_row(p, colmap, r, row);
+        last = r;
         sink_put(s, row, p->width * 3);
     }
     toggle__free(row);
+    toggle__free(colmap);
     return s->failed;
 }
 
@@ -362,15 +381,17 @@ static int encode_png(const picture *p, sink *s)
     int framed = o->lines > 0 || o->border > 0;
     uint64_t ncolors = p->k + (framed ? 1 : 0);
     int palette = ncolors <= 256;
-    int depth = 8;
-    if (palette)
-        depth = ncolors <= 2 ? 1 : ncolors <= 4 ? 2 : ncolors <= 16 ? 4 : 8;
+    const int depth = !palette ? 8 : ncolors <= 2 ? 1 : ncolors <= 4 ? 2 : ncolors <= 16 ? 4 : 8;
     size_t rowbytes = palette ? p->width : p->width * 3;
     if (!palette && p->width > SIZE_MAX / 3)
         return toggle__error(TOGGLE_EOVERFLOW, "image too large");
     uint8_t *volatile row = toggle__malloc(rowbytes);
-    if (!row)
+    size_t *volatile colmap = column_map(p);
+    if (!row || !colmap) {
+        toggle__free(row);
+        toggle__free(colmap);
         return toggle__error(TOGGLE_ENOMEM, "out of memory for an image row");
+    }
     png_ctx ctx;
     ctx.s = s;
     png_structp png = png_create_write_struct_2(PNG_LIBPNG_VER_STRING, &ctx, png_err, png_warn,
@@ -379,19 +400,21 @@ static int encode_png(const picture *p, sink *s)
     if (!png || !info) {
         png_destroy_write_struct(png ? &png : NULL, NULL);
         toggle__free(row);
+        toggle__free(colmap);
         return toggle__error(TOGGLE_ENOMEM, "out of memory starting PNG output");
     }
     if (setjmp(ctx.jb)) {
         png_destroy_write_struct(&png, &info);
         toggle__free(row);
+        toggle__free(colmap);
         return s->failed ? s->failed : toggle__error(TOGGLE_ENOMEM, "PNG encoding failed");
     }
     png_set_write_fn(png, &ctx, png_write, png_flush);
     png_set_compression_level(png, 6);
     png_set_compression_mem_level(png, 8);
-    png_set_compression_strategy(png, 0 /* Z_DEFAULT_STRATEGY */);
+    png_set_compression_strategy(png, 3 /* Z_RLE: fast; the filter turns repeated rows into zero runs */);
     png_set_compression_window_bits(png, 15);
-    png_set_filter(png, 0, palette ? PNG_FILTER_NONE : PNG_FILTER_UP);
+    png_set_filter(png, 0, PNG_FILTER_UP);
     png_set_IHDR(png, info, (png_uint_32)p->width, (png_uint_32)p->height, depth,
                  palette ? PNG_COLOR_TYPE_PALETTE : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
@@ -413,21 +436,24 @@ static int encode_png(const picture *p, sink *s)
     png_write_info(png, info);
     if (palette && depth < 8)
         png_set_packing(png);
+    size_t last = SIZE_MAX - 1; /* board row the buffer holds (SIZE_MAX: a line) */
     for (size_t y = 0; y < p->height; y++) {
-        if (palette) {
-            size_t r = pixel_cell(o, y, p->rows);
+        size_t r = pixel_cell(o, y, p->rows);
+        if (r != last && palette) {
             for (size_t x = 0; x < p->width; x++) {
-                size_t c = r == SIZE_MAX ? SIZE_MAX : pixel_cell(o, x, p->cols);
+                size_t c = r == SIZE_MAX ? SIZE_MAX : colmap[x];
                 row[x] = c == SIZE_MAX ? (uint8_t)p->k : (uint8_t)p->cells[r * p->cols + c];
             }
-        } else {
-            rgb_row(p, y, row);
+        } else if (r != last) {
+            rgb_row(p, colmap, r, row);
         }
+        last = r;
         png_write_row(png, row);
     }
     png_write_end(png, NULL);
     png_destroy_write_struct(&png, &info);
     toggle__free(row);
+    toggle__free(colmap);
     return s->failed;
 }
 #endif

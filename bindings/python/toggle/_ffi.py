@@ -1,0 +1,193 @@
+"""Loading libtoggle and declaring its C functions for ctypes.
+
+The library is looked up in this order:
+
+1. the ``TOGGLE_LIBRARY`` environment variable (a path to ``libtoggle.so.1``);
+2. a build tree: ``$TOGGLE_BUILD_DIR/lib/libtoggle.so.1``, then
+   ``<checkout>/build/lib/libtoggle.so.1`` when this package sits inside a
+   libtoggle source checkout (``bindings/python/toggle``);
+3. the system: ``ctypes.util.find_library("toggle")``, then ``libtoggle.so.1``.
+
+Every prototype below is written by hand from include/toggle/*.h. Functions
+of headers newer than the loaded library are bound lazily: calling one that
+the library lacks raises :class:`toggle.UnsupportedError`.
+"""
+
+import ctypes
+import ctypes.util
+import os
+import threading
+
+#: Major version of the C library this package is written for.
+EXPECTED_MAJOR = 1
+
+c_size_t = ctypes.c_size_t
+c_u64 = ctypes.c_uint64
+c_i64 = ctypes.c_int64
+c_u32 = ctypes.c_uint32
+c_u8 = ctypes.c_uint8
+c_int = ctypes.c_int
+c_char_p = ctypes.c_char_p
+c_void_p = ctypes.c_void_p
+P = ctypes.POINTER
+
+
+def _candidates():
+    env = os.environ.get("TOGGLE_LIBRARY")
+    if env:
+        # An explicit choice is final: a wrong path is an error, not a fallback.
+        return [env], True
+    found = []
+    build = os.environ.get("TOGGLE_BUILD_DIR")
+    if build:
+        found.append(os.path.join(build, "lib", "libtoggle.so.1"))
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.normpath(os.path.join(here, "..", "..", ".."))
+    if os.path.isfile(os.path.join(root, "include", "toggle.h")):
+        found.append(os.path.join(root, "build", "lib", "libtoggle.so.1"))
+    sysname = ctypes.util.find_library("toggle")
+    if sysname:
+        found.append(sysname)
+    found.append("libtoggle.so.1")
+    return found, False
+
+
+def _load():
+    names, explicit = _candidates()
+    errors = []
+    for name in names:
+        if os.sep in name and not os.path.exists(name) and not explicit:
+            continue
+        try:
+            return ctypes.CDLL(name), name
+        except OSError as exc:
+            errors.append("%s: %s" % (name, exc))
+            if explicit:
+                break
+    raise ImportError(
+        "libtoggle not found (tried %s). Install libtoggle, or set "
+        "TOGGLE_LIBRARY to the path of libtoggle.so.1" % "; ".join(errors or names))
+
+
+lib, library_path = _load()
+
+# name: (restype, [argtypes]). Handles are opaque: c_void_p.
+_PROTOTYPES = {
+    # common.h
+    "toggle_version_number": (c_u32, []),
+    "toggle_version_string": (c_char_p, []),
+    "toggle_status_name": (c_char_p, [c_int]),
+    "toggle_last_error": (c_char_p, []),
+    "toggle_clear_error": (None, []),
+    # graph.h
+    "toggle_graph_new_grid": (c_int, [P(c_void_p), c_size_t, c_size_t, c_u32]),
+    "toggle_graph_new_stencil": (c_int, [P(c_void_p), c_size_t, c_size_t, P(c_i64),
+                                         P(c_i64), P(c_u64), c_size_t, c_u32]),
+    "toggle_graph_new_adjacency": (c_int, [P(c_void_p), c_size_t, P(c_u8), c_u32]),
+    "toggle_graph_new_edges": (c_int, [P(c_void_p), c_size_t, P(c_size_t), c_size_t, c_u32]),
+    "toggle_graph_parse_edges": (c_int, [P(c_void_p), c_char_p, c_size_t, c_u32]),
+    "toggle_graph_new_matrix": (c_int, [P(c_void_p), c_size_t, P(c_u64)]),
+    "toggle_graph_free": (None, [c_void_p]),
+    "toggle_graph_cells": (c_size_t, [c_void_p]),
+    "toggle_graph_kind": (c_int, [c_void_p]),
+    "toggle_graph_flags": (c_u32, [c_void_p]),
+    "toggle_graph_grid_shape": (c_int, [c_void_p, P(c_size_t), P(c_size_t)]),
+    "toggle_graph_entry": (c_int, [c_void_p, c_size_t, c_size_t, P(c_u64)]),
+    # system.h
+    "toggle_system_new": (c_int, [P(c_void_p), c_void_p, c_u64, P(c_u64), P(c_u64)]),
+    "toggle_system_new_matrix": (c_int, [P(c_void_p), c_size_t, c_size_t, P(c_u64),
+                                         P(c_u64), c_u64]),
+    "toggle_system_parse": (c_int, [P(c_void_p), c_char_p, c_size_t, c_u64]),
+    "toggle_system_write": (c_int, [c_void_p, c_char_p, c_size_t, P(c_size_t)]),
+    "toggle_system_free": (None, [c_void_p]),
+    "toggle_system_rows": (c_size_t, [c_void_p]),
+    "toggle_system_cols": (c_size_t, [c_void_p]),
+    "toggle_system_modulus": (c_u64, [c_void_p]),
+    "toggle_system_graph": (c_void_p, [c_void_p]),
+    "toggle_system_entry": (c_int, [c_void_p, c_size_t, c_size_t, P(c_u64)]),
+    "toggle_system_rhs": (c_int, [c_void_p, c_size_t, P(c_u64)]),
+    "toggle_system_set_option": (c_int, [c_void_p, c_int, c_u64]),
+    "toggle_system_get_option": (c_int, [c_void_p, c_int, P(c_u64)]),
+    "toggle_system_check": (c_int, [c_void_p, P(c_u64), c_size_t, P(c_int)]),
+    "toggle_system_check_certificate": (c_int, [c_void_p, P(c_u64), c_size_t, P(c_int)]),
+    "toggle_engine_name": (c_char_p, [c_int]),
+    "toggle_engine_from_name": (c_int, [c_char_p, P(c_int)]),
+    "toggle_board_parse": (c_int, [c_char_p, c_size_t, c_u64, P(c_u64), c_size_t,
+                                   P(c_size_t), P(c_size_t)]),
+    "toggle_board_format": (c_int, [P(c_u64), c_size_t, c_size_t, c_u64, c_char_p,
+                                    c_size_t, P(c_size_t)]),
+    # solution.h
+    "toggle_solve": (c_int, [P(c_void_p), c_void_p]),
+    "toggle_solution_free": (None, [c_void_p]),
+    "toggle_solution_is_solvable": (c_int, [c_void_p]),
+    "toggle_solution_cols": (c_size_t, [c_void_p]),
+    "toggle_solution_rows": (c_size_t, [c_void_p]),
+    "toggle_solution_modulus": (c_u64, [c_void_p]),
+    "toggle_solution_engine": (c_int, [c_void_p]),
+    "toggle_solution_nullity": (c_size_t, [c_void_p]),
+    "toggle_solution_count_u64": (c_int, [c_void_p, P(c_u64)]),
+    "toggle_solution_count_string": (c_int, [c_void_p, c_char_p, c_size_t, P(c_size_t)]),
+    "toggle_solution_particular": (c_int, [c_void_p, P(c_u64), c_size_t]),
+    "toggle_solution_particular_range": (c_int, [c_void_p, c_size_t, P(c_u64), c_size_t]),
+    "toggle_solution_kernel_vector": (c_int, [c_void_p, c_size_t, P(c_u64), c_size_t]),
+    "toggle_solution_certificate": (c_int, [c_void_p, P(c_u64), c_size_t]),
+    # grid.h
+    "toggle_grid_nullity": (c_int, [c_size_t, c_size_t, c_u64, c_u32, P(c_size_t)]),
+    "toggle_solution_particular_packed": (c_int, [c_void_p, c_size_t, c_size_t, P(c_u64),
+                                                  c_size_t]),
+}
+
+
+def declare(prototypes):
+    """Add prototypes (name -> (restype, argtypes)) for lazy binding."""
+    _PROTOTYPES.update(prototypes)
+
+
+_bound = {}
+_bind_lock = threading.Lock()
+
+
+class _Missing(object):
+    def __init__(self, name):
+        self.name = name
+
+    def __call__(self, *args):
+        from ._errors import UnsupportedError
+        raise UnsupportedError(-3, "TOGGLE_EUNSUPPORTED",
+                               "%s is not in the loaded libtoggle (%s)"
+                               % (self.name, library_path))
+
+
+def fn(name):
+    """The bound C function `name`, or a stub raising UnsupportedError."""
+    f = _bound.get(name)
+    if f is not None:
+        return f
+    with _bind_lock:
+        restype, argtypes = _PROTOTYPES[name]
+        try:
+            f = getattr(lib, name)
+            f.restype = restype
+            f.argtypes = argtypes
+        except AttributeError:
+            f = _Missing(name)
+        _bound[name] = f
+    return f
+
+
+def has(name):
+    """True if the loaded library exports `name`."""
+    return not isinstance(fn(name), _Missing)
+
+
+def _check_version():
+    number = fn("toggle_version_number")()
+    if number // 10000 != EXPECTED_MAJOR:
+        raise ImportError(
+            "libtoggle at %s is version %d.%d.%d; this package needs major version %d"
+            % (library_path, number // 10000, number // 100 % 100, number % 100,
+               EXPECTED_MAJOR))
+    return number
+
+
+version_number = _check_version()

@@ -1,0 +1,237 @@
+//! Raw declarations of libtoggle's C API (include/toggle.h), written by hand.
+//!
+//! Everything here is `unsafe` and mirrors the headers one to one: outputs
+//! first, `size_t` as `usize`, handles as opaque pointers. Use the `toggle`
+//! crate for a safe API.
+#![allow(non_camel_case_types)]
+
+use std::os::raw::{c_char, c_int};
+
+/// Opaque toggle graph (graph.h).
+#[repr(C)]
+pub struct toggle_graph {
+    _private: [u8; 0],
+}
+/// Opaque augmented system (system.h).
+#[repr(C)]
+pub struct toggle_system {
+    _private: [u8; 0],
+}
+/// Opaque solution (solution.h).
+#[repr(C)]
+pub struct toggle_solution {
+    _private: [u8; 0],
+}
+
+/// Opaque iterator over solutions (space.h).
+#[repr(C)]
+pub struct toggle_iter {
+    _private: [u8; 0],
+}
+/// Opaque seeded random generator (space.h).
+#[repr(C)]
+pub struct toggle_rng {
+    _private: [u8; 0],
+}
+/// Opaque fewest-press search (space.h).
+#[repr(C)]
+pub struct toggle_search {
+    _private: [u8; 0],
+}
+/// Opaque puzzle generator (space.h).
+#[repr(C)]
+pub struct toggle_generator {
+    _private: [u8; 0],
+}
+
+// common.h: status codes (pinned forever)
+pub const TOGGLE_VERSION_MAJOR: u32 = 1;
+pub const TOGGLE_OK: c_int = 0;
+pub const TOGGLE_EINVAL: c_int = -1;
+pub const TOGGLE_ENOMEM: c_int = -2;
+pub const TOGGLE_EUNSUPPORTED: c_int = -3;
+pub const TOGGLE_EPARSE: c_int = -4;
+pub const TOGGLE_ERANGE: c_int = -5;
+pub const TOGGLE_EBUFSIZE: c_int = -6;
+pub const TOGGLE_EOVERFLOW: c_int = -7;
+pub const TOGGLE_ENOSOLUTION: c_int = -8;
+pub const TOGGLE_EIO: c_int = -9;
+pub const TOGGLE_ITEROVER: c_int = -10;
+pub const TOGGLE_ELIMIT: c_int = -11;
+pub const TOGGLE_EINTERNAL: c_int = -12;
+
+// graph.h
+pub const TOGGLE_GRID_CLASSIC: u32 = 0;
+pub const TOGGLE_GRID_NO_SELF: u32 = 1;
+pub const TOGGLE_GRID_TORUS: u32 = 2;
+pub const TOGGLE_GRID_MOORE: u32 = 4;
+pub const TOGGLE_GRAPH_NO_SELF: u32 = 1;
+pub const TOGGLE_KIND_GRID: c_int = 1;
+pub const TOGGLE_KIND_STENCIL: c_int = 2;
+pub const TOGGLE_KIND_MATRIX: c_int = 3;
+
+// system.h
+pub const TOGGLE_ENGINE_AUTO: c_int = 0;
+pub const TOGGLE_ENGINE_FLINT: c_int = 1;
+pub const TOGGLE_ENGINE_GF2: c_int = 2;
+pub const TOGGLE_ENGINE_CHASE: c_int = 3;
+pub const TOGGLE_ENGINE_HOWELL: c_int = 4;
+pub const TOGGLE_OPT_ENGINE: c_int = 1;
+pub const TOGGLE_OPT_MEMORY_BUDGET: c_int = 2;
+pub const TOGGLE_OPT_SEARCH_LIMIT: c_int = 3;
+pub const TOGGLE_OPT_METRIC: c_int = 4;
+pub const TOGGLE_OPT_SEED: c_int = 5;
+pub const TOGGLE_OPT_UNIQUE: c_int = 6;
+pub const TOGGLE_OPT_PRESSES: c_int = 7;
+pub const TOGGLE_OPT_LIT: c_int = 8;
+pub const TOGGLE_OPT_ATTEMPTS: c_int = 9;
+// space.h
+pub const TOGGLE_METRIC_CELLS: u64 = 0;
+pub const TOGGLE_METRIC_PRESSES: u64 = 1;
+pub const TOGGLE_DEFAULT_MEMORY_BUDGET: u64 = 4 << 30;
+pub const TOGGLE_MAX_MODULUS: u64 = i64::MAX as u64;
+
+extern "C" {
+    // common.h
+    pub fn toggle_version_number() -> u32;
+    pub fn toggle_version_string() -> *const c_char;
+    pub fn toggle_status_name(status: c_int) -> *const c_char;
+    pub fn toggle_last_error() -> *const c_char;
+    pub fn toggle_clear_error();
+
+    // graph.h
+    pub fn toggle_graph_new_grid(out: *mut *mut toggle_graph, rows: usize, cols: usize,
+                                 flags: u32) -> c_int;
+    pub fn toggle_graph_new_stencil(out: *mut *mut toggle_graph, rows: usize, cols: usize,
+                                    drow: *const i64, dcol: *const i64, weight: *const u64,
+                                    count: usize, flags: u32) -> c_int;
+    pub fn toggle_graph_new_adjacency(out: *mut *mut toggle_graph, n: usize,
+                                      adjacency: *const u8, flags: u32) -> c_int;
+    pub fn toggle_graph_new_edges(out: *mut *mut toggle_graph, n: usize, edges: *const usize,
+                                  edge_count: usize, flags: u32) -> c_int;
+    pub fn toggle_graph_parse_edges(out: *mut *mut toggle_graph, text: *const c_char,
+                                    len: usize, flags: u32) -> c_int;
+    pub fn toggle_graph_new_matrix(out: *mut *mut toggle_graph, n: usize, a: *const u64)
+                                   -> c_int;
+    pub fn toggle_graph_free(graph: *mut toggle_graph);
+    pub fn toggle_graph_cells(graph: *const toggle_graph) -> usize;
+    pub fn toggle_graph_kind(graph: *const toggle_graph) -> c_int;
+    pub fn toggle_graph_flags(graph: *const toggle_graph) -> u32;
+    pub fn toggle_graph_grid_shape(graph: *const toggle_graph, rows: *mut usize,
+                                   cols: *mut usize) -> c_int;
+    pub fn toggle_graph_entry(graph: *const toggle_graph, i: usize, j: usize, value: *mut u64)
+                              -> c_int;
+
+    // system.h
+    pub fn toggle_system_new(out: *mut *mut toggle_system, graph: *const toggle_graph,
+                             modulus: u64, start: *const u64, target: *const u64) -> c_int;
+    pub fn toggle_system_new_matrix(out: *mut *mut toggle_system, m: usize, n: usize,
+                                    a: *const u64, b: *const u64, modulus: u64) -> c_int;
+    pub fn toggle_system_parse(out: *mut *mut toggle_system, text: *const c_char, len: usize,
+                               modulus: u64) -> c_int;
+    pub fn toggle_system_write(system: *const toggle_system, buf: *mut c_char, len: usize,
+                               needed: *mut usize) -> c_int;
+    pub fn toggle_system_free(system: *mut toggle_system);
+    pub fn toggle_system_rows(system: *const toggle_system) -> usize;
+    pub fn toggle_system_cols(system: *const toggle_system) -> usize;
+    pub fn toggle_system_modulus(system: *const toggle_system) -> u64;
+    pub fn toggle_system_graph(system: *const toggle_system) -> *const toggle_graph;
+    pub fn toggle_system_entry(system: *const toggle_system, i: usize, j: usize,
+                               value: *mut u64) -> c_int;
+    pub fn toggle_system_rhs(system: *const toggle_system, i: usize, value: *mut u64) -> c_int;
+    pub fn toggle_system_set_option(system: *mut toggle_system, key: c_int, value: u64)
+                                    -> c_int;
+    pub fn toggle_system_get_option(system: *const toggle_system, key: c_int,
+                                    value: *mut u64) -> c_int;
+    pub fn toggle_system_check(system: *const toggle_system, x: *const u64, len: usize,
+                               solves: *mut c_int) -> c_int;
+    pub fn toggle_system_check_certificate(system: *const toggle_system, y: *const u64,
+                                           len: usize, valid: *mut c_int) -> c_int;
+    pub fn toggle_engine_name(engine: c_int) -> *const c_char;
+    pub fn toggle_engine_from_name(name: *const c_char, engine: *mut c_int) -> c_int;
+    pub fn toggle_board_parse(text: *const c_char, len: usize, modulus: u64, cells: *mut u64,
+                              cap: usize, rows: *mut usize, cols: *mut usize) -> c_int;
+    pub fn toggle_board_format(cells: *const u64, rows: usize, cols: usize, modulus: u64,
+                               buf: *mut c_char, len: usize, needed: *mut usize) -> c_int;
+
+    // solution.h
+    pub fn toggle_solve(out: *mut *mut toggle_solution, system: *const toggle_system) -> c_int;
+    pub fn toggle_solution_free(solution: *mut toggle_solution);
+    pub fn toggle_solution_is_solvable(solution: *const toggle_solution) -> c_int;
+    pub fn toggle_solution_cols(solution: *const toggle_solution) -> usize;
+    pub fn toggle_solution_rows(solution: *const toggle_solution) -> usize;
+    pub fn toggle_solution_modulus(solution: *const toggle_solution) -> u64;
+    pub fn toggle_solution_engine(solution: *const toggle_solution) -> c_int;
+    pub fn toggle_solution_nullity(solution: *const toggle_solution) -> usize;
+    pub fn toggle_solution_count_u64(solution: *const toggle_solution, count: *mut u64)
+                                     -> c_int;
+    pub fn toggle_solution_count_string(solution: *const toggle_solution, buf: *mut c_char,
+                                        len: usize, needed: *mut usize) -> c_int;
+    pub fn toggle_solution_particular(solution: *const toggle_solution, x: *mut u64,
+                                      len: usize) -> c_int;
+    pub fn toggle_solution_particular_range(solution: *const toggle_solution, offset: usize,
+                                            x: *mut u64, len: usize) -> c_int;
+    pub fn toggle_solution_kernel_vector(solution: *const toggle_solution, index: usize,
+                                         v: *mut u64, len: usize) -> c_int;
+    pub fn toggle_solution_certificate(solution: *const toggle_solution, y: *mut u64,
+                                       len: usize) -> c_int;
+
+    // grid.h
+    pub fn toggle_grid_nullity(rows: usize, cols: usize, modulus: u64, flags: u32,
+                               nullity: *mut usize) -> c_int;
+    pub fn toggle_solution_particular_packed(solution: *const toggle_solution, offset: usize,
+                                             len: usize, words: *mut u64, nwords: usize)
+                                             -> c_int;
+
+    // space.h
+    pub fn toggle_solution_radix(solution: *const toggle_solution, index: usize, radix: *mut u64)
+                                 -> c_int;
+    pub fn toggle_iter_new(out: *mut *mut toggle_iter, solution: *const toggle_solution) -> c_int;
+    pub fn toggle_iter_next(iter: *mut toggle_iter, x: *mut u64, len: usize) -> c_int;
+    pub fn toggle_iter_reset(iter: *mut toggle_iter);
+    pub fn toggle_iter_produced(iter: *const toggle_iter) -> u64;
+    pub fn toggle_iter_free(iter: *mut toggle_iter);
+    pub fn toggle_rng_new(out: *mut *mut toggle_rng, seed: u64) -> c_int;
+    pub fn toggle_rng_next(rng: *mut toggle_rng) -> u64;
+    pub fn toggle_rng_below(rng: *mut toggle_rng, bound: u64) -> u64;
+    pub fn toggle_rng_free(rng: *mut toggle_rng);
+    pub fn toggle_solution_sample(solution: *const toggle_solution, rng: *mut toggle_rng,
+                                  x: *mut u64, len: usize) -> c_int;
+    pub fn toggle_search_new(out: *mut *mut toggle_search, solution: *const toggle_solution)
+                             -> c_int;
+    pub fn toggle_search_set_option(search: *mut toggle_search, key: c_int, value: u64) -> c_int;
+    pub fn toggle_search_run(search: *mut toggle_search) -> c_int;
+    pub fn toggle_search_result(search: *const toggle_search, x: *mut u64, len: usize,
+                                weight: *mut u64, proven: *mut c_int, visited: *mut u64)
+                                -> c_int;
+    pub fn toggle_search_free(search: *mut toggle_search);
+    pub fn toggle_generator_new(out: *mut *mut toggle_generator, system: *const toggle_system)
+                                -> c_int;
+    pub fn toggle_generator_set_option(gen: *mut toggle_generator, key: c_int, value: u64)
+                                       -> c_int;
+    pub fn toggle_generator_nullity(gen: *const toggle_generator) -> usize;
+    pub fn toggle_generator_next(gen: *mut toggle_generator, start: *mut u64, len: usize,
+                                 presses: *mut u64) -> c_int;
+    pub fn toggle_generator_free(gen: *mut toggle_generator);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn links_and_reports_major_version() {
+        let v = unsafe { toggle_version_number() };
+        assert_eq!(v / 10000, TOGGLE_VERSION_MAJOR);
+    }
+
+    #[test]
+    fn grid_round_trip() {
+        unsafe {
+            let mut g: *mut toggle_graph = std::ptr::null_mut();
+            assert_eq!(toggle_graph_new_grid(&mut g, 3, 3, TOGGLE_GRID_CLASSIC), TOGGLE_OK);
+            assert_eq!(toggle_graph_cells(g), 9);
+            toggle_graph_free(g);
+        }
+    }
+}

@@ -1,0 +1,62 @@
+//! Iteration, sampling and fewest presses, checked by brute force.
+
+use std::collections::HashSet;
+use toggle::{ErrorKind, Graph, GridFlags, Metric, Rng, System};
+
+fn four_by_four() -> (System, toggle::Solution) {
+    let s = System::new(&Graph::grid(4, 4, GridFlags::CLASSIC).unwrap(), 2, None, None).unwrap();
+    let sol = s.solve().unwrap();
+    (s, sol)
+}
+
+#[test]
+fn iterates_every_solution_once() {
+    let (s, sol) = four_by_four();
+    let all: Vec<Vec<u64>> = sol.solutions().unwrap().collect();
+    assert_eq!(all.len(), 16);
+    assert_eq!(all[0], sol.particular().unwrap());
+    let set: HashSet<Vec<u64>> = all.iter().cloned().collect();
+    assert_eq!(set.len(), 16);
+    for x in &all {
+        assert!(s.check(x).unwrap());
+    }
+    // Brute force: every press vector that solves it is among them.
+    let brute = (0u32..1 << 16)
+        .map(|bits| (0..16).map(|j| u64::from(bits >> j & 1)).collect::<Vec<u64>>())
+        .filter(|x| s.check(x).unwrap())
+        .count();
+    assert_eq!(brute, 16);
+    let mut it = sol.solutions().unwrap();
+    drop(sol); // the iterator owns what it needs
+    assert_eq!(it.by_ref().count(), 16);
+    assert_eq!(it.produced(), 16);
+    it.reset();
+    assert!(it.next().is_some());
+}
+
+#[test]
+fn unsolvable_has_no_iterator() {
+    let s = System::new(&Graph::grid(2, 2, GridFlags::CLASSIC).unwrap(), 3, None, None).unwrap();
+    let err = s.solve().unwrap().solutions().err().expect("an error");
+    assert_eq!(err.kind(), ErrorKind::NoSolution);
+}
+
+#[test]
+fn sampling_and_fewest_presses() {
+    let (s, sol) = four_by_four();
+    let mut a = Rng::new(7).unwrap();
+    let mut b = Rng::new(7).unwrap();
+    let x = sol.sample(&mut a).unwrap();
+    assert_eq!(x, sol.sample(&mut b).unwrap());
+    assert!(s.check(&x).unwrap());
+    assert!(a.below(10) < 10);
+    assert_eq!(sol.radix(0).unwrap(), 2);
+
+    let best = sol.fewest_presses(Metric::Cells, None).unwrap();
+    assert!(best.proven);
+    let min = sol.solutions().unwrap().map(|x| x.iter().filter(|&&v| v != 0).count() as u64).min();
+    assert_eq!(Some(best.weight), min);
+    assert!(s.check(&best.x).unwrap());
+    let partial = sol.fewest_presses(Metric::Presses, Some(2)).unwrap();
+    assert!(!partial.proven);
+}

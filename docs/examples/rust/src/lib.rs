@@ -1,0 +1,1 @@
+// Placeholder: the programs are the examples in Cargo.toml.

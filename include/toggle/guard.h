@@ -1,0 +1,56 @@
+/* libtoggle: the opt-in FLINT guard. */
+#ifndef TOGGLE_GUARD_H
+#define TOGGLE_GUARD_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @file guard.h
+ *  @brief Turning FLINT's aborts into error returns.
+ *
+ *  libtoggle validates every argument and checks the memory budget before
+ *  it calls FLINT, so on requests it accepts FLINT never sees a bad
+ *  argument, and never needs more memory than the budget allows. What the
+ *  library cannot rule out is the system itself running out of memory
+ *  (another process, a container limit, RLIMIT_AS): FLINT then prints a
+ *  message and calls abort(), taking the whole process down.
+ *
+ *  The guard is for processes that must survive that (a Python interpreter,
+ *  a long-running service). Once installed, every FLINT call libtoggle
+ *  makes runs inside a recovery point: if FLINT's allocator fails, the call
+ *  is unwound at once (before FLINT prints anything), everything FLINT had
+ *  allocated during the interrupted call is freed, FLINT's thread-local
+ *  caches are released (flint_cleanup()), and the libtoggle function
+ *  returns TOGGLE_ENOMEM. Should FLINT abort for any other reason (an
+ *  internal invariant; never expected), the function returns
+ *  TOGGLE_EINTERNAL instead, after FLINT has printed its message.
+ *
+ *  The guard is process-global: it replaces FLINT's memory functions
+ *  (__flint_set_memory_functions) and its abort handler (flint_set_abort).
+ *  Rules:
+ *  - install it once, before any thread calls libtoggle or FLINT, and never
+ *    uninstall it;
+ *  - do not install it if the program itself sets FLINT's memory functions
+ *    or abort handler (the last one installed wins);
+ *  - FLINT calls the program makes itself are not protected: outside
+ *    libtoggle the guard behaves exactly like FLINT's defaults.
+ *  The cost is a hash-table insertion per FLINT allocation inside
+ *  libtoggle. GMP's own allocations (not used by the nmod code libtoggle
+ *  calls) are not covered. */
+
+/** Install the FLINT guard (see above). Idempotent: later calls do nothing.
+ *  Not thread-safe against concurrent libtoggle or FLINT calls: call it
+ *  from main() before starting threads.
+ *  @return TOGGLE_OK. */
+TOGGLE_API int toggle_flint_guard_install(void);
+
+/** 1 if toggle_flint_guard_install() has run in this process, else 0. */
+TOGGLE_API int toggle_flint_guard_installed(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

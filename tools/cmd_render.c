@@ -1,0 +1,198 @@
+/* toggle render: draw the canonical solution of a grid, or a board file, as PNG or PPM. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+
+static const char render_usage[] =
+    "usage: toggle render (--grid RxC | --board FILE) --out FILE [options]\n"
+    "\n"
+    "Draw the canonical solution of the all-off to all-on game on a grid (or the\n"
+    "board state in FILE) as a picture, one colour per value.\n"
+    "\n"
+    "  --grid RxC         solve a rows x cols board and draw its canonical solution\n"
+    "  --board FILE       draw a board state (toggle's board format; '-' = stdin)\n"
+    "  --mod K            the modulus (default 2)\n"
+    "  --out FILE         output file ('-' = standard output)\n"
+    "  --format F         png or ppm (default: from the file name, else png)\n"
+    "  --colormap NAME    colour map (default viridis; NAME_r reverses it;\n"
+    "                     --colormap list prints them all)\n"
+    "  --cell N           pixels per cell (default 8)\n"
+    "  --lines N          grid line width in pixels (default 0)\n"
+    "  --border N         border width in pixels (default 0)\n"
+    "  --line-color HEX   colour of lines and border, RRGGBB (default 000000)\n"
+    "  -h, --help         this help\n";
+
+static int set_num(toggle_render_opts *o, int key, const char *val, const char *what)
+{
+    uint64_t v;
+    if (!val || cli_parse_u64(val, &v))
+        return cli_fail("render", "%s needs a number", what);
+    int rc = toggle_render_opts_set(o, key, v);
+    return rc ? cli_status("render", rc) : 0;
+}
+
+/* The canonical solution of the all-off to all-on game; NULL if none. */
+static uint64_t *grid_solution(size_t rows, size_t cols, uint64_t k)
+{
+    toggle_graph *g = NULL;
+    toggle_system *s = NULL;
+    toggle_solution *sol = NULL;
+    uint64_t *x = NULL;
+    int rc = toggle_graph_new_grid(&g, rows, cols, 0);
+    if (!rc)
+        rc = toggle_system_new(&s, g, k, NULL, NULL);
+    if (!rc)
+        rc = toggle_solve(&sol, s);
+    if (!rc && !(x = malloc(rows * cols * sizeof *x)))
+        rc = TOGGLE_ENOMEM;
+    if (!rc)
+        rc = toggle_solution_particular(sol, x, rows * cols);
+    if (rc) {
+        if (rc == TOGGLE_ENOSOLUTION)
+            cli_fail("render", "the %zux%zu board has no all-off to all-on solution mod %llu",
+                     rows, cols, (unsigned long long)k);
+        else
+            cli_status("render", rc);
+        free(x);
+        x = NULL;
+    }
+    toggle_solution_free(sol);
+    toggle_system_free(s);
+    toggle_graph_free(g);
+    return x;
+}
+
+static int write_out(const toggle_render_opts *o, int fmt, const uint64_t *x, size_t rows,
+                     size_t cols, uint64_t k, const char *out)
+{
+    if (strcmp(out, "-") != 0) {
+        int rc = toggle_render_file(o, fmt, x, rows, cols, k, out);
+        return rc ? cli_status("render", rc) : 0;
+    }
+    size_t need = 0;
+    int rc = toggle_render(o, fmt, x, rows, cols, k, NULL, 0, &need);
+    if (rc != TOGGLE_EBUFSIZE)
+        return cli_status("render", rc);
+    uint8_t *buf = malloc(need);
+    if (!buf)
+        return cli_fail("render", "out of memory");
+    rc = toggle_render(o, fmt, x, rows, cols, k, buf, need, NULL);
+    if (!rc && fwrite(buf, 1, need, stdout) != need)
+        rc = TOGGLE_EIO;
+    free(buf);
+    return rc ? cli_status("render", rc) : 0;
+}
+
+int cmd_render(int argc, char **argv)
+{
+    const char *grid = NULL, *board = NULL, *out = NULL, *format = NULL, *val;
+    uint64_t k = 2;
+    toggle_render_opts *o = NULL;
+    int status = 1;
+    if (toggle_render_opts_new(&o))
+        return cli_fail("render", "out of memory");
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(render_usage, stdout);
+            status = 0;
+            goto done;
+        } else if (cli_opt(argc, argv, &i, "--grid", &val)) {
+            grid = val;
+        } else if (cli_opt(argc, argv, &i, "--board", &val)) {
+            board = val;
+        } else if (cli_opt(argc, argv, &i, "--out", &val)) {
+            out = val;
+        } else if (cli_opt(argc, argv, &i, "--format", &val)) {
+            format = val;
+        } else if (cli_opt(argc, argv, &i, "--mod", &val)) {
+            if (!val || cli_parse_u64(val, &k) || k < 2) {
+                cli_fail("render", "--mod needs a modulus >= 2");
+                goto done;
+            }
+        } else if (cli_opt(argc, argv, &i, "--colormap", &val)) {
+            int id, rev;
+            if (val && !strcmp(val, "list")) {
+                for (size_t m = 0; m < toggle_colormap_count(); m++)
+                    printf("%s%s\n", toggle_colormap_name((int)m),
+                           toggle_colormap_is_qualitative((int)m) == 1 ? " (qualitative)" : "");
+                status = 0;
+                goto done;
+            }
+            if (!val || toggle_colormap_from_name(val, &id, &rev)) {
+                cli_fail("render", "unknown colour map '%s' (--colormap list shows them)",
+                         val ? val : "");
+                goto done;
+            }
+            toggle_render_opts_set(o, TOGGLE_RENDER_COLORMAP, (uint64_t)id);
+            toggle_render_opts_set(o, TOGGLE_RENDER_REVERSED, (uint64_t)rev);
+        } else if (cli_opt(argc, argv, &i, "--cell", &val)) {
+            if (set_num(o, TOGGLE_RENDER_CELL_SIZE, val, "--cell"))
+                goto done;
+        } else if (cli_opt(argc, argv, &i, "--lines", &val)) {
+            if (set_num(o, TOGGLE_RENDER_GRID_LINES, val, "--lines"))
+                goto done;
+        } else if (cli_opt(argc, argv, &i, "--border", &val)) {
+            if (set_num(o, TOGGLE_RENDER_BORDER, val, "--border"))
+                goto done;
+        } else if (cli_opt(argc, argv, &i, "--line-color", &val)) {
+            char *end;
+            unsigned long c = val ? strtoul(val[0] == '#' ? val + 1 : val, &end, 16) : 0;
+            if (!val || *end || toggle_render_opts_set(o, TOGGLE_RENDER_LINE_COLOR, c)) {
+                cli_fail("render", "--line-color needs RRGGBB");
+                goto done;
+            }
+        } else {
+            cli_fail("render", "unknown argument '%s' (see toggle render --help)", a);
+            goto done;
+        }
+    }
+    if (!out || (!grid == !board)) {
+        cli_fail("render", "need --out and exactly one of --grid, --board (see --help)");
+        goto done;
+    }
+    int fmt = TOGGLE_IMAGE_PNG;
+    size_t ol = strlen(out);
+    if (format ? !strcmp(format, "ppm") : (ol > 4 && !strcmp(out + ol - 4, ".ppm")))
+        fmt = TOGGLE_IMAGE_PPM;
+    else if (format && strcmp(format, "png") != 0) {
+        cli_fail("render", "unknown format '%s' (png, ppm)", format);
+        goto done;
+    }
+    size_t rows = 0, cols = 0;
+    uint64_t *x = NULL;
+    if (grid) {
+        if (cli_parse_shape(grid, &rows, &cols)) {
+            cli_fail("render", "--grid needs RxC, e.g. 9x9");
+            goto done;
+        }
+        x = grid_solution(rows, cols, k);
+    } else {
+        size_t len;
+        char *text = cli_read_file(board, &len);
+        if (!text) {
+            cli_fail("render", "cannot read '%s'", board);
+            goto done;
+        }
+        int rc = toggle_board_parse(text, len, k, NULL, 0, &rows, &cols);
+        if (rc == TOGGLE_EBUFSIZE || rc == TOGGLE_OK) {
+            size_t cells = rows * cols;
+            x = malloc((cells ? cells : 1) * sizeof *x);
+            rc = x ? toggle_board_parse(text, len, k, x, rows * cols, &rows, &cols)
+                   : TOGGLE_ENOMEM;
+        }
+        free(text);
+        if (rc) {
+            cli_status("render", rc);
+            free(x);
+            x = NULL;
+        }
+    }
+    if (x)
+        status = write_out(o, fmt, x, rows, cols, k, out);
+    free(x);
+done:
+    toggle_render_opts_free(o);
+    return status;
+}
