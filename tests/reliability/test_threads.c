@@ -19,12 +19,16 @@ typedef struct {
 } shape;
 
 static const shape shapes[] = {
-    {5, 5, 0}, {6, 7, 0}, {4, 4, TOGGLE_GRID_TORUS}, {3, 8, TOGGLE_GRID_MOORE},
+    {5, 5, 0}, {7, 7, 0}, {4, 4, TOGGLE_GRID_TORUS}, {3, 8, TOGGLE_GRID_MOORE},
     {9, 9, 0}, {1, 12, TOGGLE_GRID_NO_SELF},
 };
 #define NSHAPES (sizeof shapes / sizeof *shapes)
 
 static toggle_graph *graphs[NSHAPES];
+/* A system and a solution shared read-only by every thread as well. */
+static toggle_system *shared_sys;
+static toggle_solution *shared_sol;
+static uint64_t *shared_a, shared_b[49];
 static uint64_t *dense[NSHAPES];
 
 static const int engines[] = {TOGGLE_ENGINE_AUTO, TOGGLE_ENGINE_FLINT, TOGGLE_ENGINE_GF2,
@@ -83,6 +87,21 @@ static void *work(void *p)
         toggle_solution_free(sol);
         toggle_system_free(s);
         free(b);
+        if (it % 8 == 0 && !w->failure[0]) {
+            /* solve the shared system, read the shared solution */
+            toggle_solution *mine = NULL;
+            rc = toggle_solve(&mine, shared_sys);
+            const char *msg = rc ? toggle_last_error()
+                                 : tu_verify(mine, shared_a, shared_b, 49, 49, 3, SIZE_MAX);
+            if (!msg)
+                msg = tu_verify(shared_sol, shared_a, shared_b, 49, 49, 3, SIZE_MAX);
+            if (msg)
+                snprintf(w->failure, sizeof w->failure, "thread %d, shared system: %s", w->id,
+                         msg);
+            else
+                w->verified += 2;
+            toggle_solution_free(mine);
+        }
     }
     return NULL;
 }
@@ -96,6 +115,11 @@ static void run_threads(int guard)
                                                shapes[i].flags), 0);
         dense[i] = tu_grid_matrix(shapes[i].rows, shapes[i].cols, shapes[i].flags);
     }
+    ck_assert_int_eq(toggle_system_new(&shared_sys, graphs[1], 3, NULL, NULL), 0); /* 7x7 */
+    ck_assert_int_eq(toggle_solve(&shared_sol, shared_sys), 0);
+    shared_a = tu_grid_matrix(7, 7, 0);
+    for (size_t i = 0; i < 49; i++)
+        shared_b[i] = 1;
     pthread_t th[THREADS];
     worker w[THREADS];
     size_t iters = tu_iters(150);
@@ -115,6 +139,9 @@ static void run_threads(int guard)
     fprintf(stderr, "threads%s: %d threads, %zu answers verified, %zu engine refusals\n",
             guard ? " (guard)" : "", THREADS, verified, unsupported);
     ck_assert_uint_gt(verified, THREADS * iters * 3 / 4);
+    toggle_solution_free(shared_sol);
+    toggle_system_free(shared_sys);
+    free(shared_a);
     for (size_t i = 0; i < NSHAPES; i++) {
         toggle_graph_free(graphs[i]);
         free(dense[i]);
