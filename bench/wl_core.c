@@ -14,12 +14,14 @@ typedef struct {
     size_t n;
     uint64_t p;      /* 0: the first prime above 2^62 */
     size_t nullity;  /* 0: random A (full rank, almost surely); else A = B C of rank n - nullity */
+    int solvable;    /* with nullity: 1: b = A x0, 0: random b (unsolvable, almost surely) */
 } dense_arg;
 
 typedef struct {
     size_t n;
     uint64_t p;
-    size_t nullity;  /* as built (from the checked warm-up for toggle) */
+    size_t nullity;  /* as built */
+    int solvable;    /* b = A x0 was built */
     uint64_t *a, *b;
     toggle_system *sys;
 } dense_state;
@@ -63,6 +65,25 @@ static int fill_matrix(dense_state *st, const dense_arg *d, uint64_t *s)
     return 0;
 }
 
+/* b = A x0 for a random x0, so the system is solvable. */
+static void consistent_rhs(dense_state *st, uint64_t *s)
+{
+    nmod_t mod;
+    nmod_init(&mod, st->p);
+    uint64_t *x0 = malloc(st->n * sizeof *x0);
+    if (!x0)
+        return;
+    for (size_t j = 0; j < st->n; j++)
+        x0[j] = bench_rng(s) % st->p;
+    for (size_t i = 0; i < st->n; i++) {
+        uint64_t acc = 0;
+        for (size_t j = 0; j < st->n; j++)
+            acc = nmod_add(acc, nmod_mul(st->a[i * st->n + j], x0[j], mod), mod);
+        st->b[i] = acc;
+    }
+    free(x0);
+}
+
 static void *dense_setup(const void *arg)
 {
     const dense_arg *d = arg;
@@ -72,6 +93,7 @@ static void *dense_setup(const void *arg)
     st->n = d->n;
     st->p = d->p ? d->p : n_nextprime(UWORD(1) << 62, 1);
     st->nullity = d->nullity;
+    st->solvable = d->nullity && d->solvable;
     st->a = malloc(d->n * d->n * sizeof *st->a);
     st->b = malloc(d->n * sizeof *st->b);
     uint64_t s = 12345 + d->n;
@@ -81,6 +103,8 @@ static void *dense_setup(const void *arg)
     }
     for (size_t i = 0; i < d->n; i++)
         st->b[i] = bench_rng(&s) % st->p;
+    if (d->nullity && d->solvable)
+        consistent_rhs(st, &s);
     if (toggle_system_new_matrix(&st->sys, d->n, d->n, st->a, st->b, st->p) != TOGGLE_OK
         || toggle_system_set_option(st->sys, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_FLINT)
         || toggle_system_set_option(st->sys, TOGGLE_OPT_MEMORY_BUDGET, 0)) {
@@ -117,6 +141,8 @@ static int run_toggle(void *p, int check)
         bad |= toggle_solution_kernel_vector(sol, i, x, n) != TOGGLE_OK;
     if (check && st->nullity)
         bad |= d != st->nullity;
+    if (check && st->solvable)
+        bad |= toggle_solution_is_solvable(sol) != 1;
     free(x);
     toggle_solution_free(sol);
     return bad;
@@ -159,17 +185,21 @@ static int run_flint_nullspace(void *p, int check)
 
 #define DENSE(N, P, PN, Q)                                                                 \
     {"gfp/dense/" #N "/p" PN "/toggle-flint", "gfp/dense/" #N "/p=" PN, "toggle-flint",    \
-     "flint-rref", Q, 5, dense_setup, run_toggle, dense_teardown, &(dense_arg){N, P, 0}},  \
+     "flint-rref", Q, 5, dense_setup, run_toggle, dense_teardown, &(dense_arg){N, P, 0, 0}},  \
     {"gfp/dense/" #N "/p" PN "/flint-rref", "gfp/dense/" #N "/p=" PN, "flint-rref", NULL, Q, \
-     5, dense_setup, run_flint_rref, dense_teardown, &(dense_arg){N, P, 0}}
+     5, dense_setup, run_flint_rref, dense_teardown, &(dense_arg){N, P, 0, 0}}
 
-#define NULLSPACE(N, P, PN, D, Q)                                                          \
-    {"gfp/nullspace/" #N "/p" PN "/toggle-flint", "gfp/nullspace/" #N "/p=" PN,            \
+/* Nullspace of a rank-deficient A: FLINT's nmod_mat_nullspace against
+ * toggle_solve plus reading every kernel vector. KIND "nullspace": b = A x0
+ * (solvable); "nullspace-unsolvable": random b, where toggle_solve also
+ * computes the certificate of unsolvability. */
+#define NULLSPACE(KIND, S, N, P, PN, D, Q)                                                 \
+    {"gfp/" KIND "/" #N "/p" PN "/toggle-flint", "gfp/" KIND "/" #N "/p=" PN,              \
      "toggle-flint", "flint-nullspace", Q, 5, dense_setup, run_toggle, dense_teardown,     \
-     &(dense_arg){N, P, D}},                                                               \
-    {"gfp/nullspace/" #N "/p" PN "/flint-nullspace", "gfp/nullspace/" #N "/p=" PN,         \
+     &(dense_arg){N, P, D, S}},                                                            \
+    {"gfp/" KIND "/" #N "/p" PN "/flint-nullspace", "gfp/" KIND "/" #N "/p=" PN,           \
      "flint-nullspace", NULL, Q, 5, dense_setup, run_flint_nullspace, dense_teardown,      \
-     &(dense_arg){N, P, D}}
+     &(dense_arg){N, P, D, S}}
 
 static const bench_workload core[] = {
     DENSE(128, 3, "3", 1),
@@ -186,11 +216,13 @@ static const bench_workload core[] = {
     DENSE(256, 0, "2^62+", 0),
     DENSE(512, 0, "2^62+", 0),
     DENSE(1024, 0, "2^62+", 0),
-    NULLSPACE(128, 65521, "65521", 16, 1),
-    NULLSPACE(256, 65521, "65521", 32, 0),
-    NULLSPACE(512, 65521, "65521", 64, 0),
-    NULLSPACE(1024, 65521, "65521", 128, 0),
-    NULLSPACE(2048, 65521, "65521", 256, 0),
+    NULLSPACE("nullspace", 1, 128, 65521, "65521", 16, 1),
+    NULLSPACE("nullspace", 1, 256, 65521, "65521", 32, 0),
+    NULLSPACE("nullspace", 1, 512, 65521, "65521", 64, 0),
+    NULLSPACE("nullspace", 1, 1024, 65521, "65521", 128, 0),
+    NULLSPACE("nullspace", 1, 2048, 65521, "65521", 256, 0),
+    NULLSPACE("nullspace-unsolvable", 0, 512, 65521, "65521", 64, 0),
+    NULLSPACE("nullspace-unsolvable", 0, 1024, 65521, "65521", 128, 0),
 };
 
 void bench_register_core(void)

@@ -48,15 +48,19 @@ uint64_t toggle__submod(uint64_t a, uint64_t b, uint64_t k);
 uint64_t toggle__invmod(uint64_t a, uint64_t k); /* 0 if not invertible */
 
 /* ---- vector storage (lib/core/vecs.c) ---------------------------------- */
-/* `count` vectors of `len` entries modulo k. For k = 2 entries are packed
- * 64 to a word (bit j of word j / 64 is entry j) and padding bits are zero;
- * otherwise one uint64 per entry. Each vector starts on its own word. */
+/* `count` vectors of `len` entries modulo k, each entry in the narrowest
+ * width that holds k - 1: 1 bit for k = 2 (bit j of word j / 64 is entry j),
+ * else 8, 16, 32 or 64 bits, little-endian within the words. Padding is zero
+ * and each vector starts on its own word. Narrow entries keep a large board's
+ * answer (and its kernel basis) 8x smaller than a word per entry. */
 typedef struct toggle__vecs {
     size_t len, count, stride; /* stride: words per vector */
-    bool packed;
+    unsigned width;            /* bits per entry: 1, 8, 16, 32 or 64 */
+    bool packed;               /* width == 1 */
     uint64_t *data;
 } toggle__vecs;
 
+unsigned toggle__vecs_width(uint64_t k);
 size_t toggle__vecs_stride(size_t len, uint64_t k);
 /* Bytes needed for count vectors; false on overflow. */
 bool toggle__vecs_bytes(size_t len, size_t count, uint64_t k, size_t *bytes);
@@ -69,16 +73,27 @@ static inline uint64_t *toggle__vecs_row(const toggle__vecs *v, size_t i)
 static inline uint64_t toggle__vecs_get(const toggle__vecs *v, size_t i, size_t j)
 {
     const uint64_t *r = toggle__vecs_row(v, i);
-    return v->packed ? (r[j >> 6] >> (j & 63)) & 1u : r[j];
+    switch (v->width) {
+    case 1: return (r[j >> 6] >> (j & 63)) & 1u;
+    case 8: return ((const uint8_t *)r)[j];
+    case 16: return ((const uint16_t *)r)[j];
+    case 32: return ((const uint32_t *)r)[j];
+    default: return r[j];
+    }
 }
 static inline void toggle__vecs_set(toggle__vecs *v, size_t i, size_t j, uint64_t x)
 {
     uint64_t *r = toggle__vecs_row(v, i);
-    if (v->packed) {
+    switch (v->width) {
+    case 1: {
         uint64_t bit = (uint64_t)1 << (j & 63);
         r[j >> 6] = x ? (r[j >> 6] | bit) : (r[j >> 6] & ~bit);
-    } else {
-        r[j] = x;
+        break;
+    }
+    case 8: ((uint8_t *)r)[j] = (uint8_t)x; break;
+    case 16: ((uint16_t *)r)[j] = (uint16_t)x; break;
+    case 32: ((uint32_t *)r)[j] = (uint32_t)x; break;
+    default: r[j] = x; break;
     }
 }
 

@@ -1,11 +1,25 @@
-/* Storage for solution vectors: bit-packed for k = 2, a word per entry otherwise. */
+/* Storage for solution vectors: bit-packed for k = 2, narrow integers otherwise. */
 #include <string.h>
 
 #include "internal.h"
 
+unsigned toggle__vecs_width(uint64_t k)
+{
+    if (k <= 2)
+        return 1;
+    if (k <= ((uint64_t)1 << 8))
+        return 8;
+    if (k <= ((uint64_t)1 << 16))
+        return 16;
+    if (k <= ((uint64_t)1 << 32))
+        return 32;
+    return 64;
+}
+
 size_t toggle__vecs_stride(size_t len, uint64_t k)
 {
-    return k == 2 ? (len + 63) / 64 : len;
+    size_t per_word = 64 / toggle__vecs_width(k);
+    return len / per_word + (len % per_word != 0);
 }
 
 bool toggle__vecs_bytes(size_t len, size_t count, uint64_t k, size_t *bytes)
@@ -28,7 +42,8 @@ int toggle__vecs_init(toggle__vecs *v, size_t len, size_t count, uint64_t k)
     v->len = len;
     v->count = count;
     v->stride = toggle__vecs_stride(len, k);
-    v->packed = (k == 2);
+    v->width = toggle__vecs_width(k);
+    v->packed = v->width == 1;
     return TOGGLE_OK;
 }
 

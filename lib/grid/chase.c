@@ -128,14 +128,13 @@ static void gf2_chase(const frame *f, const uint64_t *w, uint64_t *virt, void *w
             cur[j + 1] = (T)w[j];                                                    \
         for (size_t r = f->R; r-- > 0;) {                                            \
             if (f->out) {                                                            \
-                uint64_t *dst = toggle__vecs_row(f->out, f->outvec);                 \
-                if (!f->tr) {                                                        \
-                    uint64_t *d0 = dst + r * C;                                      \
-                    for (size_t j = 0; j < C; j++)                                   \
-                        d0[j] = cur[j + 1];                                          \
+                toggle__vecs *o = f->out;                                            \
+                if (!f->tr && o->width == 8 * sizeof(T)) {                           \
+                    memcpy((T *)toggle__vecs_row(o, f->outvec) + r * C, cur + 1,     \
+                           C * sizeof(T));                                           \
                 } else {                                                             \
                     for (size_t j = 0; j < C; j++)                                   \
-                        dst[j * f->R + r] = cur[j + 1];                              \
+                        toggle__vecs_set(o, f->outvec, cell_index(f, r, j), cur[j + 1]); \
                 }                                                                    \
             }                                                                        \
             if (!f->b) {                                                             \
@@ -178,11 +177,9 @@ static void chase_big(const frame *f, const uint64_t *w, uint64_t *virt, void *w
     memset(cur, 0, 3 * (C + 2) * sizeof *cur);
     memcpy(cur + 1, w, C * sizeof *w);
     for (size_t r = f->R; r-- > 0;) {
-        if (f->out) {
-            uint64_t *dst = toggle__vecs_row(f->out, f->outvec);
+        if (f->out)
             for (size_t j = 0; j < C; j++)
-                dst[cell_index(f, r, j)] = cur[j + 1];
-        }
+                toggle__vecs_set(f->out, f->outvec, cell_index(f, r, j), cur[j + 1]);
         for (size_t j = 0; j < C; j++) {
             uint64_t s = toggle__addmod(cur[j], cur[j + 2], p);
             if (f->d)
@@ -284,18 +281,20 @@ static void vec_axpy(toggle__vecs *v, size_t dst, const toggle__vecs *sv, size_t
                 d[i] ^= s[i];
         return;
     }
-    for (size_t i = 0; i < v->len; i++)
-        if (s[i])
-            d[i] = toggle__submod(d[i], toggle__mulmod(f, s[i], k), k);
+    for (size_t i = 0; i < v->len; i++) {
+        uint64_t si = toggle__vecs_get(sv, src, i);
+        if (si)
+            toggle__vecs_set(v, dst, i, toggle__submod(toggle__vecs_get(v, dst, i),
+                                                       toggle__mulmod(f, si, k), k));
+    }
 }
 
 static void vec_scale(toggle__vecs *v, size_t i, uint64_t f, uint64_t k)
 {
     if (v->packed)
         return; /* f = 1 */
-    uint64_t *d = toggle__vecs_row(v, i);
     for (size_t t = 0; t < v->len; t++)
-        d[t] = toggle__mulmod(d[t], f, k);
+        toggle__vecs_set(v, i, t, toggle__mulmod(toggle__vecs_get(v, i, t), f, k));
 }
 
 /* A transposed chase gives the kernel basis canonical for the column-major

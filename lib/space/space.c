@@ -293,11 +293,13 @@ static bool gray_step(toggle_iter *it)
             cur[w] ^= g[w];
         return true;
     }
-    uint64_t k = sp->k, *cur = it->cur.data;
+    uint64_t k = sp->k;
+    toggle__vecs *cur = &it->cur;
     for (size_t p = sp->supp_start[j]; p < sp->supp_start[j + 1]; p++) {
         size_t c = sp->supp_idx[p];
-        cur[c] = dir > 0 ? toggle__addmod(cur[c], sp->supp_val[p], k)
-                         : toggle__submod(cur[c], sp->supp_val[p], k);
+        uint64_t v = toggle__vecs_get(cur, 0, c);
+        toggle__vecs_set(cur, 0, c, dir > 0 ? toggle__addmod(v, sp->supp_val[p], k)
+                                            : toggle__submod(v, sp->supp_val[p], k));
     }
     return true;
 }

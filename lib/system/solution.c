@@ -175,7 +175,7 @@ int toggle_solution_count_string(const toggle_solution *sol, char *buf, size_t l
 static void copy_vec(const toggle__vecs *v, size_t which, size_t offset, uint64_t *out,
                      size_t len)
 {
-    if (!v->packed) {
+    if (v->width == 64) {
         memcpy(out, toggle__vecs_row(v, which) + offset, len * sizeof *out);
         return;
     }
