@@ -280,7 +280,7 @@ static void usage(void)
            "                    quick 0.5; with --quick a slow warm-up is the only sample)\n"
            "  --timeout S       kill a workload after S seconds (default none, quick 30)\n"
            "  --deadline S      start no workload after S seconds, report the rest as\n"
-           "                    skipped (default none, quick 45)\n"
+           "                    skipped (default none, quick 40)\n"
            "  --json FILE       also write every result and the machine as JSON\n"
            "  --list            list the selected workloads and exit\n"
            "  -h, --help        this help\n");
@@ -351,7 +351,7 @@ int main(int argc, char **argv)
     if (cf.timeout < 0)
         cf.timeout = cf.quick ? 30 : 0;
     if (cf.deadline < 0)
-        cf.deadline = cf.quick ? 45 : 0;
+        cf.deadline = cf.quick ? 40 : 0;
 
     void (*regs[])(void) = {bench_register_core, bench_register_io,   bench_register_gf2,
                             bench_register_grid, bench_register_space, bench_register_render};

@@ -127,12 +127,17 @@ struct toggle_system {
     uint64_t k;
     toggle_graph *graph; /* set when built from a graph (then m == n) */
     toggle__vecs a;      /* dense rows of A (count m, len n) when graph == NULL */
-    uint64_t *b;         /* m values */
+    toggle__vecs b;      /* the right-hand side: one vector of m values */
     int engine;
     uint64_t budget;       /* 0 = unlimited */
     uint64_t search_limit;
 };
 
+/* b[i] (no bounds check). */
+static inline uint64_t toggle__rhs(const toggle_system *s, size_t i)
+{
+    return toggle__vecs_get(&s->b, 0, i);
+}
 /* A[i][j] reduced mod k (no bounds check). */
 uint64_t toggle__system_get(const toggle_system *s, size_t i, size_t j);
 /* Fail with TOGGLE_ENOMEM if bytes exceeds the system's budget. */

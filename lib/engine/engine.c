@@ -77,10 +77,9 @@ int toggle__certificate_by_transpose(const toggle_system *s, const toggle__engin
     int rc = toggle__vecs_init(&t.a, m, rows, s->k);
     if (rc)
         return rc;
-    t.b = toggle__calloc(rows, sizeof *t.b);
-    if (!t.b) {
+    if ((rc = toggle__vecs_init(&t.b, rows, 1, s->k))) {
         toggle__vecs_clear(&t.a);
-        return toggle__error(TOGGLE_ENOMEM, "out of memory building a certificate system");
+        return rc;
     }
     if (s->graph) {
         /* row j of A^T is column j of A: read it straight from the graph */
@@ -105,8 +104,8 @@ int toggle__certificate_by_transpose(const toggle_system *s, const toggle__engin
             }
     }
     for (size_t i = 0; i < m; i++)
-        toggle__vecs_set(&t.a, n, i, s->b[i]);
-    t.b[n] = 1;
+        toggle__vecs_set(&t.a, n, i, toggle__rhs(s, i));
+    toggle__vecs_set(&t.b, 0, n, 1);
     toggle_solution *ts = NULL;
     if (!rc)
         rc = toggle__solution_new(&ts, &t, engine->id);
@@ -120,6 +119,6 @@ int toggle__certificate_by_transpose(const toggle_system *s, const toggle__engin
     }
     toggle_solution_free(ts);
     toggle__vecs_clear(&t.a);
-    toggle__free(t.b);
+    toggle__vecs_clear(&t.b);
     return rc;
 }

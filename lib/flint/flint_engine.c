@@ -59,7 +59,7 @@ static int fill_matrix(const toggle_system *s, nmod_mat_t M)
         toggle__free(val);
     }
     for (size_t i = 0; i < s->m; i++)
-        nmod_mat_entry(M, i, s->n) = s->b[i];
+        nmod_mat_entry(M, i, s->n) = toggle__rhs(s, i);
     return TOGGLE_OK;
 }
 

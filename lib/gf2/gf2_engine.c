@@ -104,7 +104,7 @@ static int build_augmented(const toggle_system *s, uint64_t **out, size_t *strid
         colbuf_clear(&cb);
     }
     for (size_t i = 0; i < m; i++)
-        if (s->b[i] & 1)
+        if (toggle__rhs(s, i))
             M[i * W + (n >> 6)] |= (uint64_t)1 << (n & 63);
     *out = M;
     *stride = W;
@@ -140,7 +140,7 @@ static int build_transposed(const toggle_system *s, uint64_t **out, size_t *stri
     }
     uint64_t *last = T + n * W;
     for (size_t i = 0; i < m; i++)
-        if (s->b[i] & 1)
+        if (toggle__rhs(s, i))
             last[i >> 6] |= (uint64_t)1 << (i & 63);
     last[m >> 6] |= (uint64_t)1 << (m & 63);
     *out = T;

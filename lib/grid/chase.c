@@ -15,7 +15,7 @@ typedef struct {
     bool tr;
     unsigned d;         /* 1: the pressed cell toggles itself (classic), 0: no self */
     uint64_t p;
-    const uint64_t *b;  /* right-hand side (N values) or NULL for zero */
+    const toggle__vecs *b; /* right-hand side (N values) or NULL for zero */
     toggle__vecs *out;  /* where to write the frame rows, or NULL */
     size_t outvec;      /* which vector of out */
 } frame;
@@ -33,17 +33,21 @@ static void gf2_load_b(const frame *f, size_t r, uint64_t *bw, size_t W)
     if (!f->b)
         return;
     if (!f->tr) {
-        const uint64_t *src = f->b + r * f->C;
+        /* bits [r C, r C + C) of the packed right-hand side */
+        const uint64_t *src = toggle__vecs_row(f->b, 0);
+        size_t off = r * f->C, q = off >> 6;
+        unsigned sh = off & 63;
+        size_t last = (f->b->len - 1) >> 6;
         for (size_t i = 0; i < W; i++) {
-            size_t lo = i * 64, hi = lo + 64 < f->C ? lo + 64 : f->C;
-            uint64_t word = 0;
-            for (size_t j = lo; j < hi; j++)
-                word |= (src[j] & 1) << (j - lo);
-            bw[i] = word;
+            uint64_t lo = src[q + i] >> sh;
+            uint64_t hi = (sh && q + i + 1 <= last) ? src[q + i + 1] << (64 - sh) : 0;
+            bw[i] = lo | hi;
         }
+        if (f->C & 63)
+            bw[W - 1] &= ((uint64_t)1 << (f->C & 63)) - 1;
     } else {
         for (size_t j = 0; j < f->C; j++)
-            bw[j >> 6] |= (f->b[j * f->R + r] & 1) << (j & 63);
+            bw[j >> 6] |= toggle__vecs_get(f->b, 0, j * f->R + r) << (j & 63);
     }
 }
 
@@ -139,13 +143,11 @@ static void gf2_chase(const frame *f, const uint64_t *w, uint64_t *virt, void *w
             }                                                                        \
             if (!f->b) {                                                             \
                 memset(bl, 0, C * sizeof(T));                                        \
-            } else if (!f->tr) {                                                     \
-                const uint64_t *src = f->b + r * C;                                  \
-                for (size_t j = 0; j < C; j++)                                       \
-                    bl[j] = (T)src[j];                                               \
+            } else if (!f->tr && f->b->width == 8 * sizeof(T)) {                    \
+                memcpy(bl, (const T *)toggle__vecs_row(f->b, 0) + r * C, C * sizeof(T)); \
             } else {                                                                 \
                 for (size_t j = 0; j < C; j++)                                       \
-                    bl[j] = (T)f->b[j * f->R + r];                                   \
+                    bl[j] = (T)toggle__vecs_get(f->b, 0, cell_index(f, r, j));       \
             }                                                                        \
             for (size_t j = 0; j < C; j++) {                                         \
                 T s = (T)(cur[j] + cur[j + 2] + (T)(cur[j + 1] & dm) + nxt[j + 1]);  \
@@ -185,7 +187,8 @@ static void chase_big(const frame *f, const uint64_t *w, uint64_t *virt, void *w
             if (f->d)
                 s = toggle__addmod(s, cur[j + 1], p);
             s = toggle__addmod(s, nxt[j + 1], p);
-            prv[j + 1] = toggle__submod(f->b ? f->b[cell_index(f, r, j)] : 0, s, p);
+            prv[j + 1] = toggle__submod(f->b ? toggle__vecs_get(f->b, 0, cell_index(f, r, j)) : 0,
+                                        s, p);
         }
         uint64_t *t = nxt;
         nxt = cur;
@@ -345,8 +348,9 @@ static int certificate(const toggle_system *s, toggle_solution *sol)
         uint64_t beta = 0;
         for (size_t t = 0; t < s->n; t++) {
             uint64_t v = toggle__vecs_get(&sol->kernel, i, t);
-            if (v && s->b[t])
-                beta = toggle__addmod(beta, toggle__mulmod(v, s->b[t], k), k);
+            uint64_t bt = v ? toggle__rhs(s, t) : 0;
+            if (bt)
+                beta = toggle__addmod(beta, toggle__mulmod(v, bt, k), k);
         }
         if (!beta)
             continue;
@@ -388,7 +392,7 @@ static int chase_solve(const toggle_system *s, toggle_solution *sol)
     /* Pass 1: presses 0 on the last row give the virtual row z; the virtual
      * row of last row w is (-1)^R P_R(T) w + z, so P_R(T) w = -(-1)^R z. */
     memset(w, 0, C * sizeof *w);
-    f.b = s->b;
+    f.b = &s->b;
     chase(&f, w, virt, work);
     for (size_t j = 0; j < C; j++)
         w[j] = (f.R & 1) ? virt[j] : toggle__submod(0, virt[j], p);

@@ -231,7 +231,7 @@ int toggle_system_write(const toggle_system *s, char *buf, size_t len, size_t *n
             put_u64(&w, toggle__system_get(s, i, j));
         }
         put(&w, sep ? " | " : "|", sep ? 3 : 1);
-        put_u64(&w, s->b[i]);
+        put_u64(&w, toggle__rhs(s, i));
         put(&w, "\n", 1);
     }
     return finish(&w, needed);

@@ -93,6 +93,8 @@ static int basis_init(basis *b, size_t len, size_t cap, uint64_t p)
     if (!b->rows || !b->pivot) {
         toggle__free(b->rows);
         toggle__free(b->pivot);
+        b->rows = NULL; /* the caller's basis_clear() frees them again */
+        b->pivot = NULL;
         return toggle__error(TOGGLE_ENOMEM, "out of memory counting orbits");
     }
     return TOGGLE_OK;

@@ -269,7 +269,7 @@ static int certificate(const toggle_system *s, toggle_solution *sol, uint64_t *M
     if (rc)
         return rc;
     for (size_t i = 0; i < m; i++) {
-        M[i * cols + n] = s->b[i] % s->k;
+        M[i * cols + n] = toggle__rhs(s, i);
         M[i * cols + n + 1 + i] = 1;
     }
     if ((rc = toggle__howell(M, m, cap, cols, s->k, &r, lead)))
@@ -309,7 +309,7 @@ static int howell_solve(const toggle_system *s, toggle_solution *sol)
     int rc = fill_a(s, M, cols, 1, 0, true);
     if (!rc) {
         for (size_t i = 0; i < m; i++)
-            M[i] = s->b[i] % k ? k - s->b[i] % k : 0;
+            M[i] = toggle__rhs(s, i) ? k - toggle__rhs(s, i) : 0;
         M[m] = 1;
         for (size_t j = 0; j < n; j++)
             M[(1 + j) * cols + m + 1 + j] = 1;

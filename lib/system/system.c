@@ -33,8 +33,7 @@ static toggle_system *system_alloc(size_t m, size_t n, uint64_t k)
     s->engine = TOGGLE_ENGINE_AUTO;
     s->budget = TOGGLE_DEFAULT_MEMORY_BUDGET;
     s->search_limit = (uint64_t)1 << 32;
-    s->b = toggle__calloc(m ? m : 1, sizeof *s->b);
-    if (!s->b) {
+    if (toggle__vecs_init(&s->b, m, 1, k) != TOGGLE_OK) {
         toggle__free(s);
         return NULL;
     }
@@ -47,7 +46,7 @@ void toggle_system_free(toggle_system *s)
         return;
     toggle_graph_free(s->graph);
     toggle__vecs_clear(&s->a);
-    toggle__free(s->b);
+    toggle__vecs_clear(&s->b);
     toggle__free(s);
 }
 
@@ -70,7 +69,7 @@ int toggle_system_new(toggle_system **out, const toggle_graph *graph, uint64_t k
     for (size_t i = 0; i < n; i++) {
         uint64_t t = target ? target[i] : 1 % k;
         uint64_t st = start ? start[i] : 0;
-        s->b[i] = toggle__submod(t, st, k);
+        toggle__vecs_set(&s->b, 0, i, toggle__submod(t, st, k));
     }
     s->graph = toggle__graph_ref(graph);
     *out = s;
@@ -103,7 +102,7 @@ int toggle_system_new_matrix(toggle_system **out, size_t m, size_t n, const uint
     for (size_t i = 0; i < m; i++) {
         for (size_t j = 0; j < n; j++)
             toggle__vecs_set(&s->a, i, j, a[i * n + j]);
-        s->b[i] = b[i];
+        toggle__vecs_set(&s->b, 0, i, b[i]);
     }
     *out = s;
     return TOGGLE_OK;
@@ -148,7 +147,7 @@ int toggle_system_rhs(const toggle_system *s, size_t i, uint64_t *value)
         return toggle__error(TOGGLE_EINVAL, "system and value must not be NULL");
     if (i >= s->m)
         return toggle__error(TOGGLE_ERANGE, "row %zu outside a system of %zu rows", i, s->m);
-    *value = s->b[i];
+    *value = toggle__rhs(s, i);
     return TOGGLE_OK;
 }
 
@@ -240,7 +239,7 @@ int toggle_system_check(const toggle_system *s, const uint64_t *x, size_t len, i
     }
     int ok = 1;
     for (size_t i = 0; i < s->m && ok; i++)
-        ok = ax[i] == s->b[i];
+        ok = ax[i] == toggle__rhs(s, i);
     toggle__free(ax);
     *solves = ok;
     return TOGGLE_OK;
@@ -259,7 +258,7 @@ int toggle_system_check_certificate(const toggle_system *s, const uint64_t *y, s
         return rc;
     uint64_t k = s->k, yb = 0;
     for (size_t i = 0; i < s->m; i++)
-        yb = toggle__addmod(yb, toggle__mulmod(y[i], s->b[i], k), k);
+        yb = toggle__addmod(yb, toggle__mulmod(y[i], toggle__rhs(s, i), k), k);
     int ok = yb != 0;
     if (s->graph) {
         size_t mc = toggle__graph_max_column(s->graph);

@@ -360,6 +360,129 @@ START_TEST(oom_readers)
 }
 END_TEST
 
+
+/* ---- solution spaces, rendering, symmetry --------------------------------- */
+typedef struct {
+    int which;
+    toggle_system *s;
+    toggle_solution *sol;
+    void *out; /* the handle a constructor returns (SENTINEL while none) */
+    toggle_rng *rng;
+    toggle_search *search;
+    toggle_generator *gen;
+    toggle_render_opts *opts;
+    uint64_t x[16], count;
+    uint8_t img[4096];
+    size_t need;
+} api_ctx;
+
+static const char *api_names[] = {
+    "toggle_iter_new", "toggle_rng_new", "toggle_solution_sample", "toggle_search_new",
+    "toggle_search_run", "toggle_generator_new", "toggle_generator_next",
+    "toggle_render_opts_new", "toggle_render (ppm)", "toggle_render (png)",
+    "toggle_solution_count_orbits"};
+#define NAPI (int)(sizeof api_names / sizeof *api_names)
+
+static const uint64_t board4[16] = {0, 1, 1, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 1, 1, 0};
+
+static int api_run(void *p)
+{
+    api_ctx *c = p;
+    switch (c->which) {
+    case 0: return toggle_iter_new((toggle_iter **)&c->out, c->sol);
+    case 1: return toggle_rng_new((toggle_rng **)&c->out, 7);
+    case 2: return toggle_solution_sample(c->sol, c->rng, c->x, 16);
+    case 3: return toggle_search_new((toggle_search **)&c->out, c->sol);
+    case 4: return toggle_search_run(c->search);
+    case 5: return toggle_generator_new((toggle_generator **)&c->out, c->s);
+    case 6: return toggle_generator_next(c->gen, c->x, 16, NULL);
+    case 7: return toggle_render_opts_new((toggle_render_opts **)&c->out);
+    case 8: return toggle_render(c->opts, TOGGLE_IMAGE_PPM, board4, 4, 4, 2, c->img,
+                                 sizeof c->img, &c->need);
+    case 9: return toggle_render(c->opts, TOGGLE_IMAGE_PNG, board4, 4, 4, 2, c->img,
+                                 sizeof c->img, &c->need);
+    default: return toggle_solution_count_orbits(c->sol, 4, 4, TOGGLE_SYM_ALL, &c->count);
+    }
+}
+
+static int api_unchanged(void *p)
+{
+    api_ctx *c = p;
+    if (c->out != SENTINEL || c->count != 99)
+        return 0;
+    if (c->which == 2 || c->which == 6)
+        for (int i = 0; i < 16; i++)
+            if (c->x[i] != 99)
+                return 0;
+    return 1;
+}
+
+static const char *api_accept(void *p)
+{
+    api_ctx *c = p;
+    const char *msg = NULL;
+    switch (c->which) {
+    case 0: toggle_iter_free(c->out); break;
+    case 1: toggle_rng_free(c->out); break;
+    case 3: toggle_search_free(c->out); break;
+    case 5: toggle_generator_free(c->out); break;
+    case 7: toggle_render_opts_free(c->out); break;
+    case 2: {
+        int ok = 0;
+        if (toggle_system_check(c->s, c->x, 16, &ok) || !ok)
+            msg = "the sample does not solve the system";
+        break;
+    }
+    case 8: case 9:
+        if (c->need < 8 || c->need > sizeof c->img)
+            msg = "image size";
+        break;
+    case 10:
+        if (c->count == 0 || c->count > 16)
+            msg = "orbit count";
+        break;
+    default: break;
+    }
+    c->out = SENTINEL;
+    c->count = 99;
+    for (int i = 0; i < 16; i++)
+        c->x[i] = 99;
+    return msg;
+}
+
+START_TEST(oom_space_render)
+{
+    api_ctx c;
+    memset(&c, 0, sizeof c);
+    c.which = _i;
+    toggle_graph *g = NULL;
+    ck_assert_int_eq(toggle_graph_new_grid(&g, 4, 4, 0), 0);
+    ck_assert_int_eq(toggle_system_new(&c.s, g, 2, NULL, NULL), 0);
+    ck_assert_int_eq(toggle_solve(&c.sol, c.s), 0);
+    ck_assert_int_eq(toggle_rng_new(&c.rng, 1), 0);
+    ck_assert_int_eq(toggle_search_new(&c.search, c.sol), 0);
+    ck_assert_int_eq(toggle_generator_new(&c.gen, c.s), 0);
+    ck_assert_int_eq(toggle_render_opts_new(&c.opts), 0);
+    api_accept(&c);
+    int probe = api_run(&c);
+    api_accept(&c);
+    if (probe == TOGGLE_EUNSUPPORTED) { /* PNG without libpng */
+        fprintf(stderr, "oom: %s skipped: %s\n", api_names[_i], toggle_last_error());
+    } else {
+        ck_assert_msg(probe == 0, "%s: %s", api_names[_i], toggle_last_error());
+        oom_op op = {api_names[_i], api_run, api_unchanged, api_accept, 0};
+        walk(&op, &c);
+    }
+    toggle_render_opts_free(c.opts);
+    toggle_generator_free(c.gen);
+    toggle_search_free(c.search);
+    toggle_rng_free(c.rng);
+    toggle_solution_free(c.sol);
+    toggle_system_free(c.s);
+    toggle_graph_free(g);
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("oom");
@@ -371,6 +494,7 @@ int main(void)
     tcase_add_test(tc, oom_system_write);
     tcase_add_loop_test(tc, oom_solve, 0, NSOLVE);
     tcase_add_loop_test(tc, oom_readers, 0, 2);
+    tcase_add_loop_test(tc, oom_space_render, 0, NAPI);
     suite_add_tcase(su, tc);
     return tu_run(su);
 }
