@@ -4,7 +4,8 @@
 # (-merge=1 keeps only inputs that add coverage). Usage:
 #   CC=clang meson setup build-fuzz -Db_sanitize=address,undefined -Db_lundef=false \
 #     -Dbuildtype=debugoptimized -Dbench=disabled \
-#     -Dc_args='-fsanitize=fuzzer-no-link -fno-sanitize-recover=all'
+#     -Dc_args='-fsanitize=fuzzer-no-link -fno-sanitize-recover=all' \
+#     -Dc_link_args=-fno-sanitize-recover=all
 #   ninja -C build-fuzz
 #   tests/fuzz/run_fuzz.sh build-fuzz [target...]
 # Work corpora and logs go to ${FUZZ_WORK:-/tmp/toggle-fuzz}; crashes to
