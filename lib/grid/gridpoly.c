@@ -8,6 +8,7 @@
 #include <flint/ulong_extras.h>
 
 #include "grid_internal.h"
+#include "guard.h"
 
 /* Largest dimension whose polynomials we build (8 bytes per coefficient,
  * a few polynomials alive at once): keeps FLINT, which aborts on failed
@@ -127,23 +128,42 @@ static int check_dims(size_t rows, size_t cols)
     return TOGGLE_OK;
 }
 
+typedef struct {
+    uint64_t p;
+    size_t rows, cols;
+    unsigned d;
+    size_t nullity;
+} nullity_job;
+
+/* Every FLINT object lives inside this body, run under toggle__flint_call
+ * so that the opt-in FLINT guard can unwind an allocation failure. */
+static int poly_nullity_body(void *arg)
+{
+    nullity_job *job = arg;
+    nmod_poly_t a, b, g;
+    nmod_poly_init(a, job->p);
+    nmod_poly_init(b, job->p);
+    nmod_poly_init(g, job->p);
+    cheb_closed(a, job->rows, job->p);
+    row_charpoly(b, job->cols, job->d, job->p);
+    nmod_poly_gcd(g, a, b);
+    job->nullity = (size_t)nmod_poly_degree(g);
+    nmod_poly_clear(a);
+    nmod_poly_clear(b);
+    nmod_poly_clear(g);
+    return TOGGLE_OK;
+}
+
 int toggle__grid_poly_nullity(uint64_t p, size_t rows, size_t cols, unsigned d, size_t *nullity)
 {
     int rc = check_dims(rows, cols);
     if (rc)
         return rc;
-    nmod_poly_t a, b, g;
-    nmod_poly_init(a, p);
-    nmod_poly_init(b, p);
-    nmod_poly_init(g, p);
-    cheb_closed(a, rows, p);
-    row_charpoly(b, cols, d, p);
-    nmod_poly_gcd(g, a, b);
-    *nullity = (size_t)nmod_poly_degree(g);
-    nmod_poly_clear(a);
-    nmod_poly_clear(b);
-    nmod_poly_clear(g);
-    return TOGGLE_OK;
+    nullity_job job = {p, rows, cols, d, 0};
+    rc = toggle__flint_call(poly_nullity_body, &job, "grid polynomial nullity");
+    if (!rc)
+        *nullity = job.nullity;
+    return rc;
 }
 
 /* v = q(T) e_0 (c entries) by Horner; the support grows by one per step. */
@@ -197,16 +217,28 @@ static void sbasis_to_poly(nmod_poly_t q, const uint64_t *w, size_t c, unsigned 
     _nmod_poly_normalise(q);
 }
 
-int toggle__grid_small_solve(uint64_t p, size_t rows, size_t c, unsigned d, const uint64_t *rhs,
-                             uint64_t *w, int *solvable, size_t *nullity, uint64_t **kernel)
+typedef struct {
+    uint64_t p;
+    size_t rows, c;
+    unsigned d;
+    const uint64_t *rhs;
+    uint64_t *w, *tmp;
+    int solvable;
+    size_t nullity;
+    uint64_t *kernel; /* owned by the caller, also when the body unwinds */
+} small_job;
+
+static int small_solve_body(void *arg)
 {
-    int rc = check_dims(rows, c);
-    if (rc)
-        return rc;
-    *kernel = NULL;
-    uint64_t *tmp = toggle__malloc_array(c, 3 * sizeof *tmp);
-    if (!tmp)
-        return toggle__error(TOGGLE_ENOMEM, "out of memory for the small system");
+    small_job *job = arg;
+    uint64_t p = job->p, *tmp = job->tmp, *w = job->w;
+    size_t rows = job->rows, c = job->c;
+    unsigned d = job->d;
+    const uint64_t *rhs = job->rhs;
+    int *solvable = &job->solvable;
+    size_t *nullity = &job->nullity;
+    uint64_t **kernel = &job->kernel;
+    int rc = TOGGLE_OK;
     nmod_poly_t chi, pr, g, qr, quo, rem, chi2, inv;
     nmod_poly_init(chi, p);
     nmod_poly_init(pr, p);
@@ -288,6 +320,28 @@ out:
     nmod_poly_clear(rem);
     nmod_poly_clear(chi2);
     nmod_poly_clear(inv);
-    toggle__free(tmp);
     return rc;
+}
+
+int toggle__grid_small_solve(uint64_t p, size_t rows, size_t c, unsigned d, const uint64_t *rhs,
+                             uint64_t *w, int *solvable, size_t *nullity, uint64_t **kernel)
+{
+    int rc = check_dims(rows, c);
+    if (rc)
+        return rc;
+    *kernel = NULL;
+    small_job job = {p, rows, c, d, rhs, w, NULL, 0, 0, NULL};
+    job.tmp = toggle__malloc_array(c, 3 * sizeof *job.tmp);
+    if (!job.tmp)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for the small system");
+    rc = toggle__flint_call(small_solve_body, &job, "grid small system");
+    toggle__free(job.tmp);
+    if (rc) {
+        toggle__free(job.kernel);
+        return rc;
+    }
+    *solvable = job.solvable;
+    *nullity = job.nullity;
+    *kernel = job.kernel;
+    return TOGGLE_OK;
 }
