@@ -30,6 +30,10 @@ static const gcase cases[] = {
     {4, 4, 2, 1, TOGGLE_ENGINE_FLINT}, /* certificate path: a second FLINT call */
     {7, 5, UINT64_C(2305843009213693951), 0, TOGGLE_ENGINE_FLINT},
     {9, 9, 2, 0, TOGGLE_ENGINE_FLINT},
+    /* the grid engine's polynomial arithmetic (nmod_poly) */
+    {21, 21, 3, 0, TOGGLE_ENGINE_CHASE},
+    {4, 4, 2, 1, TOGGLE_ENGINE_CHASE},
+    {19, 17, 65521, 0, TOGGLE_ENGINE_CHASE},
 };
 
 START_TEST(guard_injected_flint_failures)
