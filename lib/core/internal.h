@@ -121,6 +121,15 @@ size_t toggle__graph_max_column(const toggle_graph *g);
 size_t toggle__graph_column(const toggle_graph *g, size_t j, size_t *idx, uint64_t *val);
 toggle_graph *toggle__graph_ref(const toggle_graph *g);
 
+/* A buffer large enough for any column of a graph (toggle__graph_column). */
+typedef struct toggle__colbuf {
+    size_t *idx;
+    uint64_t *val;
+} toggle__colbuf;
+/* TOGGLE_OK, or TOGGLE_ENOMEM with a message (nothing left allocated). */
+int toggle__colbuf_init(toggle__colbuf *cb, const toggle_graph *g);
+void toggle__colbuf_clear(toggle__colbuf *cb);
+
 /* ---- systems (lib/system) ---------------------------------------------- */
 struct toggle_system {
     size_t m, n;

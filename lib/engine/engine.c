@@ -83,18 +83,15 @@ int toggle__certificate_by_transpose(const toggle_system *s, const toggle__engin
     }
     if (s->graph) {
         /* row j of A^T is column j of A: read it straight from the graph */
-        size_t mc = toggle__graph_max_column(s->graph);
-        size_t *idx = toggle__malloc_array(mc ? mc : 1, sizeof *idx);
-        uint64_t *val = toggle__malloc_array(mc ? mc : 1, sizeof *val);
-        if (!idx || !val)
-            rc = toggle__error(TOGGLE_ENOMEM, "out of memory building a certificate system");
+        toggle__colbuf cb;
+        rc = toggle__colbuf_init(&cb, s->graph);
         for (size_t j = 0; !rc && j < n; j++) {
-            size_t c = toggle__graph_column(s->graph, j, idx, val);
+            size_t c = toggle__graph_column(s->graph, j, cb.idx, cb.val);
             for (size_t p = 0; p < c; p++)
-                toggle__vecs_set(&t.a, j, idx[p], val[p] % s->k);
+                toggle__vecs_set(&t.a, j, cb.idx[p], cb.val[p] % s->k);
         }
-        toggle__free(idx);
-        toggle__free(val);
+        if (!rc)
+            toggle__colbuf_clear(&cb);
     } else {
         for (size_t i = 0; i < m; i++)
             for (size_t j = 0; j < n; j++) {

@@ -42,21 +42,16 @@ static int fill_matrix(const toggle_system *s, nmod_mat_t M)
             for (size_t j = 0; j < s->n; j++)
                 nmod_mat_entry(M, i, j) = toggle__vecs_get(&s->a, i, j);
     } else {
-        size_t mc = toggle__graph_max_column(s->graph);
-        size_t *idx = toggle__malloc_array(mc ? mc : 1, sizeof *idx);
-        uint64_t *val = toggle__malloc_array(mc ? mc : 1, sizeof *val);
-        if (!idx || !val) {
-            toggle__free(idx);
-            toggle__free(val);
-            return toggle__error(TOGGLE_ENOMEM, "out of memory reading the graph");
-        }
+        toggle__colbuf cb;
+        int rc = toggle__colbuf_init(&cb, s->graph);
+        if (rc)
+            return rc;
         for (size_t j = 0; j < s->n; j++) {
-            size_t c = toggle__graph_column(s->graph, j, idx, val);
+            size_t c = toggle__graph_column(s->graph, j, cb.idx, cb.val);
             for (size_t p = 0; p < c; p++)
-                nmod_mat_entry(M, idx[p], j) = val[p] % k;
+                nmod_mat_entry(M, cb.idx[p], j) = cb.val[p] % k;
         }
-        toggle__free(idx);
-        toggle__free(val);
+        toggle__colbuf_clear(&cb);
     }
     for (size_t i = 0; i < s->m; i++)
         nmod_mat_entry(M, i, s->n) = toggle__rhs(s, i);

@@ -52,31 +52,6 @@ static int alloc_matrix(uint64_t **out, size_t rows, size_t cols, size_t *stride
     return TOGGLE_OK;
 }
 
-/* Column buffers for reading a graph's columns. */
-typedef struct colbuf {
-    size_t *idx;
-    uint64_t *val;
-} colbuf;
-
-static int colbuf_init(colbuf *cb, const toggle_graph *g)
-{
-    size_t mc = toggle__graph_max_column(g);
-    cb->idx = toggle__malloc_array(mc ? mc : 1, sizeof *cb->idx);
-    cb->val = toggle__malloc_array(mc ? mc : 1, sizeof *cb->val);
-    if (!cb->idx || !cb->val) {
-        toggle__free(cb->idx);
-        toggle__free(cb->val);
-        return toggle__error(TOGGLE_ENOMEM, "out of memory reading the graph");
-    }
-    return TOGGLE_OK;
-}
-
-static void colbuf_clear(colbuf *cb)
-{
-    toggle__free(cb->idx);
-    toggle__free(cb->val);
-}
-
 /* [A | b], m x (n + 1). */
 static int build_augmented(const toggle_system *s, uint64_t **out, size_t *stride)
 {
@@ -90,8 +65,8 @@ static int build_augmented(const toggle_system *s, uint64_t **out, size_t *strid
         for (size_t i = 0; i < m && sw; i++)
             memcpy(M + i * W, toggle__vecs_row(&s->a, i), sw * sizeof *M);
     } else {
-        colbuf cb;
-        if ((rc = colbuf_init(&cb, s->graph))) {
+        toggle__colbuf cb;
+        if ((rc = toggle__colbuf_init(&cb, s->graph))) {
             toggle__free(M);
             return rc;
         }
@@ -101,7 +76,7 @@ static int build_augmented(const toggle_system *s, uint64_t **out, size_t *strid
                 if (cb.val[p] & 1)
                     M[cb.idx[p] * W + (j >> 6)] |= (uint64_t)1 << (j & 63);
         }
-        colbuf_clear(&cb);
+        toggle__colbuf_clear(&cb);
     }
     for (size_t i = 0; i < m; i++)
         if (toggle__rhs(s, i))
@@ -124,8 +99,8 @@ static int build_transposed(const toggle_system *s, uint64_t **out, size_t *stri
         if (m && n)
             toggle__gf2_transpose(T, W, s->a.data, s->a.stride, m, n);
     } else {
-        colbuf cb;
-        if ((rc = colbuf_init(&cb, s->graph))) {
+        toggle__colbuf cb;
+        if ((rc = toggle__colbuf_init(&cb, s->graph))) {
             toggle__free(T);
             return rc;
         }
@@ -136,7 +111,7 @@ static int build_transposed(const toggle_system *s, uint64_t **out, size_t *stri
                 if (cb.val[p] & 1)
                     row[cb.idx[p] >> 6] |= (uint64_t)1 << (cb.idx[p] & 63);
         }
-        colbuf_clear(&cb);
+        toggle__colbuf_clear(&cb);
     }
     uint64_t *last = T + n * W;
     for (size_t i = 0; i < m; i++)

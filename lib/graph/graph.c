@@ -381,6 +381,26 @@ int toggle_graph_grid_shape(const toggle_graph *g, size_t *rows, size_t *cols)
     return TOGGLE_OK;
 }
 
+int toggle__colbuf_init(toggle__colbuf *cb, const toggle_graph *g)
+{
+    size_t mc = toggle__graph_max_column(g);
+    cb->idx = toggle__malloc_array(mc ? mc : 1, sizeof *cb->idx);
+    cb->val = toggle__malloc_array(mc ? mc : 1, sizeof *cb->val);
+    if (!cb->idx || !cb->val) {
+        toggle__colbuf_clear(cb);
+        return toggle__error(TOGGLE_ENOMEM, "out of memory reading the graph's columns");
+    }
+    return TOGGLE_OK;
+}
+
+void toggle__colbuf_clear(toggle__colbuf *cb)
+{
+    toggle__free(cb->idx);
+    toggle__free(cb->val);
+    cb->idx = NULL;
+    cb->val = NULL;
+}
+
 size_t toggle__graph_max_column(const toggle_graph *g)
 {
     if (g->kind != TOGGLE_KIND_MATRIX)

@@ -213,26 +213,21 @@ static int fill_a(const toggle_system *s, uint64_t *M, size_t cols, size_t row0,
             }
         return TOGGLE_OK;
     }
-    size_t mc = toggle__graph_max_column(s->graph);
-    size_t *idx = toggle__malloc_array(mc ? mc : 1, sizeof *idx);
-    uint64_t *val = toggle__malloc_array(mc ? mc : 1, sizeof *val);
-    if (!idx || !val) {
-        toggle__free(idx);
-        toggle__free(val);
-        return toggle__error(TOGGLE_ENOMEM, "out of memory reading the graph");
-    }
+    toggle__colbuf cb;
+    int rc = toggle__colbuf_init(&cb, s->graph);
+    if (rc)
+        return rc;
     for (size_t j = 0; j < s->n; j++) {
-        size_t cnt = toggle__graph_column(s->graph, j, idx, val);
+        size_t cnt = toggle__graph_column(s->graph, j, cb.idx, cb.val);
         for (size_t p = 0; p < cnt; p++) {
-            uint64_t v = val[p] % s->k;
+            uint64_t v = cb.val[p] % s->k;
             if (transpose)
-                M[(row0 + j) * cols + col0 + idx[p]] = v;
+                M[(row0 + j) * cols + col0 + cb.idx[p]] = v;
             else
-                M[(row0 + idx[p]) * cols + col0 + j] = v;
+                M[(row0 + cb.idx[p]) * cols + col0 + j] = v;
         }
     }
-    toggle__free(idx);
-    toggle__free(val);
+    toggle__colbuf_clear(&cb);
     return TOGGLE_OK;
 }
 

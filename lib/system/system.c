@@ -212,25 +212,20 @@ int toggle_system_check(const toggle_system *s, const uint64_t *x, size_t len, i
     if (!ax)
         return toggle__error(TOGGLE_ENOMEM, "out of memory checking a solution");
     if (s->graph) {
-        size_t mc = toggle__graph_max_column(s->graph);
-        size_t *idx = toggle__malloc_array(mc ? mc : 1, sizeof *idx);
-        uint64_t *val = toggle__malloc_array(mc ? mc : 1, sizeof *val);
-        if (!idx || !val) {
-            toggle__free(idx);
-            toggle__free(val);
+        toggle__colbuf cb;
+        if ((rc = toggle__colbuf_init(&cb, s->graph))) {
             toggle__free(ax);
-            return toggle__error(TOGGLE_ENOMEM, "out of memory checking a solution");
+            return rc;
         }
         for (size_t j = 0; j < s->n; j++) {
             if (!x[j])
                 continue;
-            size_t c = toggle__graph_column(s->graph, j, idx, val);
+            size_t c = toggle__graph_column(s->graph, j, cb.idx, cb.val);
             for (size_t p = 0; p < c; p++)
-                ax[idx[p]] = toggle__addmod(ax[idx[p]],
-                                            toggle__mulmod(val[p] % k, x[j], k), k);
+                ax[cb.idx[p]] = toggle__addmod(ax[cb.idx[p]],
+                                               toggle__mulmod(cb.val[p] % k, x[j], k), k);
         }
-        toggle__free(idx);
-        toggle__free(val);
+        toggle__colbuf_clear(&cb);
     } else {
         for (size_t i = 0; i < s->m; i++)
             for (size_t j = 0; j < s->n; j++)
@@ -261,23 +256,17 @@ int toggle_system_check_certificate(const toggle_system *s, const uint64_t *y, s
         yb = toggle__addmod(yb, toggle__mulmod(y[i], toggle__rhs(s, i), k), k);
     int ok = yb != 0;
     if (s->graph) {
-        size_t mc = toggle__graph_max_column(s->graph);
-        size_t *idx = toggle__malloc_array(mc ? mc : 1, sizeof *idx);
-        uint64_t *val = toggle__malloc_array(mc ? mc : 1, sizeof *val);
-        if (!idx || !val) {
-            toggle__free(idx);
-            toggle__free(val);
-            return toggle__error(TOGGLE_ENOMEM, "out of memory checking a certificate");
-        }
+        toggle__colbuf cb;
+        if ((rc = toggle__colbuf_init(&cb, s->graph)))
+            return rc;
         for (size_t j = 0; j < s->n && ok; j++) {
             uint64_t acc = 0;
-            size_t c = toggle__graph_column(s->graph, j, idx, val);
+            size_t c = toggle__graph_column(s->graph, j, cb.idx, cb.val);
             for (size_t p = 0; p < c; p++)
-                acc = toggle__addmod(acc, toggle__mulmod(y[idx[p]], val[p] % k, k), k);
+                acc = toggle__addmod(acc, toggle__mulmod(y[cb.idx[p]], cb.val[p] % k, k), k);
             ok = acc == 0;
         }
-        toggle__free(idx);
-        toggle__free(val);
+        toggle__colbuf_clear(&cb);
     } else {
         for (size_t j = 0; j < s->n && ok; j++) {
             uint64_t acc = 0;
