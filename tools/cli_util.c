@@ -112,6 +112,17 @@ int cli_print_board(FILE *f, const uint64_t *v, size_t rows, size_t cols, uint64
     return rc;
 }
 
+void cli_print_vector(FILE *f, const uint64_t *v, size_t n, size_t rows, size_t cols, uint64_t k)
+{
+    if (rows && rows * cols == n) {
+        cli_print_board(f, v, rows, cols, k);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, k > 10 ? (i ? " %llu" : "%llu") : "%llu", (unsigned long long)v[i]);
+    fputc('\n', f);
+}
+
 int cli_opt(int argc, char **argv, int *i, const char *name, const char **val)
 {
     size_t l = strlen(name);

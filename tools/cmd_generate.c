@@ -131,18 +131,6 @@ int cli_parse_metric(const char *s, int *metric)
     return 0;
 }
 
-static void print_vec(FILE *f, const uint64_t *v, size_t n, size_t rows, size_t cols,
-                      uint64_t k)
-{
-    if (rows && rows * cols == n) {
-        cli_print_board(f, v, rows, cols, k);
-        return;
-    }
-    for (size_t i = 0; i < n; i++)
-        fprintf(f, k > 10 ? (i ? " %llu" : "%llu") : "%llu", (unsigned long long)v[i]);
-    fputc('\n', f);
-}
-
 int cli_space_report(FILE *f, const toggle_solution *sol, size_t rows, size_t cols,
                      int all_solutions, uint64_t limit, int fewest, int metric)
 {
@@ -176,7 +164,7 @@ int cli_space_report(FILE *f, const toggle_solution *sol, size_t rows, size_t co
                 metric == TOGGLE_METRIC_CELLS ? "cells" : "presses", (unsigned long long)w,
                 proven ? "proven optimal" : "best found within the limit, not proven",
                 (unsigned long long)visited);
-        print_vec(f, x, n, rows, cols, k);
+        cli_cli_print_vector(f, x, n, rows, cols, k);
     }
     if (all_solutions) {
         toggle_iter *it = NULL;
@@ -186,7 +174,7 @@ int cli_space_report(FILE *f, const toggle_solution *sol, size_t rows, size_t co
             if (rc)
                 break;
             fprintf(f, "solution %llu:\n", (unsigned long long)toggle_iter_produced(it));
-            print_vec(f, x, n, rows, cols, k);
+            cli_cli_print_vector(f, x, n, rows, cols, k);
         }
         toggle_iter_free(it);
         if (rc == TOGGLE_ITEROVER)

@@ -136,18 +136,6 @@ static int build_system(const solve_opts *o, toggle_system **sys, size_t *rows, 
     return bad;
 }
 
-static void print_vector(FILE *f, const uint64_t *v, size_t n, size_t rows, size_t cols,
-                         uint64_t k)
-{
-    if (rows && rows * cols == n) {
-        cli_print_board(f, v, rows, cols, k);
-        return;
-    }
-    for (size_t i = 0; i < n; i++)
-        fprintf(f, k > 10 ? (i ? " %llu" : "%llu") : "%llu", (unsigned long long)v[i]);
-    fputc('\n', f);
-}
-
 static int report(const solve_opts *o, const toggle_system *s, const toggle_solution *sol,
                   size_t rows, size_t cols)
 {
@@ -204,16 +192,16 @@ static int report(const solve_opts *o, const toggle_system *s, const toggle_solu
         if (solvable) {
             toggle_solution_particular(sol, v, n);
             fputs("solution:\n", f);
-            print_vector(f, v, n, rows, cols, k);
+            cli_print_vector(f, v, n, rows, cols, k);
         } else if (toggle_solution_certificate(sol, v, m) == TOGGLE_OK) {
             fputs("certificate (y with yA = 0 and y.b != 0):\n", f);
-            print_vector(f, v, m, rows, cols, k);
+            cli_print_vector(f, v, m, rows, cols, k);
         }
         if (o->all) {
             for (size_t i = 0; i < d; i++) {
                 toggle_solution_kernel_vector(sol, i, v, n);
                 fprintf(f, "kernel %zu:\n", i);
-                print_vector(f, v, n, rows, cols, k);
+                cli_print_vector(f, v, n, rows, cols, k);
             }
         }
     }
