@@ -164,7 +164,7 @@ int cli_space_report(FILE *f, const toggle_solution *sol, size_t rows, size_t co
                 metric == TOGGLE_METRIC_CELLS ? "cells" : "presses", (unsigned long long)w,
                 proven ? "proven optimal" : "best found within the limit, not proven",
                 (unsigned long long)visited);
-        cli_cli_print_vector(f, x, n, rows, cols, k);
+        cli_print_vector(f, x, n, rows, cols, k);
     }
     if (all_solutions) {
         toggle_iter *it = NULL;
@@ -174,7 +174,7 @@ int cli_space_report(FILE *f, const toggle_solution *sol, size_t rows, size_t co
             if (rc)
                 break;
             fprintf(f, "solution %llu:\n", (unsigned long long)toggle_iter_produced(it));
-            cli_cli_print_vector(f, x, n, rows, cols, k);
+            cli_print_vector(f, x, n, rows, cols, k);
         }
         toggle_iter_free(it);
         if (rc == TOGGLE_ITEROVER)
