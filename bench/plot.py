@@ -102,8 +102,10 @@ def draw(ax, name, d):
     ax.set_xscale("log")
     ax.set_yscale("log")
     from matplotlib import ticker
+    sizes = sorted({p[0] for pts in d["impls"].values() for p in pts})
+    ax.xaxis.set_major_locator(ticker.FixedLocator(sizes))
+    ax.xaxis.set_minor_locator(ticker.NullLocator())
     ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
-    ax.xaxis.set_minor_formatter(ticker.NullFormatter())
     ax.set_title(name, fontsize=9)
     ax.set_xlabel(d["label"], fontsize=8)
     ax.set_ylabel("median seconds", fontsize=8)
@@ -139,7 +141,7 @@ def plot(data, outdir):
         for ax in list(axes.flat)[len(fam):]:
             ax.axis("off")
         fig.suptitle(f"toggle-bench, libtoggle {data['version']}, {data['date']}", fontsize=10)
-        fig.tight_layout()
+        fig.tight_layout(rect=(0, 0, 1, 1 - 0.3 / rows))
         path = os.path.join(outdir, "overview.png")
         fig.savefig(path)
         plt.close(fig)
