@@ -62,7 +62,8 @@ typedef struct {
     int reps;         /* timed runs; 0: only the warm-up was timed (see --max-time) */
     double warmup;    /* seconds of the checked warm-up run */
     double median, min, max;
-    double peak_mib;  /* VmHWM during the timed runs (after setup) */
+    double peak_mib;  /* VmHWM during the timed runs (after setup and the checked warm-up;
+                         during the warm-up when it is the only sample) */
     double setup_mib; /* VmRSS after setup */
 } result;
 
@@ -132,6 +133,10 @@ static void run_child(const bench_workload *w, int reps, const config *cf, int f
         if (fit < reps)
             reps = fit < 1 ? (cf->quick ? 0 : 1) : (int)fit;
     }
+    /* The warm-up's own answer check (a whole-board copy, say) is not the
+     * workload's memory: measure the peak over the timed runs only. */
+    if (reps > 0)
+        reset_peak();
     for (int i = 0; ok && i < reps; i++) {
         t0 = bench_now();
         ok = w->run(st, 0) == 0;

@@ -88,8 +88,22 @@ static int show_chaos(void)
 
 int cmd_demo(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            fputs("usage: toggle demo
+
+"
+                  "Solve a few built-in puzzles (the classic 5 x 5 board, hard mode mod 3,
+"
+                  "a board with no solution and its proof, a 20 x 20 board mod 7, and a
+"
+                  "chaos puzzle in the augmented text format) and check every answer.
+",
+                  stdout);
+            return 0;
+        }
+        return cli_fail("demo", "unknown argument '%s' (see toggle demo --help)", argv[i]);
+    }
     printf("libtoggle %s: Lights Out and its relatives as linear algebra over Z/kZ\n\n",
            toggle_version_string());
     int rc = show_grid(5, 5, 2, "The classic 5 x 5 Lights Out board");
