@@ -90,15 +90,10 @@ int cmd_demo(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            fputs("usage: toggle demo
-
-"
-                  "Solve a few built-in puzzles (the classic 5 x 5 board, hard mode mod 3,
-"
-                  "a board with no solution and its proof, a 20 x 20 board mod 7, and a
-"
-                  "chaos puzzle in the augmented text format) and check every answer.
-",
+            fputs("usage: toggle demo\n\n"
+                  "Solve a few built-in puzzles (the classic 5 x 5 board, hard mode mod 3,\n"
+                  "a board with no solution and its proof, a 20 x 20 board mod 7, and a\n"
+                  "chaos puzzle in the augmented text format) and check every answer.\n",
                   stdout);
             return 0;
         }
