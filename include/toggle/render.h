@@ -82,12 +82,17 @@ TOGGLE_API int toggle_colormap_is_qualitative(int id);
 
 /** Look up a colour map by name; a "_r" suffix ("viridis_r") asks for the
  *  reversed map.
+ *  @param name      the map's name, NUL-terminated (borrowed)
  *  @param id        receives the id
  *  @param reversed  receives 1 for a "_r" name, else 0 (may be NULL)
  *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL name or id, unknown name). */
 TOGGLE_API int toggle_colormap_from_name(const char *name, int *id, int *reversed);
 
 /** The colour of value v of k under a map (the sampling rule above).
+ *  @param id        a colour map id (TOGGLE_CMAP_*)
+ *  @param reversed  1 to read the map backwards, else 0
+ *  @param v         the value, < k
+ *  @param k         the number of values (the modulus), >= 2
  *  @param rgb  receives 3 bytes: red, green, blue
  *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL rgb, unknown id, k < 2),
  *          TOGGLE_ERANGE (v >= k). */
@@ -114,6 +119,9 @@ TOGGLE_API int toggle_render_opts_get(const toggle_render_opts *opts, int key,
 
 /** Size in pixels of the picture of a rows x cols board.
  *  @param opts  options, or NULL for the defaults
+ *  @param rows, cols  the board's shape
+ *  @param width   receives the picture's width in pixels
+ *  @param height  receives the picture's height in pixels
  *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL width/height, zero rows or cols),
  *          TOGGLE_ERANGE (a side exceeds 1000000 pixels). */
 TOGGLE_API int toggle_render_size(const toggle_render_opts *opts, size_t rows, size_t cols,
@@ -127,7 +135,10 @@ TOGGLE_API int toggle_render_size(const toggle_render_opts *opts, size_t rows, s
  *  @param format   TOGGLE_IMAGE_PNG or TOGGLE_IMAGE_PPM
  *  @param cells    rows * cols values < modulus, row-major (borrowed)
  *  @param modulus  k >= 2: the number of values (sets the colour sampling)
+ *  @param rows     rows of the board
+ *  @param cols     columns of the board
  *  @param buf      receives the file bytes (may be NULL when len is 0)
+ *  @param len      size of buf in bytes
  *  @param needed   receives the size of the image in bytes (may be NULL)
  *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL cells, zero size, k < 2, unknown
  *          format, NULL buf with len > 0), TOGGLE_ERANGE (a value >= k,
@@ -139,6 +150,12 @@ TOGGLE_API int toggle_render(const toggle_render_opts *opts, int format, const u
 
 /** Render a board into a file (created or truncated). A failed write
  *  removes nothing it did not create but may leave a partial file.
+ *  @param opts     options, or NULL for the defaults
+ *  @param format   TOGGLE_IMAGE_PNG or TOGGLE_IMAGE_PPM
+ *  @param cells    rows * cols values < modulus, row-major (borrowed)
+ *  @param rows     rows of the board
+ *  @param cols     columns of the board
+ *  @param modulus  k >= 2
  *  @param path  file name (borrowed)
  *  @return as toggle_render() without TOGGLE_EBUFSIZE, plus TOGGLE_EIO (the
  *          file cannot be opened or written) and TOGGLE_EINVAL (NULL path). */

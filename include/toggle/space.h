@@ -39,6 +39,8 @@ enum {
 };
 
 /** Radix r_i of coefficient i (see the file comment).
+ *  @param solution  a solution from toggle_solve()
+ *  @param index     which coefficient, < the nullity
  *  @param radix  receives r_i
  *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL), TOGGLE_ERANGE (index >= nullity). */
 TOGGLE_API int toggle_solution_radix(const toggle_solution *solution, size_t index,
@@ -52,6 +54,7 @@ TOGGLE_API int toggle_solution_radix(const toggle_solution *solution, size_t ind
  *  solution is the particular one. The iterator copies what it needs; the
  *  solution may be freed afterwards.
  *  @param out  receives the iterator (free with toggle_iter_free())
+ *  @param solution  a solvable solution from toggle_solve() (borrowed)
  *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL), TOGGLE_ENOSOLUTION (unsolvable),
  *          TOGGLE_ENOMEM. */
 TOGGLE_API int toggle_iter_new(toggle_iter **out, const toggle_solution *solution);
@@ -116,6 +119,7 @@ TOGGLE_API int toggle_search_set_option(toggle_search *search, int key, uint64_t
 TOGGLE_API int toggle_search_run(toggle_search *search);
 
 /** Read the result of the last run.
+ *  @param search  a search that has run
  *  @param x       receives the best solution (n values), or NULL
  *  @param len     entries of x
  *  @param weight  receives its weight under the metric, or NULL
@@ -162,6 +166,9 @@ TOGGLE_API int toggle_generator_set_option(toggle_generator *gen, int key, uint6
 TOGGLE_API size_t toggle_generator_nullity(const toggle_generator *gen);
 
 /** Generate the next start state (n values) into start.
+ *  @param gen      the generator
+ *  @param start    receives the start state (n values < k)
+ *  @param len      entries of start
  *  @param presses  receives a fewest-press solution's weight under the
  *                  metric when it was computed (TOGGLE_OPT_PRESSES set or
  *                  the board unique), else UINT64_MAX; may be NULL

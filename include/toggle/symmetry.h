@@ -55,6 +55,8 @@ enum {
 
 /** The symmetries a board state has.
  *  @param cells  rows * cols values, row-major (borrowed)
+ *  @param rows   rows of the board
+ *  @param cols   columns of the board
  *  @param mask   receives the OR of the TOGGLE_SYM_* bits of every symmetry
  *                the board has (always includes TOGGLE_SYM_IDENTITY; the
  *                square-only bits never appear when rows != cols)
@@ -79,6 +81,8 @@ TOGGLE_API uint32_t toggle_symmetry_of_shape(size_t rows, size_t cols);
  *  OEIS A075463 over F_2.
  *  @param solution  a solution from toggle_solve() of a system with
  *                   rows * cols unknowns and a prime modulus (borrowed)
+ *  @param rows      rows of the board
+ *  @param cols      columns of the board
  *  @param group     a subgroup of the shape's symmetries (a mask that
  *                   toggle_symmetry_name() names); the solution set must be
  *                   mapped onto itself by each of its symmetries
