@@ -1,10 +1,12 @@
 /* Shared test helpers; see testutil.h. Deliberately independent of lib/. */
+#define _POSIX_C_SOURCE 200809L /* fileno, dup */
 #include "testutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 uint64_t tu_seed(void)
 {
@@ -216,6 +218,35 @@ const char *tu_verify(const toggle_solution *sol, const uint64_t *a, const uint6
     free(v);
     free(y);
     return err;
+}
+
+static int saved_out = -1, saved_err = -1;
+static FILE *capture;
+
+void tu_quiet_begin(void)
+{
+    fflush(stdout);
+    fflush(stderr);
+    capture = tmpfile();
+    ck_assert_ptr_nonnull(capture);
+    saved_out = dup(1);
+    saved_err = dup(2);
+    dup2(fileno(capture), 1);
+    dup2(fileno(capture), 2);
+}
+
+void tu_quiet_end(void)
+{
+    fflush(stdout);
+    fflush(stderr);
+    fseek(capture, 0, SEEK_END);
+    long size = ftell(capture);
+    dup2(saved_out, 1);
+    dup2(saved_err, 2);
+    close(saved_out);
+    close(saved_err);
+    fclose(capture);
+    ck_assert_msg(size == 0, "the library printed %ld bytes", size);
 }
 
 int tu_run(Suite *su)

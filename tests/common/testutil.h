@@ -50,6 +50,22 @@ const char *tu_verify(const toggle_solution *sol, const uint64_t *a, const uint6
 /* Rank of a dense matrix over F_p by the test's own Gaussian elimination. */
 size_t tu_rank(const uint64_t *a, size_t m, size_t n, uint64_t p);
 
+/* Send file descriptors 1 and 2 to a temporary file until tu_quiet_end(),
+ * which fails the test if anything was written (the library never prints). */
+void tu_quiet_begin(void);
+void tu_quiet_end(void);
+
+/* Call, expect a status, and for an error expect a message too. */
+#define TU_EXPECT(call, status)                                                         \
+    do {                                                                                \
+        toggle_clear_error();                                                           \
+        int rc_ = (call);                                                               \
+        ck_assert_msg(rc_ == (status), "%s returned %s, expected %s", #call,            \
+                      toggle_status_name(rc_), toggle_status_name(status));             \
+        if ((status) < 0 && (status) != TOGGLE_ITEROVER)                                \
+            ck_assert_msg(toggle_last_error()[0] != '\0', "%s left no message", #call); \
+    } while (0)
+
 /* Run a suite (seed fixed first, so forked tests share it); exit status. */
 int tu_run(Suite *su);
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Print the bad-input table of docs/reliability.md from the misuse suites:
-every EXPECT(call, status) line of tests/core/test_misuse.c and
+every TU_EXPECT(call, status) line of tests/core/test_misuse.c and
 tests/reliability/test_misuse_ext.c becomes a row (function, call, status),
 so the table lists exactly what the tests check."""
 import re

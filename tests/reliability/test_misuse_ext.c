@@ -11,44 +11,6 @@
 
 #include "testutil.h"
 
-static int saved_out = -1, saved_err = -1;
-static FILE *capture;
-
-static void quiet_begin(void)
-{
-    fflush(stdout);
-    fflush(stderr);
-    capture = tmpfile();
-    saved_out = dup(1);
-    saved_err = dup(2);
-    dup2(fileno(capture), 1);
-    dup2(fileno(capture), 2);
-}
-
-static void quiet_end(void)
-{
-    fflush(stdout);
-    fflush(stderr);
-    fseek(capture, 0, SEEK_END);
-    long size = ftell(capture);
-    dup2(saved_out, 1);
-    dup2(saved_err, 2);
-    close(saved_out);
-    close(saved_err);
-    fclose(capture);
-    ck_assert_msg(size == 0, "the library printed %ld bytes", size);
-}
-
-#define EXPECT(call, status)                                                            \
-    do {                                                                                \
-        toggle_clear_error();                                                           \
-        int rc_ = (call);                                                               \
-        ck_assert_msg(rc_ == (status), "%s returned %s, expected %s", #call,            \
-                      toggle_status_name(rc_), toggle_status_name(status));             \
-        if ((status) < 0 && (status) != TOGGLE_ITEROVER)                                \
-            ck_assert_msg(toggle_last_error()[0] != '\0', "%s left no message", #call); \
-    } while (0)
-
 #define UNTOUCHED ((void *)(uintptr_t)0x1)
 
 /* A solved 4x4 classic board (k = 2, nullity 4) and an unsolvable one. */
@@ -80,190 +42,190 @@ static void teardown(void)
 
 START_TEST(misuse_grid)
 {
-    quiet_begin();
+    tu_quiet_begin();
     size_t d = 777;
     uint64_t words[2] = {5, 5};
-    EXPECT(toggle_grid_nullity(4, 4, 2, 0, NULL), TOGGLE_EINVAL);
-    EXPECT(toggle_grid_nullity(0, 4, 2, 0, &d), TOGGLE_EINVAL);
-    EXPECT(toggle_grid_nullity(4, 0, 2, 0, &d), TOGGLE_EINVAL);
-    EXPECT(toggle_grid_nullity(4, 4, 1, 0, &d), TOGGLE_EINVAL);
-    EXPECT(toggle_grid_nullity(4, 4, 2, 0x100, &d), TOGGLE_EINVAL);
-    EXPECT(toggle_grid_nullity(4, 4, UINT64_MAX, 0, &d), TOGGLE_ERANGE);
-    EXPECT(toggle_grid_nullity(4, 4, 6, 0, &d), TOGGLE_EUNSUPPORTED);
-    EXPECT(toggle_grid_nullity(SIZE_MAX, 3, 2, 0, &d), TOGGLE_EOVERFLOW);
+    TU_EXPECT(toggle_grid_nullity(4, 4, 2, 0, NULL), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_grid_nullity(0, 4, 2, 0, &d), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_grid_nullity(4, 0, 2, 0, &d), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_grid_nullity(4, 4, 1, 0, &d), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_grid_nullity(4, 4, 2, 0x100, &d), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_grid_nullity(4, 4, UINT64_MAX, 0, &d), TOGGLE_ERANGE);
+    TU_EXPECT(toggle_grid_nullity(4, 4, 6, 0, &d), TOGGLE_EUNSUPPORTED);
+    TU_EXPECT(toggle_grid_nullity(SIZE_MAX, 3, 2, 0, &d), TOGGLE_EOVERFLOW);
     ck_assert_uint_eq(d, 777);
-    EXPECT(toggle_solution_particular_packed(NULL, 0, 16, words, 1), TOGGLE_EINVAL);
-    EXPECT(toggle_solution_particular_packed(sol_ok, 0, 16, NULL, 1), TOGGLE_EINVAL);
-    EXPECT(toggle_solution_particular_packed(sol_bad, 0, 16, words, 1), TOGGLE_ENOSOLUTION);
-    EXPECT(toggle_solution_particular_packed(sol_ok, 10, 16, words, 1), TOGGLE_ERANGE);
-    EXPECT(toggle_solution_particular_packed(sol_ok, SIZE_MAX, 2, words, 1), TOGGLE_ERANGE);
+    TU_EXPECT(toggle_solution_particular_packed(NULL, 0, 16, words, 1), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_solution_particular_packed(sol_ok, 0, 16, NULL, 1), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_solution_particular_packed(sol_bad, 0, 16, words, 1), TOGGLE_ENOSOLUTION);
+    TU_EXPECT(toggle_solution_particular_packed(sol_ok, 10, 16, words, 1), TOGGLE_ERANGE);
+    TU_EXPECT(toggle_solution_particular_packed(sol_ok, SIZE_MAX, 2, words, 1), TOGGLE_ERANGE);
     ck_assert_uint_eq(words[0], 5);
-    quiet_end();
+    tu_quiet_end();
 }
 END_TEST
 
 START_TEST(misuse_space)
 {
-    quiet_begin();
+    tu_quiet_begin();
     uint64_t x[16], r = 0;
     toggle_iter *it = UNTOUCHED;
     toggle_rng *rng = UNTOUCHED;
     toggle_search *se = UNTOUCHED;
     toggle_generator *gen = UNTOUCHED;
-    EXPECT(toggle_solution_radix(NULL, 0, &r), TOGGLE_EINVAL);
-    EXPECT(toggle_solution_radix(sol_ok, 0, NULL), TOGGLE_EINVAL);
-    EXPECT(toggle_solution_radix(sol_ok, 4, &r), TOGGLE_ERANGE);
-    EXPECT(toggle_iter_new(NULL, sol_ok), TOGGLE_EINVAL);
-    EXPECT(toggle_iter_new(&it, NULL), TOGGLE_EINVAL);
-    EXPECT(toggle_iter_new(&it, sol_bad), TOGGLE_ENOSOLUTION);
+    TU_EXPECT(toggle_solution_radix(NULL, 0, &r), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_solution_radix(sol_ok, 0, NULL), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_solution_radix(sol_ok, 4, &r), TOGGLE_ERANGE);
+    TU_EXPECT(toggle_iter_new(NULL, sol_ok), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_iter_new(&it, NULL), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_iter_new(&it, sol_bad), TOGGLE_ENOSOLUTION);
     ck_assert_ptr_eq(it, UNTOUCHED);
-    EXPECT(toggle_iter_next(NULL, x, 16), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_iter_next(NULL, x, 16), TOGGLE_EINVAL);
     it = NULL;
     ck_assert_int_eq(toggle_iter_new(&it, sol_ok), 0);
-    EXPECT(toggle_iter_next(it, NULL, 16), TOGGLE_EINVAL);
-    EXPECT(toggle_iter_next(it, x, 15), TOGGLE_EBUFSIZE);
+    TU_EXPECT(toggle_iter_next(it, NULL, 16), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_iter_next(it, x, 15), TOGGLE_EBUFSIZE);
     for (int i = 0; i < 16; i++)
         ck_assert_int_eq(toggle_iter_next(it, x, 16), 0);
-    EXPECT(toggle_iter_next(it, x, 16), TOGGLE_ITEROVER);
+    TU_EXPECT(toggle_iter_next(it, x, 16), TOGGLE_ITEROVER);
     ck_assert_uint_eq(toggle_iter_produced(it), 16);
     toggle_iter_reset(NULL);
     ck_assert_uint_eq(toggle_iter_produced(NULL), 0);
     toggle_iter_free(it);
     toggle_iter_free(NULL);
 
-    EXPECT(toggle_rng_new(NULL, 1), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_rng_new(NULL, 1), TOGGLE_EINVAL);
     rng = NULL;
     ck_assert_int_eq(toggle_rng_new(&rng, 1), 0);
-    EXPECT(toggle_solution_sample(NULL, rng, x, 16), TOGGLE_EINVAL);
-    EXPECT(toggle_solution_sample(sol_ok, NULL, x, 16), TOGGLE_EINVAL);
-    EXPECT(toggle_solution_sample(sol_ok, rng, NULL, 16), TOGGLE_EINVAL);
-    EXPECT(toggle_solution_sample(sol_ok, rng, x, 3), TOGGLE_EBUFSIZE);
-    EXPECT(toggle_solution_sample(sol_bad, rng, x, 16), TOGGLE_ENOSOLUTION);
+    TU_EXPECT(toggle_solution_sample(NULL, rng, x, 16), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_solution_sample(sol_ok, NULL, x, 16), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_solution_sample(sol_ok, rng, NULL, 16), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_solution_sample(sol_ok, rng, x, 3), TOGGLE_EBUFSIZE);
+    TU_EXPECT(toggle_solution_sample(sol_bad, rng, x, 16), TOGGLE_ENOSOLUTION);
     toggle_rng_free(rng);
     toggle_rng_free(NULL);
 
-    EXPECT(toggle_search_new(NULL, sol_ok), TOGGLE_EINVAL);
-    EXPECT(toggle_search_new(&se, NULL), TOGGLE_EINVAL);
-    EXPECT(toggle_search_new(&se, sol_bad), TOGGLE_ENOSOLUTION);
+    TU_EXPECT(toggle_search_new(NULL, sol_ok), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_search_new(&se, NULL), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_search_new(&se, sol_bad), TOGGLE_ENOSOLUTION);
     ck_assert_ptr_eq(se, UNTOUCHED);
     se = NULL;
     ck_assert_int_eq(toggle_search_new(&se, sol_ok), 0);
-    EXPECT(toggle_search_set_option(NULL, TOGGLE_OPT_METRIC, 0), TOGGLE_EINVAL);
-    EXPECT(toggle_search_set_option(se, 12345, 0), TOGGLE_EINVAL);
-    EXPECT(toggle_search_set_option(se, TOGGLE_OPT_METRIC, 99), TOGGLE_EINVAL);
-    EXPECT(toggle_search_result(se, x, 16, NULL, NULL, NULL), TOGGLE_EINVAL); /* not run yet */
-    EXPECT(toggle_search_run(NULL), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_search_set_option(NULL, TOGGLE_OPT_METRIC, 0), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_search_set_option(se, 12345, 0), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_search_set_option(se, TOGGLE_OPT_METRIC, 99), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_search_result(se, x, 16, NULL, NULL, NULL), TOGGLE_EINVAL); /* not run yet */
+    TU_EXPECT(toggle_search_run(NULL), TOGGLE_EINVAL);
     ck_assert_int_eq(toggle_search_run(se), 0);
-    EXPECT(toggle_search_result(NULL, x, 16, NULL, NULL, NULL), TOGGLE_EINVAL);
-    EXPECT(toggle_search_result(se, x, 3, NULL, NULL, NULL), TOGGLE_EBUFSIZE);
+    TU_EXPECT(toggle_search_result(NULL, x, 16, NULL, NULL, NULL), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_search_result(se, x, 3, NULL, NULL, NULL), TOGGLE_EBUFSIZE);
     toggle_search_free(se);
     toggle_search_free(NULL);
 
-    EXPECT(toggle_generator_new(NULL, s_ok), TOGGLE_EINVAL);
-    EXPECT(toggle_generator_new(&gen, NULL), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_generator_new(NULL, s_ok), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_generator_new(&gen, NULL), TOGGLE_EINVAL);
     ck_assert_ptr_eq(gen, UNTOUCHED);
     gen = NULL;
     ck_assert_int_eq(toggle_generator_new(&gen, s_ok), 0);
-    EXPECT(toggle_generator_set_option(NULL, TOGGLE_OPT_SEED, 1), TOGGLE_EINVAL);
-    EXPECT(toggle_generator_set_option(gen, 12345, 1), TOGGLE_EINVAL);
-    EXPECT(toggle_generator_next(NULL, x, 16, NULL), TOGGLE_EINVAL);
-    EXPECT(toggle_generator_next(gen, x, 3, NULL), TOGGLE_EBUFSIZE);
+    TU_EXPECT(toggle_generator_set_option(NULL, TOGGLE_OPT_SEED, 1), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_generator_set_option(gen, 12345, 1), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_generator_next(NULL, x, 16, NULL), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_generator_next(gen, x, 3, NULL), TOGGLE_EBUFSIZE);
     ck_assert_uint_eq(toggle_generator_nullity(NULL), 0);
     toggle_generator_free(gen);
     toggle_generator_free(NULL);
-    quiet_end();
+    tu_quiet_end();
 }
 END_TEST
 
 START_TEST(misuse_render)
 {
-    quiet_begin();
+    tu_quiet_begin();
     uint8_t rgb[3] = {1, 2, 3};
     int id = -5, rev = -5;
     uint64_t cells[4] = {0, 1, 1, 0}, big[4] = {0, 1, 7, 0}, v;
     uint8_t buf[16];
     size_t w, h, need;
     toggle_render_opts *o = UNTOUCHED;
-    EXPECT(toggle_colormap_is_qualitative(-1), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_colormap_is_qualitative(-1), TOGGLE_EINVAL);
     ck_assert_ptr_null(toggle_colormap_name(-1));
-    EXPECT(toggle_colormap_from_name(NULL, &id, &rev), TOGGLE_EINVAL);
-    EXPECT(toggle_colormap_from_name("viridis", NULL, &rev), TOGGLE_EINVAL);
-    EXPECT(toggle_colormap_from_name("no-such-map", &id, &rev), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_colormap_from_name(NULL, &id, &rev), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_colormap_from_name("viridis", NULL, &rev), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_colormap_from_name("no-such-map", &id, &rev), TOGGLE_EINVAL);
     ck_assert_int_eq(id, -5);
-    EXPECT(toggle_colormap_color(0, 0, 0, 2, NULL), TOGGLE_EINVAL);
-    EXPECT(toggle_colormap_color(999, 0, 0, 2, rgb), TOGGLE_EINVAL);
-    EXPECT(toggle_colormap_color(0, 0, 0, 1, rgb), TOGGLE_EINVAL);
-    EXPECT(toggle_colormap_color(0, 0, 2, 2, rgb), TOGGLE_ERANGE);
+    TU_EXPECT(toggle_colormap_color(0, 0, 0, 2, NULL), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_colormap_color(999, 0, 0, 2, rgb), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_colormap_color(0, 0, 0, 1, rgb), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_colormap_color(0, 0, 2, 2, rgb), TOGGLE_ERANGE);
     ck_assert_uint_eq(rgb[0], 1);
-    EXPECT(toggle_render_opts_new(NULL), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_render_opts_new(NULL), TOGGLE_EINVAL);
     o = NULL;
     ck_assert_int_eq(toggle_render_opts_new(&o), 0);
-    EXPECT(toggle_render_opts_set(NULL, TOGGLE_RENDER_CELL_SIZE, 8), TOGGLE_EINVAL);
-    EXPECT(toggle_render_opts_set(o, 12345, 8), TOGGLE_EINVAL);
-    EXPECT(toggle_render_opts_set(o, TOGGLE_RENDER_CELL_SIZE, 0), TOGGLE_ERANGE);
-    EXPECT(toggle_render_opts_set(o, TOGGLE_RENDER_CELL_SIZE, 5000), TOGGLE_ERANGE);
-    EXPECT(toggle_render_opts_set(o, TOGGLE_RENDER_COLORMAP, 999), TOGGLE_ERANGE);
-    EXPECT(toggle_render_opts_get(o, TOGGLE_RENDER_CELL_SIZE, NULL), TOGGLE_EINVAL);
-    EXPECT(toggle_render_opts_get(o, 12345, &v), TOGGLE_EINVAL);
-    EXPECT(toggle_render_size(o, 0, 2, &w, &h), TOGGLE_EINVAL);
-    EXPECT(toggle_render_size(o, 2, 2, NULL, &h), TOGGLE_EINVAL);
-    EXPECT(toggle_render_size(o, 1, 2000000, &w, &h), TOGGLE_ERANGE);
-    EXPECT(toggle_render(o, TOGGLE_IMAGE_PPM, NULL, 2, 2, 2, buf, sizeof buf, &need),
+    TU_EXPECT(toggle_render_opts_set(NULL, TOGGLE_RENDER_CELL_SIZE, 8), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_render_opts_set(o, 12345, 8), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_render_opts_set(o, TOGGLE_RENDER_CELL_SIZE, 0), TOGGLE_ERANGE);
+    TU_EXPECT(toggle_render_opts_set(o, TOGGLE_RENDER_CELL_SIZE, 5000), TOGGLE_ERANGE);
+    TU_EXPECT(toggle_render_opts_set(o, TOGGLE_RENDER_COLORMAP, 999), TOGGLE_ERANGE);
+    TU_EXPECT(toggle_render_opts_get(o, TOGGLE_RENDER_CELL_SIZE, NULL), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_render_opts_get(o, 12345, &v), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_render_size(o, 0, 2, &w, &h), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_render_size(o, 2, 2, NULL, &h), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_render_size(o, 1, 2000000, &w, &h), TOGGLE_ERANGE);
+    TU_EXPECT(toggle_render(o, TOGGLE_IMAGE_PPM, NULL, 2, 2, 2, buf, sizeof buf, &need),
            TOGGLE_EINVAL);
-    EXPECT(toggle_render(o, 99, cells, 2, 2, 2, buf, sizeof buf, &need), TOGGLE_EINVAL);
-    EXPECT(toggle_render(o, TOGGLE_IMAGE_PPM, cells, 0, 2, 2, buf, sizeof buf, &need),
+    TU_EXPECT(toggle_render(o, 99, cells, 2, 2, 2, buf, sizeof buf, &need), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_render(o, TOGGLE_IMAGE_PPM, cells, 0, 2, 2, buf, sizeof buf, &need),
            TOGGLE_EINVAL);
-    EXPECT(toggle_render(o, TOGGLE_IMAGE_PPM, cells, 2, 2, 1, buf, sizeof buf, &need),
+    TU_EXPECT(toggle_render(o, TOGGLE_IMAGE_PPM, cells, 2, 2, 1, buf, sizeof buf, &need),
            TOGGLE_EINVAL);
-    EXPECT(toggle_render(o, TOGGLE_IMAGE_PPM, big, 2, 2, 2, buf, sizeof buf, &need),
+    TU_EXPECT(toggle_render(o, TOGGLE_IMAGE_PPM, big, 2, 2, 2, buf, sizeof buf, &need),
            TOGGLE_ERANGE);
-    EXPECT(toggle_render(o, TOGGLE_IMAGE_PPM, cells, 2, 2, 2, NULL, 5, &need), TOGGLE_EINVAL);
-    EXPECT(toggle_render(o, TOGGLE_IMAGE_PPM, cells, 2, 2, 2, buf, sizeof buf, &need),
+    TU_EXPECT(toggle_render(o, TOGGLE_IMAGE_PPM, cells, 2, 2, 2, NULL, 5, &need), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_render(o, TOGGLE_IMAGE_PPM, cells, 2, 2, 2, buf, sizeof buf, &need),
            TOGGLE_EBUFSIZE);
-    EXPECT(toggle_render_file(o, TOGGLE_IMAGE_PPM, cells, 2, 2, 2, NULL), TOGGLE_EINVAL);
-    EXPECT(toggle_render_file(o, TOGGLE_IMAGE_PPM, cells, 2, 2, 2, "/nonexistent/dir/x.ppm"),
+    TU_EXPECT(toggle_render_file(o, TOGGLE_IMAGE_PPM, cells, 2, 2, 2, NULL), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_render_file(o, TOGGLE_IMAGE_PPM, cells, 2, 2, 2, "/nonexistent/dir/x.ppm"),
            TOGGLE_EIO);
     toggle_render_opts_free(o);
     toggle_render_opts_free(NULL);
-    quiet_end();
+    tu_quiet_end();
 }
 END_TEST
 
 START_TEST(misuse_symmetry_and_guard)
 {
-    quiet_begin();
+    tu_quiet_begin();
     uint64_t cells[4] = {1, 0, 0, 1}, count = 99;
     uint32_t mask = 0;
-    EXPECT(toggle_board_symmetry(NULL, 2, 2, &mask), TOGGLE_EINVAL);
-    EXPECT(toggle_board_symmetry(cells, 2, 2, NULL), TOGGLE_EINVAL);
-    EXPECT(toggle_board_symmetry(cells, 0, 2, &mask), TOGGLE_EINVAL);
-    EXPECT(toggle_board_symmetry(cells, SIZE_MAX, 3, &mask), TOGGLE_EOVERFLOW);
+    TU_EXPECT(toggle_board_symmetry(NULL, 2, 2, &mask), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_board_symmetry(cells, 2, 2, NULL), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_board_symmetry(cells, 0, 2, &mask), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_board_symmetry(cells, SIZE_MAX, 3, &mask), TOGGLE_EOVERFLOW);
     ck_assert_ptr_null(toggle_symmetry_name(0x12345)); /* not a subgroup of D4 */
-    EXPECT(toggle_solution_count_orbits(NULL, 4, 4, TOGGLE_SYM_ALL, &count), TOGGLE_EINVAL);
-    EXPECT(toggle_solution_count_orbits(sol_ok, 4, 4, TOGGLE_SYM_ALL, NULL), TOGGLE_EINVAL);
-    EXPECT(toggle_solution_count_orbits(sol_ok, 3, 4, TOGGLE_SYM_ALL, &count), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_solution_count_orbits(NULL, 4, 4, TOGGLE_SYM_ALL, &count), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_solution_count_orbits(sol_ok, 4, 4, TOGGLE_SYM_ALL, NULL), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_solution_count_orbits(sol_ok, 3, 4, TOGGLE_SYM_ALL, &count), TOGGLE_EINVAL);
     ck_assert_uint_eq(count, 99);
     ck_assert_int_eq(toggle_flint_guard_installed(), 0);
-    EXPECT(toggle_flint_guard_install(), TOGGLE_OK);
+    TU_EXPECT(toggle_flint_guard_install(), TOGGLE_OK);
     ck_assert_int_eq(toggle_flint_guard_installed(), 1);
-    quiet_end();
+    tu_quiet_end();
 }
 END_TEST
 
 START_TEST(misuse_limits_found_by_fuzzing)
 {
-    quiet_begin();
+    tu_quiet_begin();
     toggle_graph *g = UNTOUCHED;
     /* a 20-byte text asking for 10^15 nodes: refused before allocating */
     static const char huge[] = "nodes 1000000000000000\n0 1\n";
-    EXPECT(toggle_graph_parse_edges(&g, huge, sizeof huge - 1, 0), TOGGLE_ENOMEM);
+    TU_EXPECT(toggle_graph_parse_edges(&g, huge, sizeof huge - 1, 0), TOGGLE_ENOMEM);
     static const char max[] = "nodes 18446744073709551615\n";
-    EXPECT(toggle_graph_parse_edges(&g, max, sizeof max - 1, 0), TOGGLE_ERANGE);
+    TU_EXPECT(toggle_graph_parse_edges(&g, max, sizeof max - 1, 0), TOGGLE_ERANGE);
     size_t e[2] = {0, 1};
-    EXPECT(toggle_graph_new_edges(&g, SIZE_MAX, e, 1, 0), TOGGLE_EOVERFLOW);
-    EXPECT(toggle_graph_new_edges(&g, (size_t)1 << 40, e, 1, 0), TOGGLE_ENOMEM);
+    TU_EXPECT(toggle_graph_new_edges(&g, SIZE_MAX, e, 1, 0), TOGGLE_EOVERFLOW);
+    TU_EXPECT(toggle_graph_new_edges(&g, (size_t)1 << 40, e, 1, 0), TOGGLE_ENOMEM);
     ck_assert_ptr_eq(g, UNTOUCHED);
-    quiet_end();
+    tu_quiet_end();
 }
 END_TEST
 
