@@ -43,6 +43,11 @@ pub struct toggle_search {
 pub struct toggle_generator {
     _private: [u8; 0],
 }
+/// Opaque rendering options (render.h).
+#[repr(C)]
+pub struct toggle_render_opts {
+    _private: [u8; 0],
+}
 
 // common.h: status codes (pinned forever)
 pub const TOGGLE_VERSION_MAJOR: u32 = 1;
@@ -90,6 +95,46 @@ pub const TOGGLE_METRIC_CELLS: u64 = 0;
 pub const TOGGLE_METRIC_PRESSES: u64 = 1;
 pub const TOGGLE_DEFAULT_MEMORY_BUDGET: u64 = 4 << 30;
 pub const TOGGLE_MAX_MODULUS: u64 = i64::MAX as u64;
+
+// render.h: image formats
+pub const TOGGLE_IMAGE_PPM: c_int = 1;
+pub const TOGGLE_IMAGE_PNG: c_int = 2;
+// render.h: option keys of toggle_render_opts_set()
+pub const TOGGLE_RENDER_CELL_SIZE: c_int = 1;
+pub const TOGGLE_RENDER_GRID_LINES: c_int = 2;
+pub const TOGGLE_RENDER_BORDER: c_int = 3;
+pub const TOGGLE_RENDER_COLORMAP: c_int = 4;
+pub const TOGGLE_RENDER_REVERSED: c_int = 5;
+pub const TOGGLE_RENDER_LINE_COLOR: c_int = 6;
+// render.h: colour map ids (pinned; toggle_colormap_count() lists all)
+pub const TOGGLE_CMAP_VIRIDIS: c_int = 0;
+pub const TOGGLE_CMAP_MAGMA: c_int = 1;
+pub const TOGGLE_CMAP_INFERNO: c_int = 2;
+pub const TOGGLE_CMAP_PLASMA: c_int = 3;
+pub const TOGGLE_CMAP_CIVIDIS: c_int = 4;
+pub const TOGGLE_CMAP_TWILIGHT: c_int = 5;
+pub const TOGGLE_CMAP_TURBO: c_int = 6;
+pub const TOGGLE_CMAP_GREYS: c_int = 7;
+pub const TOGGLE_CMAP_TAB10: c_int = 8;
+pub const TOGGLE_CMAP_TAB20: c_int = 9;
+pub const TOGGLE_CMAP_SET1: c_int = 10;
+pub const TOGGLE_CMAP_SET2: c_int = 11;
+pub const TOGGLE_CMAP_SET3: c_int = 12;
+pub const TOGGLE_CMAP_DARK2: c_int = 13;
+pub const TOGGLE_CMAP_PAIRED: c_int = 14;
+pub const TOGGLE_CMAP_PASTEL1: c_int = 15;
+pub const TOGGLE_CMAP_ACCENT: c_int = 16;
+
+// symmetry.h: symmetry bits (used as uint32_t masks)
+pub const TOGGLE_SYM_IDENTITY: u32 = 0x01;
+pub const TOGGLE_SYM_ROT90: u32 = 0x02;
+pub const TOGGLE_SYM_ROT180: u32 = 0x04;
+pub const TOGGLE_SYM_ROT270: u32 = 0x08;
+pub const TOGGLE_SYM_MIRROR_H: u32 = 0x10;
+pub const TOGGLE_SYM_MIRROR_V: u32 = 0x20;
+pub const TOGGLE_SYM_DIAG: u32 = 0x40;
+pub const TOGGLE_SYM_ANTIDIAG: u32 = 0x80;
+pub const TOGGLE_SYM_ALL: u32 = 0xFF;
 
 extern "C" {
     // common.h
@@ -213,6 +258,40 @@ extern "C" {
     pub fn toggle_generator_next(gen: *mut toggle_generator, start: *mut u64, len: usize,
                                  presses: *mut u64) -> c_int;
     pub fn toggle_generator_free(gen: *mut toggle_generator);
+
+    // render.h
+    pub fn toggle_colormap_count() -> usize;
+    pub fn toggle_colormap_name(id: c_int) -> *const c_char;
+    pub fn toggle_colormap_is_qualitative(id: c_int) -> c_int;
+    pub fn toggle_colormap_from_name(name: *const c_char, id: *mut c_int, reversed: *mut c_int)
+                                     -> c_int;
+    pub fn toggle_colormap_color(id: c_int, reversed: c_int, v: u64, k: u64, rgb: *mut u8)
+                                 -> c_int;
+    pub fn toggle_render_opts_new(out: *mut *mut toggle_render_opts) -> c_int;
+    pub fn toggle_render_opts_free(opts: *mut toggle_render_opts);
+    pub fn toggle_render_opts_set(opts: *mut toggle_render_opts, key: c_int, value: u64) -> c_int;
+    pub fn toggle_render_opts_get(opts: *const toggle_render_opts, key: c_int, value: *mut u64)
+                                  -> c_int;
+    pub fn toggle_render_size(opts: *const toggle_render_opts, rows: usize, cols: usize,
+                              width: *mut usize, height: *mut usize) -> c_int;
+    pub fn toggle_render(opts: *const toggle_render_opts, format: c_int, cells: *const u64,
+                         rows: usize, cols: usize, modulus: u64, buf: *mut u8, len: usize,
+                         needed: *mut usize) -> c_int;
+    pub fn toggle_render_file(opts: *const toggle_render_opts, format: c_int, cells: *const u64,
+                              rows: usize, cols: usize, modulus: u64, path: *const c_char)
+                              -> c_int;
+
+    // symmetry.h
+    pub fn toggle_board_symmetry(cells: *const u64, rows: usize, cols: usize, mask: *mut u32)
+                                 -> c_int;
+    pub fn toggle_symmetry_name(mask: u32) -> *const c_char;
+    pub fn toggle_symmetry_of_shape(rows: usize, cols: usize) -> u32;
+    pub fn toggle_solution_count_orbits(solution: *const toggle_solution, rows: usize,
+                                        cols: usize, group: u32, orbits: *mut u64) -> c_int;
+
+    // guard.h
+    pub fn toggle_flint_guard_install() -> c_int;
+    pub fn toggle_flint_guard_installed() -> c_int;
 }
 
 #[cfg(test)]
