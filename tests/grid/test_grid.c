@@ -416,6 +416,59 @@ START_TEST(published_998)
 }
 END_TEST
 
+/* The published first row of the 10000 x 10000 board: 10^8 cells, read back
+ * row by row (the whole answer is never copied out), and the presses applied
+ * three rows at a time: every one of the 10^8 cells must end up lit. */
+START_TEST(published_10000)
+{
+    const size_t n = 10000;
+    char *ref = malloc(n + 2);
+    FILE *fp = fopen(TOGGLE_TEST_DATA_DIR "/lightsout-10000-first-row.txt", "r");
+    ck_assert_msg(fp != NULL, "cannot open the reference data");
+    ck_assert_uint_eq(fread(ref, 1, n, fp), n);
+    fclose(fp);
+    toggle_graph *g = NULL;
+    toggle_system *s = NULL;
+    toggle_solution *sol = NULL;
+    ck_assert_int_eq(toggle_graph_new_grid(&g, n, n, 0), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_new(&s, g, 2, NULL, NULL), TOGGLE_OK);
+    ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+    ck_assert_int_eq(toggle_solution_engine(sol), TOGGLE_ENGINE_CHASE);
+    ck_assert_uint_eq(toggle_solution_nullity(sol), 0);
+    uint64_t *r0 = malloc(n * sizeof *r0), *r1 = malloc(n * sizeof *r1);
+    ck_assert_int_eq(toggle_solution_particular_range(sol, 0, r0, n), TOGGLE_OK);
+    ck_assert_int_eq(toggle_solution_particular_range(sol, n, r1, n), TOGGLE_OK);
+    for (size_t j = 0; j < n; j++) {
+        ck_assert_msg(r0[j] == (uint64_t)(ref[j] - '0'), "column %zu differs", j);
+        uint64_t lit = r0[j] ^ r1[j] ^ (j ? r0[j - 1] : 0) ^ (j + 1 < n ? r0[j + 1] : 0);
+        ck_assert_msg(lit == 1, "cell (0, %zu) is not lit", j);
+    }
+    /* and every row: stream three rows at a time and apply the presses */
+    uint64_t *up = calloc(n, sizeof *up), *cur = r0, *down = r1;
+    for (size_t r = 0; r < n; r++) {
+        if (r + 1 < n)
+            ck_assert_int_eq(toggle_solution_particular_range(sol, (r + 1) * n, down, n), 0);
+        else
+            memset(down, 0, n * sizeof *down);
+        for (size_t j = 0; j < n; j++) {
+            uint64_t lit = cur[j] ^ up[j] ^ down[j] ^ (j ? cur[j - 1] : 0)
+                         ^ (j + 1 < n ? cur[j + 1] : 0);
+            if (lit != 1)
+                ck_abort_msg("cell (%zu, %zu) is not lit", r, j);
+        }
+        uint64_t *t = up;
+        up = cur;
+        cur = down;
+        down = t;
+    }
+    free(up);
+    free(cur);
+    free(down);
+    free(ref);
+    tu_free_all(g, s, sol);
+}
+END_TEST
+
 /* Packed readout equals the unpacked range at every offset and length. */
 START_TEST(packed_readout)
 {
@@ -558,6 +611,7 @@ static Suite *grid_suite(void)
     GRID_CASE(poly_nullity_to_30);
     GRID_CASE(oeis_a159257);
     GRID_CASE(published_998);
+    GRID_CASE(published_10000);
     GRID_CASE(packed_readout);
     GRID_CASE(torus_falls_back);
     GRID_CASE(misuse);
