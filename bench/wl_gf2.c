@@ -1,6 +1,8 @@
 /* GF(2) workloads (issue 3): libtoggle's gf2 engine, its FLINT engine and
  * M4RI's mzd_echelonize on the same dense random N x N systems and on full
- * Lights Out boards (N = n^2, the gf2 engine forced, not light chasing).
+ * Lights Out boards (N = n^2, the gf2 engine forced, not light chasing), and
+ * on matrices whose pivotless columns lie between pivot columns (gapped, low
+ * rank).
  * Every implementation reduces the augmented matrix [A | b]. In each group
  * the gf2 row's ratio is against M4RI, the FLINT row's against gf2. */
 #include "harness.h"
@@ -14,10 +16,18 @@
 #include <m4ri/m4ri.h>
 #endif
 
+/* Matrix kinds. GAPPED: rank N / step, pivot columns every `step` columns,
+ * each column in between a random combination of the pivot columns before
+ * it, so pivotless columns alternate with pivot columns (step 2) or fill
+ * most of the matrix (step 8). LOWRANK: product of random N x N/8 and
+ * N/8 x N matrices (pivots first, then a long pivotless tail). */
+enum { DENSE, BOARD, GAPPED, LOWRANK };
+
 typedef struct spec {
-    size_t n;     /* dense: N; lights out: board side */
-    int board;    /* 1: Lights Out board */
+    size_t n;     /* N; for a board its side (N = n^2) */
+    int kind;     /* matrix kind (DENSE, BOARD, GAPPED, LOWRANK) */
     int engine;   /* TOGGLE_ENGINE_* or -1 for M4RI */
+    size_t step;  /* GAPPED: one pivot column every `step` columns */
 } spec;
 
 static uint64_t rng_next(uint64_t *s)
@@ -28,10 +38,80 @@ static uint64_t rng_next(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-/* Dense random N x N over F_2 as uint64 entries, b = A x0 (so solvable). */
-static void dense_system(size_t n, uint64_t **pa, uint64_t **pb)
+/* Fill a (n x n uint64 entries) with the matrix of the given kind. */
+static void fill_matrix(const spec *sp, size_t n, uint64_t *a, uint64_t *seed)
 {
-    uint64_t seed = 0x5EED0000 + n, bits = 0;
+    uint64_t bits = 0;
+    if (sp->kind == DENSE) {
+        for (size_t i = 0; i < n * n; i++) {
+            if (i % 64 == 0)
+                bits = rng_next(seed);
+            a[i] = bits & 1;
+            bits >>= 1;
+        }
+        return;
+    }
+    /* rank R: a = Y C with Y random n x R (packed rows of RW words) */
+    size_t step = sp->kind == GAPPED ? sp->step : 0;
+    size_t R = step ? n / step : n / 8, RW = (R + 63) / 64, NW = (n + 63) / 64;
+    uint64_t *y = calloc(n * RW + 1, sizeof *y), *row = calloc(NW + 1, sizeof *row);
+    uint64_t *c = calloc((step ? n * RW : R * NW) + 1, sizeof *c);
+    if (!y || !row || !c) {
+        memset(a, 0, n * n * sizeof *a);
+        free(y);
+        free(row);
+        free(c);
+        return;
+    }
+    for (size_t i = 0; i < n * RW; i++)
+        y[i] = rng_next(seed);
+    if (R % 64)
+        for (size_t i = 0; i < n; i++)
+            y[i * RW + RW - 1] &= ((uint64_t)1 << (R % 64)) - 1;
+    if (step) { /* column j: pivot q = j / step itself, or a mask over pivots <= q */
+        for (size_t j = 0; j < n; j++) {
+            size_t q = j / step < R ? j / step : R - 1;
+            uint64_t *cj = c + j * RW;
+            if (j % step == 0 && j / step < R) {
+                cj[q / 64] = (uint64_t)1 << (q % 64);
+                continue;
+            }
+            for (size_t w = 0; w <= q / 64; w++)
+                cj[w] = rng_next(seed);
+            if ((q + 1) % 64)
+                cj[q / 64] &= ((uint64_t)1 << ((q + 1) % 64)) - 1;
+        }
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < n; j++) {
+                const uint64_t *cj = c + j * RW, *yi = y + i * RW;
+                uint64_t acc = 0;
+                for (size_t w = 0; w < RW; w++)
+                    acc ^= yi[w] & cj[w];
+                a[i * n + j] = (uint64_t)__builtin_parityll(acc);
+            }
+    } else { /* low rank: C random R x n */
+        for (size_t i = 0; i < R * NW; i++)
+            c[i] = rng_next(seed);
+        for (size_t i = 0; i < n; i++) {
+            memset(row, 0, NW * sizeof *row);
+            for (size_t l = 0; l < R; l++)
+                if ((y[i * RW + l / 64] >> (l % 64)) & 1)
+                    for (size_t w = 0; w < NW; w++)
+                        row[w] ^= c[l * NW + w];
+            for (size_t j = 0; j < n; j++)
+                a[i * n + j] = (row[j / 64] >> (j % 64)) & 1;
+        }
+    }
+    free(y);
+    free(row);
+    free(c);
+}
+
+/* Random N x N over F_2 of the spec's kind as uint64 entries, b = A x0 (so
+ * solvable). */
+static void dense_system(const spec *sp, size_t n, uint64_t **pa, uint64_t **pb)
+{
+    uint64_t seed = 0x5EED0000 + n + ((uint64_t)sp->kind << 32) + (sp->step << 40);
     uint64_t *a = malloc(n * n * sizeof *a), *b = calloc(n, sizeof *b), *x = malloc(n * sizeof *x);
     if (!a || !b || !x) {
         free(a);
@@ -40,12 +120,7 @@ static void dense_system(size_t n, uint64_t **pa, uint64_t **pb)
         *pa = *pb = NULL;
         return;
     }
-    for (size_t i = 0; i < n * n; i++) {
-        if (i % 64 == 0)
-            bits = rng_next(&seed);
-        a[i] = bits & 1;
-        bits >>= 1;
-    }
+    fill_matrix(sp, n, a, &seed);
     for (size_t j = 0; j < n; j++)
         x[j] = rng_next(&seed) & 1;
     for (size_t i = 0; i < n; i++) {
@@ -65,7 +140,7 @@ static void *toggle_setup(const void *arg)
 {
     const spec *sp = arg;
     toggle_system *s = NULL;
-    if (sp->board) {
+    if (sp->kind == BOARD) {
         toggle_graph *g = NULL;
         if (toggle_graph_new_grid(&g, sp->n, sp->n, 0) != TOGGLE_OK)
             return NULL;
@@ -75,7 +150,7 @@ static void *toggle_setup(const void *arg)
             return NULL;
     } else {
         uint64_t *a, *b;
-        dense_system(sp->n, &a, &b);
+        dense_system(sp, sp->n, &a, &b);
         if (!a)
             return NULL;
         int rc = toggle_system_new_matrix(&s, sp->n, sp->n, a, b, 2);
@@ -127,13 +202,13 @@ typedef struct m4ri_state {
 static void *m4ri_setup(const void *arg)
 {
     const spec *sp = arg;
-    size_t N = sp->board ? sp->n * sp->n : sp->n;
+    size_t N = sp->kind == BOARD ? sp->n * sp->n : sp->n;
     m4ri_state *st = calloc(1, sizeof *st);
     if (!st)
         return NULL;
     st->src = mzd_init((rci_t)N, (rci_t)(N + 1));
     st->work = mzd_init((rci_t)N, (rci_t)(N + 1));
-    if (sp->board) {
+    if (sp->kind == BOARD) {
         size_t n = sp->n;
         for (size_t r = 0; r < n; r++)
             for (size_t c = 0; c < n; c++) {
@@ -147,7 +222,7 @@ static void *m4ri_setup(const void *arg)
             }
     } else {
         uint64_t *a, *b;
-        dense_system(N, &a, &b);
+        dense_system(sp, N, &a, &b);
         if (!a) {
             free(st);
             return NULL;
@@ -185,11 +260,13 @@ static void m4ri_teardown(void *state)
 
 /* ---- the table ------------------------------------------------------------ */
 
-#define SPECS(n, board)                                                                    \
-    {n, board, -1}, {n, board, TOGGLE_ENGINE_GF2}, {n, board, TOGGLE_ENGINE_FLINT}
+#define SPECS(n, kind, step)                                                               \
+    {n, kind, -1, step}, {n, kind, TOGGLE_ENGINE_GF2, step}, {n, kind, TOGGLE_ENGINE_FLINT, step}
 static const spec specs[] = {
-    SPECS(1024, 0), SPECS(2048, 0), SPECS(4096, 0), SPECS(8192, 0),
-    SPECS(32, 1), SPECS(50, 1), SPECS(70, 1),
+    SPECS(1024, DENSE, 0), SPECS(2048, DENSE, 0), SPECS(4096, DENSE, 0), SPECS(8192, DENSE, 0),
+    SPECS(32, BOARD, 0), SPECS(50, BOARD, 0), SPECS(70, BOARD, 0),
+    SPECS(1024, GAPPED, 2), SPECS(4096, GAPPED, 2), SPECS(4096, GAPPED, 8),
+    SPECS(4096, LOWRANK, 0), SPECS(64, BOARD, 0),
 };
 
 #define TOGGLE_WL(nm, grp, impl, base, quick, reps, sp)                                      \
@@ -214,6 +291,12 @@ static const bench_workload gf2_workloads[] = {
     GROUP("gf2/lightsout/32", 12, 1, 3, 1),
     GROUP("gf2/lightsout/50", 15, 1, 3, 1),
     GROUP("gf2/lightsout/70", 18, 1, 1, 0),
+    /* pivotless columns between pivot columns (docs/gf2.md) */
+    GROUP("gf2/gapped/1024", 21, 1, 3, 1),    /* rank N/2, odd columns dependent */
+    GROUP("gf2/gapped/4096", 24, 0, 1, 0),
+    GROUP("gf2/gapped8/4096", 27, 0, 1, 0),   /* rank N/8, one pivot column in 8 */
+    GROUP("gf2/lowrank/4096", 30, 0, 1, 0),   /* rank N/8, random */
+    GROUP("gf2/lightsout/64", 33, 0, 1, 0),   /* N = 4096, nullity 28 */
 };
 
 void bench_register_gf2(void)

@@ -1,5 +1,6 @@
 /* Packed GF(2) Gauss-Jordan elimination with the Method of Four Russians:
- * pivots are found a block of up to nt * k consecutive columns at a time,
+ * pivots are found a block of up to nt * k at a time (skipping columns
+ * without a pivot, within a window of GF2_SPANW words),
  * then every other row is cleared on those columns by nt Gray-code tables
  * of k-row combinations, column strip by column strip (docs/gf2.md). */
 #include <string.h>
@@ -9,6 +10,12 @@
 
 #define GF2_MAXK 8   /* bits per table */
 #define GF2_MAXT 8   /* tables per pass */
+/* A block looks for pivots in a window of at most GF2_SPANW words of
+ * columns, so it keeps gathering pivots past columns without one (a matrix
+ * whose dependent columns sit between its pivot columns still gets up to
+ * nt * k pivots per row pass). */
+#define GF2_SPANW 4
+#define GF2_LUTB (GF2_SPANW * 8) /* bytes of a window */
 
 #if defined(__GNUC__)
 #define GF2_INLINE static inline __attribute__((always_inline))
@@ -69,7 +76,7 @@ uint64_t toggle__gf2_workspace_bytes(size_t rows, size_t cols)
     plan p;
     choose_plan(rows, W, &p);
     uint64_t tw = (uint64_t)p.nt << p.k;
-    return tw * p.strip * 8 + (uint64_t)rows * GF2_MAXT + 64;
+    return tw * p.strip * 8 + (uint64_t)rows * GF2_MAXT + GF2_LUTB * 256 * 8 + 64;
 }
 
 /* Up to 64 bits of row starting at column c, low bit = column c; the caller
@@ -221,42 +228,54 @@ static pass_fn pick_pass(void)
 
 /* ---- pivot search ------------------------------------------------------- */
 
-/* Find pivots in consecutive columns c, c+1, ... (at most K) among rows
- * r.. of M, stopping at the first column without one. The pivot rows end at
- * rows r .. r + kbar - 1, reduced among themselves on those columns. Rows
- * below are not modified except by swaps. Returns kbar. */
+/* Find up to K pivots among rows r.. of M in columns c, c+1, ... of the
+ * window (words c / 64 .. c / 64 + GF2_SPANW - 1, and below cols), skipping
+ * columns without one; their columns go to pc[0 ..]. The pivot rows end at
+ * rows r .. r + kbar - 1, reduced among themselves on the pivot columns.
+ * Rows below are not modified except by swaps. *next receives the first
+ * column not examined (all examined non-pivot columns are zero below row
+ * r + kbar after the row pass). Returns kbar. */
 static unsigned find_pivots(uint64_t *M, size_t stride, size_t rows, size_t r, size_t c,
-                            unsigned K, size_t W)
+                            unsigned K, size_t W, size_t cols, size_t *pc, size_t *next)
 {
     size_t w0 = c >> 6, n = W - w0;
+    size_t end = (w0 + GF2_SPANW) * 64 < cols ? (w0 + GF2_SPANW) * 64 : cols;
     unsigned found = 0;
-    for (unsigned jj = 0; jj < K; jj++) {
-        size_t j = c + jj;
-        /* colbits: column j of the pivot rows so far, bit l = pivot l */
-        uint64_t colbits = 0;
+    size_t j = c;
+    for (; j < end && found < K && r + found < rows; j++) {
+        /* colm: the pivot columns whose pivot row has a 1 in column j; a
+         * row's bit j once reduced by the block is its own bit xor the
+         * parity of (row AND colm) */
+        uint64_t colm[GF2_SPANW] = {0}, any = 0;
         for (unsigned l = 0; l < found; l++)
-            colbits |= (uint64_t)bit(M + (r + l) * stride, j) << l;
+            if (bit(M + (r + l) * stride, j)) {
+                colm[(pc[l] >> 6) - w0] |= (uint64_t)1 << (pc[l] & 63);
+                any = 1;
+            }
+        size_t nq = found ? (pc[found - 1] >> 6) - w0 + 1 : 0;
         size_t hit = rows;
         for (size_t i = r + found; i < rows; i++) {
             const uint64_t *row = M + i * stride;
             unsigned b = bit(row, j);
-            if (found && colbits)
-                b ^= (unsigned)__builtin_popcountll(
-                         (unsigned long long)(window(row, c, found) & colbits)) & 1u;
+            if (any) {
+                uint64_t acc = 0;
+                for (size_t q = 0; q < nq; q++)
+                    acc ^= row[w0 + q] & colm[q];
+                b ^= (unsigned)__builtin_parityll((unsigned long long)acc);
+            }
             if (b) {
                 hit = i;
                 break;
             }
         }
         if (hit == rows)
-            break;
+            continue; /* no pivot in column j: look further */
         uint64_t *p = M + hit * stride;
-        uint64_t sel = found ? window(p, c, found) : 0;
-        while (sel) {
-            unsigned l = (unsigned)__builtin_ctzll((unsigned long long)sel);
-            sel &= sel - 1;
-            xor_row(p + w0, M + (r + l) * stride + w0, n);
-        }
+        /* pivot rows are mutually reduced: xoring one leaves p's bits on
+         * the other pivot columns alone, so the tests below do not interact */
+        for (unsigned l = 0; l < found; l++)
+            if (bit(p, pc[l]))
+                xor_row(p + w0, M + (r + l) * stride + w0, n);
         uint64_t *dst = M + (r + found) * stride;
         if (hit != r + found)
             swap_rows(dst + w0, p + w0, n);
@@ -265,9 +284,41 @@ static unsigned find_pivots(uint64_t *M, size_t stride, size_t rows, size_t r, s
             if (bit(q, j))
                 xor_row(q + w0, dst + w0, n);
         }
-        found++;
+        pc[found++] = j;
     }
+    *next = j;
     return found;
+}
+
+/* Byte lookup tables gathering a row's bits on the block's pivot columns
+ * (a software pext): for each byte of the window holding pivot columns,
+ * lut[b][v] places the pivot bits of byte value v at their pivot indices.
+ * Returns the number of such bytes; pos[] gets their byte offsets. */
+static unsigned build_gather(const size_t *pc, unsigned kbar, size_t w0, uint64_t (*lut)[256],
+                             unsigned *pos)
+{
+    uint8_t pm[GF2_LUTB] = {0};
+    for (unsigned l = 0; l < kbar; l++) {
+        size_t o = pc[l] - w0 * 64;
+        pm[o >> 3] |= (uint8_t)(1u << (o & 7));
+    }
+    unsigned nb = 0, base = 0;
+    for (unsigned b = 0; b < GF2_LUTB; b++) {
+        if (!pm[b])
+            continue;
+        uint64_t *t = lut[nb];
+        t[0] = 0;
+        for (unsigned v = 1; v < 256; v++) {
+            unsigned low = v & (0u - v);
+            uint64_t add = (pm[b] & low)
+                ? (uint64_t)1 << (base + (unsigned)__builtin_popcount(pm[b] & (low - 1)))
+                : 0;
+            t[v] = t[v & (v - 1)] | add;
+        }
+        base += (unsigned)__builtin_popcount(pm[b]);
+        pos[nb++] = b;
+    }
+    return nb;
 }
 
 int toggle__gf2_rref(uint64_t *M, size_t rows, size_t cols, size_t stride, size_t *pivots,
@@ -284,6 +335,7 @@ int toggle__gf2_rref(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
         return toggle__error(TOGGLE_EOVERFLOW, "GF(2) workspace overflows size_t");
     uint64_t *tab = toggle__malloc_array(tabw, sizeof *tab);
     uint8_t *idx = toggle__calloc(idxb, 1);
+    uint64_t (*lut)[256] = NULL; /* allocated at the first block with gaps */
     if (!tab || !idx) {
         toggle__free(tab);
         toggle__free(idx);
@@ -293,15 +345,31 @@ int toggle__gf2_rref(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
     size_t r = 0, c = 0;
     unsigned Kmax = p.k * p.nt;
     while (r < rows && c < cols) {
-        unsigned K = cols - c < Kmax ? (unsigned)(cols - c) : Kmax;
-        unsigned kbar = find_pivots(M, stride, rows, r, c, K, W);
+        size_t next, *pc = pivots + r;
+        unsigned kbar = find_pivots(M, stride, rows, r, c, Kmax, W, cols, pc, &next);
         if (kbar > 0) {
-            for (unsigned l = 0; l < kbar; l++)
-                pivots[r + l] = c + l;
             /* tables of k bits each; the last may be narrower */
-            unsigned nt = (kbar + p.k - 1) / p.k;
+            unsigned nt = (kbar + p.k - 1) / p.k, nb = 0, pos[GF2_LUTB];
+            int gaps = pc[kbar - 1] - pc[0] != kbar - 1;
+            size_t w0 = c >> 6;
+            if (gaps) {
+                if (!lut && !(lut = toggle__malloc_array(GF2_LUTB, sizeof *lut))) {
+                    toggle__free(tab);
+                    toggle__free(idx);
+                    return toggle__error(TOGGLE_ENOMEM, "out of memory for GF(2) elimination");
+                }
+                nb = build_gather(pc, kbar, w0, lut, pos);
+            }
             for (size_t i = 0; i < rows; i++) {
-                uint64_t x = (i >= r && i < r + kbar) ? 0 : window(M + i * stride, c, kbar);
+                const uint64_t *row = M + i * stride;
+                uint64_t x = 0;
+                if (i >= r && i < r + kbar)
+                    x = 0;
+                else if (!gaps)
+                    x = window(row, pc[0], kbar);
+                else
+                    for (unsigned b = 0; b < nb; b++)
+                        x |= lut[b][(uint8_t)(row[w0 + pos[b] / 8] >> (pos[b] % 8 * 8))];
                 uint8_t *d = idx + i * GF2_MAXT;
                 for (unsigned t = 0; t < GF2_MAXT; t++) {
                     d[t] = t < nt ? (uint8_t)(x & (((uint64_t)1 << p.k) - 1)) : 0;
@@ -310,17 +378,18 @@ int toggle__gf2_rref(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
             }
             pass_args a = {
                 .M = M, .stride = stride, .rows = rows, .skip_lo = r, .skip_hi = r + kbar,
-                .w0 = c >> 6, .W = W, .piv = M + r * stride, .k = p.k, .nt = nt,
+                .w0 = w0, .W = W, .piv = M + r * stride, .k = p.k, .nt = nt,
                 .kbar = kbar, .strip = p.strip, .tab = tab, .idx = idx,
             };
             pass(&a);
         }
         r += kbar;
-        c += kbar + (kbar < K); /* column c + kbar has no pivot below row r */
+        c = next;
     }
     *rank = r;
     toggle__free(tab);
     toggle__free(idx);
+    toggle__free(lut);
     return TOGGLE_OK;
 }
 

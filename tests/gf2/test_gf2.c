@@ -75,11 +75,55 @@ static void random_matrix(tu_rng *g, uint64_t *M, size_t rows, size_t cols, size
     }
 }
 
+/* A rows x cols matrix whose pivot columns are those j with j % step ==
+ * off (step 0: each column with probability 1/2), every other column a
+ * random combination of the pivot columns before it: pivotless columns
+ * between pivot columns. Rows are random combinations of the columns' rows. */
+static void gapped_matrix(tu_rng *g, uint64_t *M, size_t rows, size_t cols, size_t W,
+                          size_t step)
+{
+    memset(M, 0, rows * W * sizeof *M);
+    size_t off = step ? tu_below(g, step) : 0, R = 0;
+    int *is_piv = calloc(cols + 1, sizeof *is_piv);
+    for (size_t j = 0; j < cols; j++) {
+        is_piv[j] = step ? j % step == off : (int)(tu_next(g) & 1);
+        R += (size_t)is_piv[j];
+    }
+    size_t RW = (R + 63) / 64 + 1;
+    uint64_t *Y = calloc(rows * RW + 1, sizeof *Y), *mask = calloc(RW, sizeof *mask);
+    for (size_t i = 0; i < rows; i++)
+        for (size_t l = 0; l < R; l++)
+            if (tu_next(g) & 1)
+                flipb(Y + i * RW, l);
+    size_t q = 0; /* pivot columns so far */
+    for (size_t j = 0; j < cols; j++) {
+        memset(mask, 0, RW * sizeof *mask);
+        if (is_piv[j])
+            flipb(mask, q++);
+        else
+            for (size_t l = 0; l < q; l++)
+                if (tu_next(g) & 1)
+                    flipb(mask, l);
+        for (size_t i = 0; i < rows; i++) {
+            uint64_t acc = 0;
+            for (size_t w = 0; w < RW; w++)
+                acc ^= Y[i * RW + w] & mask[w];
+            if (__builtin_parityll(acc))
+                flipb(M + i * W, j);
+        }
+    }
+    free(is_piv);
+    free(Y);
+    free(mask);
+}
+
 #define PATTERN 0xA5C3F00F5A3C0FF0ull
 
 /* Run toggle__gf2_rref on a matrix embedded in a larger buffer: guard rows
- * before and after, extra words past each row, all filled with a pattern. */
-static void check_embedded(tu_rng *g, size_t rows, size_t cols, size_t rank, int zero_cols)
+ * before and after, extra words past each row, all filled with a pattern.
+ * gap_step != SIZE_MAX: a gapped_matrix with that step instead. */
+static void check_embedded(tu_rng *g, size_t rows, size_t cols, size_t rank, int zero_cols,
+                           size_t gap_step)
 {
     size_t W = (cols + 63) / 64, extra = 1 + tu_below(g, 3), stride = W + extra, guard = 2;
     size_t total = (rows + 2 * guard) * stride;
@@ -88,7 +132,10 @@ static void check_embedded(tu_rng *g, size_t rows, size_t cols, size_t rank, int
         buf[i] = PATTERN ^ i;
     uint64_t *M = buf + guard * stride;
     uint64_t *ref = calloc(rows * W + 1, sizeof *ref);
-    random_matrix(g, ref, rows, cols, W, rank, zero_cols);
+    if (gap_step != SIZE_MAX)
+        gapped_matrix(g, ref, rows, cols, W, gap_step);
+    else
+        random_matrix(g, ref, rows, cols, W, rank, zero_cols);
     for (size_t i = 0; i < rows; i++)
         memcpy(M + i * stride, ref + i * W, W * sizeof *M);
     size_t *p1 = calloc(rows + 1, sizeof *p1), *p2 = calloc(rows + 1, sizeof *p2), r1 = 0;
@@ -123,7 +170,7 @@ START_TEST(rref_matches_naive_and_stays_inside)
     for (size_t it = 0; it < iters; it++) {
         size_t rows = tu_below(&g, 140), cols = tu_below(&g, 200);
         size_t rank = tu_below(&g, 3) ? 0 : tu_below(&g, 40) + 1;
-        check_embedded(&g, rows, cols, rank, (int)tu_below(&g, 4));
+        check_embedded(&g, rows, cols, rank, (int)tu_below(&g, 4), SIZE_MAX);
     }
     /* shapes where the tables, the column strips and 64-column blocks all matter */
     const size_t shapes[][3] = {
@@ -131,7 +178,33 @@ START_TEST(rref_matches_naive_and_stays_inside)
         {64, 64, 0}, {128, 129, 0}, {700, 1300, 690}, {1, 1, 0}, {1, 64, 0}, {64, 1, 0},
     };
     for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
-        check_embedded(&g, shapes[s][0], shapes[s][1], shapes[s][2], (int)(s % 3));
+        check_embedded(&g, shapes[s][0], shapes[s][1], shapes[s][2], (int)(s % 3), SIZE_MAX);
+}
+END_TEST
+
+/* Pivotless columns between pivot columns (alternating, one pivot in 3, 8
+ * or 70 columns, random), so pivot blocks skip columns and span several
+ * words; and very low rank (1 .. 3) with long pivotless runs. */
+START_TEST(rref_gapped_and_low_rank)
+{
+    tu_rng g = tu_rng_for(307);
+    size_t iters = tu_iters(60);
+    const size_t steps[] = {0, 2, 2, 3, 5, 8, 63, 64, 70};
+    for (size_t it = 0; it < iters; it++) {
+        size_t rows = 1 + tu_below(&g, 200), cols = 1 + tu_below(&g, 600);
+        check_embedded(&g, rows, cols, 0, 0, steps[tu_below(&g, sizeof steps / sizeof *steps)]);
+        check_embedded(&g, rows, cols, 1 + tu_below(&g, 3), (int)tu_below(&g, 3), SIZE_MAX);
+    }
+    /* more than 64 pivots (several blocks), windows of 256 columns and more */
+    const size_t shapes[][3] = {
+        {300, 1000, 2}, {1000, 1000, 2}, {520, 2100, 8}, {400, 1300, 3}, {200, 4000, 70},
+        {300, 900, 0}, {64, 1000, 2}, {130, 130, 2}, {600, 600, 64},
+    };
+    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
+        check_embedded(&g, shapes[s][0], shapes[s][1], 0, 0, shapes[s][2]);
+    const size_t low[][3] = {{1000, 1000, 1}, {700, 1300, 2}, {300, 2000, 3}, {2000, 300, 1}};
+    for (size_t s = 0; s < sizeof low / sizeof *low; s++)
+        check_embedded(&g, low[s][0], low[s][1], low[s][2], 0, SIZE_MAX);
 }
 END_TEST
 
@@ -502,6 +575,7 @@ int main(void)
     TCase *tc = tcase_create("gf2");
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, rref_matches_naive_and_stays_inside);
+    tcase_add_test(tc, rref_gapped_and_low_rank);
     tcase_add_test(tc, transpose_matches_bits);
     tcase_add_test(tc, agrees_with_flint_random);
     tcase_add_test(tc, agrees_with_flint_larger);

@@ -313,4 +313,16 @@ mod tests {
             toggle_graph_free(g);
         }
     }
+
+    #[test]
+    fn render_symmetry_and_guard_link() {
+        unsafe {
+            assert!(toggle_colormap_count() > TOGGLE_CMAP_ACCENT as usize);
+            let (mut w, mut h) = (0usize, 0usize);
+            assert_eq!(toggle_render_size(std::ptr::null(), 2, 3, &mut w, &mut h), TOGGLE_OK);
+            assert_eq!((w, h), (24, 16));
+            assert_eq!(toggle_symmetry_of_shape(3, 3), TOGGLE_SYM_ALL);
+            assert!(toggle_flint_guard_installed() == 0 || toggle_flint_guard_installed() == 1);
+        }
+    }
 }

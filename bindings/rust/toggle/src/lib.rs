@@ -28,9 +28,13 @@ use std::ptr::{self, NonNull};
 pub use toggle_sys as sys;
 
 mod error;
+mod render;
 mod space;
+mod symmetry;
 pub use error::{Error, ErrorKind, Result};
-pub use space::{Fewest, Metric, Rng, Solutions};
+pub use render::{render, render_file, render_size, Colormap, ImageFormat, RenderOptions};
+pub use space::{Fewest, Generator, Metric, Puzzle, Rng, Solutions};
+pub use symmetry::{board_symmetry, Symmetry};
 use error::check;
 
 /// Major version of the C library this crate is written for.
@@ -56,6 +60,20 @@ pub fn check_version() -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// Install the opt-in FLINT guard (toggle/guard.h): from then on, a FLINT
+/// allocation failure inside libtoggle makes the call fail with
+/// `ErrorKind::OutOfMemory` instead of aborting the process. Process-global
+/// and idempotent; call it early, before other threads use libtoggle, and
+/// not if the program sets FLINT's memory functions or abort handler itself.
+pub fn flint_guard_install() -> Result<()> {
+    check(unsafe { sys::toggle_flint_guard_install() }).map(|_| ())
+}
+
+/// True once [`flint_guard_install`] has run in this process.
+pub fn flint_guard_installed() -> bool {
+    unsafe { sys::toggle_flint_guard_installed() == 1 }
 }
 
 unsafe fn static_str(p: *const c_char) -> Option<&'static str> {
@@ -113,7 +131,7 @@ pub enum GraphKind {
     Matrix,
 }
 
-/// A toggle graph: N cells and the toggle matrix A (A[i][j] is what pressing
+/// A toggle graph: N cells and the toggle matrix A (`A[i][j]` is what pressing
 /// cell j adds to cell i). Grid cells are numbered row-major.
 pub struct Graph {
     ptr: NonNull<sys::toggle_graph>,
@@ -385,14 +403,14 @@ impl System {
         !unsafe { sys::toggle_system_graph(self.ptr.as_ptr()) }.is_null()
     }
 
-    /// A[i][j] reduced modulo k.
+    /// `A[i][j]` reduced modulo k.
     pub fn entry(&self, i: usize, j: usize) -> Result<u64> {
         let mut v = 0u64;
         check(unsafe { sys::toggle_system_entry(self.ptr.as_ptr(), i, j, &mut v) })?;
         Ok(v)
     }
 
-    /// b[i].
+    /// `b[i]`.
     pub fn rhs(&self, i: usize) -> Result<u64> {
         let mut v = 0u64;
         check(unsafe { sys::toggle_system_rhs(self.ptr.as_ptr(), i, &mut v) })?;
@@ -605,11 +623,18 @@ pub fn parse_board(text: &str, modulus: u64) -> Result<(Vec<u64>, usize, usize)>
     Ok((cells, rows, cols))
 }
 
-/// Format rows x cols values as text that [`parse_board`] reads.
-pub fn format_board(cells: &[u64], rows: usize, cols: usize, modulus: u64) -> Result<String> {
+/// `InvalidArgument` unless `cells` holds exactly rows * cols values (the C
+/// functions read that many).
+fn check_board(cells: &[u64], rows: usize, cols: usize) -> Result<()> {
     if rows.checked_mul(cols) != Some(cells.len()) {
         return Err(Error::invalid(format!("{} cells, expected {} x {}", cells.len(), rows, cols)));
     }
+    Ok(())
+}
+
+/// Format rows x cols values as text that [`parse_board`] reads.
+pub fn format_board(cells: &[u64], rows: usize, cols: usize, modulus: u64) -> Result<String> {
+    check_board(cells, rows, cols)?;
     read_string(|buf, len, needed| unsafe {
         sys::toggle_board_format(cells.as_ptr(), rows, cols, modulus, buf, len, needed)
     })

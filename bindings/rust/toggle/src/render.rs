@@ -7,7 +7,7 @@ use std::path::Path;
 use std::ptr::{self, NonNull};
 
 use crate::error::check;
-use crate::{new_handle, static_str, sys, Error, Result};
+use crate::{check_board, new_handle, static_str, sys, Error, Result};
 
 /// A colour map id (`TOGGLE_CMAP_*`). Ids are pinned; the library may know
 /// more maps than the constants below: [`Colormap::all`] lists every one.
@@ -189,15 +189,6 @@ impl fmt::Debug for RenderOptions {
 
 fn opts_ptr(opts: Option<&RenderOptions>) -> *const sys::toggle_render_opts {
     opts.map_or(ptr::null(), RenderOptions::as_ptr)
-}
-
-/// `InvalidArgument` unless `cells` holds exactly rows * cols values (the C
-/// function reads that many).
-pub(crate) fn check_board(cells: &[u64], rows: usize, cols: usize) -> Result<()> {
-    if rows.checked_mul(cols) != Some(cells.len()) {
-        return Err(Error::invalid(format!("{} cells, expected {} x {}", cells.len(), rows, cols)));
-    }
-    Ok(())
 }
 
 /// (width, height) in pixels of the picture of a rows x cols board

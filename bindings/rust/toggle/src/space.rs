@@ -1,10 +1,11 @@
-//! Solution spaces (space.h): iteration, sampling, fewest presses.
+//! Solution spaces (space.h): iteration, sampling, fewest presses, and the
+//! puzzle generator.
 
 use std::os::raw::c_int;
 use std::ptr::NonNull;
 
 use crate::error::check;
-use crate::{new_handle, sys, Result, Solution};
+use crate::{new_handle, sys, Result, Solution, System};
 
 /// Iterator over every solution, in Gray-code order; the first is the
 /// particular solution. Owns a copy of what it needs: the solution may be
@@ -90,6 +91,15 @@ pub enum Metric {
     Presses,
 }
 
+impl Metric {
+    fn code(self) -> u64 {
+        match self {
+            Metric::Cells => sys::TOGGLE_METRIC_CELLS,
+            Metric::Presses => sys::TOGGLE_METRIC_PRESSES,
+        }
+    }
+}
+
 /// The result of [`Solution::fewest_presses`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fewest {
@@ -134,11 +144,7 @@ impl Solution {
         let search = new_handle(|out| unsafe { sys::toggle_search_new(out, self.ptr.as_ptr()) })?;
         let s = search.as_ptr();
         let result = (|| {
-            let m = match metric {
-                Metric::Cells => sys::TOGGLE_METRIC_CELLS,
-                Metric::Presses => sys::TOGGLE_METRIC_PRESSES,
-            };
-            check(unsafe { sys::toggle_search_set_option(s, sys::TOGGLE_OPT_METRIC, m) })?;
+            check(unsafe { sys::toggle_search_set_option(s, sys::TOGGLE_OPT_METRIC, metric.code()) })?;
             if let Some(l) = limit {
                 check(unsafe { sys::toggle_search_set_option(s, sys::TOGGLE_OPT_SEARCH_LIMIT, l) })?;
             }
@@ -153,5 +159,107 @@ impl Solution {
         })();
         unsafe { sys::toggle_search_free(s) };
         result
+    }
+}
+
+/// One start state made by [`Generator::generate`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Puzzle {
+    /// The start state (one value < k per cell); solvable with target 0,
+    /// that is A x = -start has a solution.
+    pub start: Vec<u64>,
+    /// The weight of a fewest-press solution under the generator's metric,
+    /// when it was computed (presses constrained, or the board unique).
+    pub presses: Option<u64>,
+}
+
+/// Generator of random solvable start states for a board (a system's A and
+/// k; its right-hand side is ignored). Without constraints the starts are
+/// uniform over all reachable states; a (system, options, seed) triple
+/// always gives the same sequence. Owns a copy of what it needs: the system
+/// may be dropped.
+pub struct Generator {
+    ptr: NonNull<sys::toggle_generator>,
+    m: usize,
+}
+
+unsafe impl Send for Generator {}
+
+impl Generator {
+    /// A generator for the board of `system` (solves it once, with the
+    /// system's engine option, to learn the kernel).
+    pub fn new(system: &System) -> Result<Generator> {
+        let m = system.rows();
+        new_handle(|out| unsafe { sys::toggle_generator_new(out, system.ptr.as_ptr()) })
+            .map(|ptr| Generator { ptr, m })
+    }
+
+    /// Set a raw `TOGGLE_OPT_*` option (SEED, UNIQUE, PRESSES, METRIC, LIT,
+    /// ATTEMPTS, SEARCH_LIMIT).
+    pub fn set_option(&mut self, key: i32, value: u64) -> Result<()> {
+        check(unsafe { sys::toggle_generator_set_option(self.ptr.as_ptr(), key, value) }).map(|_| ())
+    }
+
+    /// Seed of the generator's own rng (default 0); restarts the sequence.
+    pub fn set_seed(&mut self, seed: u64) -> Result<()> {
+        self.set_option(sys::TOGGLE_OPT_SEED, seed)
+    }
+
+    /// Ask for starts with exactly one solution ([`Generator::generate`]
+    /// then fails with `NoSolution` when the board's nullity is > 0).
+    pub fn set_unique(&mut self, unique: bool) -> Result<()> {
+        self.set_option(sys::TOGGLE_OPT_UNIQUE, unique as u64)
+    }
+
+    /// Ask for starts whose fewest-press solution weighs exactly `presses`
+    /// under the metric (`None`: no constraint, the default).
+    pub fn set_presses(&mut self, presses: Option<u64>) -> Result<()> {
+        self.set_option(sys::TOGGLE_OPT_PRESSES, presses.unwrap_or(u64::MAX))
+    }
+
+    /// The metric of [`Generator::set_presses`] (default `Metric::Cells`).
+    pub fn set_metric(&mut self, metric: Metric) -> Result<()> {
+        self.set_option(sys::TOGGLE_OPT_METRIC, metric.code())
+    }
+
+    /// Ask for starts with exactly `lit` nonzero cells (`None`: no
+    /// constraint, the default).
+    pub fn set_lit(&mut self, lit: Option<u64>) -> Result<()> {
+        self.set_option(sys::TOGGLE_OPT_LIT, lit.unwrap_or(u64::MAX))
+    }
+
+    /// Tries before giving up with `ErrorKind::Limit` (default 100000).
+    pub fn set_attempts(&mut self, attempts: u64) -> Result<()> {
+        self.set_option(sys::TOGGLE_OPT_ATTEMPTS, attempts)
+    }
+
+    /// Search limit of the fewest-press check (see
+    /// [`Solution::fewest_presses`]).
+    pub fn set_search_limit(&mut self, limit: u64) -> Result<()> {
+        self.set_option(sys::TOGGLE_OPT_SEARCH_LIMIT, limit)
+    }
+
+    /// Nullity of the board: each generated start has k^nullity solutions
+    /// (for prime k); 0 means every start is unique.
+    pub fn nullity(&self) -> usize {
+        unsafe { sys::toggle_generator_nullity(self.ptr.as_ptr()) }
+    }
+
+    /// The next start state. `NoSolution` when the constraints are
+    /// impossible on this board, `Limit` when no start met them within the
+    /// attempts.
+    pub fn generate(&mut self) -> Result<Puzzle> {
+        let mut start = vec![0u64; self.m];
+        let mut presses = u64::MAX;
+        check(unsafe {
+            sys::toggle_generator_next(self.ptr.as_ptr(), start.as_mut_ptr(), start.len(), &mut presses)
+        })?;
+        Ok(Puzzle { start, presses: if presses == u64::MAX { None } else { Some(presses) } })
+    }
+}
+
+impl Drop for Generator {
+    fn drop(&mut self) {
+        unsafe { sys::toggle_generator_free(self.ptr.as_ptr()) }
     }
 }

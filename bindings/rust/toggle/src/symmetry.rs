@@ -4,8 +4,7 @@
 use std::fmt;
 
 use crate::error::check;
-use crate::render::check_board;
-use crate::{static_str, sys, Result, Solution};
+use crate::{check_board, static_str, sys, Result, Solution};
 
 /// A set of symmetries of a rows x cols board: an OR of `TOGGLE_SYM_*` bits
 /// (combine with `|`). Cell (r, c) of an R x C board moves to:

@@ -2,26 +2,8 @@
 
 use toggle::{Engine, ErrorKind, Graph, GraphKind, GridFlags, System};
 
-fn grid_matrix(rows: usize, cols: usize) -> Vec<Vec<u64>> {
-    let n = rows * cols;
-    let mut a = vec![vec![0u64; n]; n];
-    for r in 0..rows as i64 {
-        for c in 0..cols as i64 {
-            let j = (r * cols as i64 + c) as usize;
-            for (dr, dc) in [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)] {
-                let (rr, cc) = (r + dr, c + dc);
-                if rr >= 0 && rr < rows as i64 && cc >= 0 && cc < cols as i64 {
-                    a[(rr * cols as i64 + cc) as usize][j] = 1;
-                }
-            }
-        }
-    }
-    a
-}
-
-fn mat_vec(a: &[Vec<u64>], x: &[u64], k: u64) -> Vec<u64> {
-    a.iter().map(|row| row.iter().zip(x).map(|(p, q)| p * q).sum::<u64>() % k).collect()
-}
+mod common;
+use common::{grid_matrix, mat_vec};
 
 #[test]
 fn three_by_three_known_answers() {
