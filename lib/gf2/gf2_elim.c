@@ -240,18 +240,26 @@ static unsigned find_pivots(uint64_t *M, size_t stride, size_t rows, size_t r, s
 {
     size_t w0 = c >> 6, n = W - w0;
     size_t end = (w0 + GF2_SPANW) * 64 < cols ? (w0 + GF2_SPANW) * 64 : cols;
+    /* U (once a column had no pivot): the OR of rows r.. on the window, a
+     * superset of the columns where a pivot can still occur, since rows
+     * r.. only change by xors among themselves; lets low-rank tails and
+     * zero columns be skipped without scanning every row for each one */
+    uint64_t U[GF2_SPANW] = {0};
+    int have_u = 0;
     unsigned found = 0;
     size_t j = c;
     for (; j < end && found < K && r + found < rows; j++) {
+        if (have_u && !((U[(j >> 6) - w0] >> (j & 63)) & 1))
+            continue;
         /* colm: the pivot columns whose pivot row has a 1 in column j; a
          * row's bit j once reduced by the block is its own bit xor the
          * parity of (row AND colm) */
         uint64_t colm[GF2_SPANW] = {0}, any = 0;
-        for (unsigned l = 0; l < found; l++)
-            if (bit(M + (r + l) * stride, j)) {
-                colm[(pc[l] >> 6) - w0] |= (uint64_t)1 << (pc[l] & 63);
-                any = 1;
-            }
+        for (unsigned l = 0; l < found; l++) { /* branch-free: the bits are random */
+            uint64_t b = bit(M + (r + l) * stride, j);
+            colm[(pc[l] >> 6) - w0] |= b << (pc[l] & 63);
+            any |= b;
+        }
         size_t nq = found ? (pc[found - 1] >> 6) - w0 + 1 : 0;
         size_t hit = rows;
         for (size_t i = r + found; i < rows; i++) {
@@ -268,14 +276,27 @@ static unsigned find_pivots(uint64_t *M, size_t stride, size_t rows, size_t r, s
                 break;
             }
         }
-        if (hit == rows)
-            continue; /* no pivot in column j: look further */
+        if (hit == rows) { /* no pivot in column j: look further */
+            if (!have_u) {
+                size_t nw = W - w0 < GF2_SPANW ? W - w0 : GF2_SPANW;
+                for (size_t i = r; i < rows; i++)
+                    for (size_t q = 0; q < nw; q++)
+                        U[q] |= M[i * stride + w0 + q];
+                have_u = 1;
+            }
+            continue;
+        }
         uint64_t *p = M + hit * stride;
         /* pivot rows are mutually reduced: xoring one leaves p's bits on
          * the other pivot columns alone, so the tests below do not interact */
+        uint64_t sel = 0;
         for (unsigned l = 0; l < found; l++)
-            if (bit(p, pc[l]))
-                xor_row(p + w0, M + (r + l) * stride + w0, n);
+            sel |= (uint64_t)bit(p, pc[l]) << l;
+        while (sel) {
+            unsigned l = (unsigned)__builtin_ctzll((unsigned long long)sel);
+            sel &= sel - 1;
+            xor_row(p + w0, M + (r + l) * stride + w0, n);
+        }
         uint64_t *dst = M + (r + found) * stride;
         if (hit != r + found)
             swap_rows(dst + w0, p + w0, n);
