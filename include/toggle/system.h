@@ -33,8 +33,10 @@ enum {
     TOGGLE_OPT_ENGINE = 1,         /**< a TOGGLE_ENGINE_* value; default AUTO */
     TOGGLE_OPT_MEMORY_BUDGET = 2,  /**< bytes the solver may allocate; default
                                         TOGGLE_DEFAULT_MEMORY_BUDGET; 0 = unlimited */
-    TOGGLE_OPT_SEARCH_LIMIT = 3,   /**< solutions a fewest-press search may visit;
-                                        default 2^32 */
+    TOGGLE_OPT_SEARCH_LIMIT = 3,   /**< solutions a fewest-press search may visit:
+                                        the default of toggle_search handles made
+                                        from this system's solutions and of its
+                                        generators; default 2^32 */
     /* Keys 4..9 are read by the search and generator handles of space.h,
      * not by toggle_system_set_option(). */
     TOGGLE_OPT_METRIC = 4,   /**< TOGGLE_METRIC_* of a fewest-press search */

@@ -162,6 +162,7 @@ struct toggle_solution {
     toggle__vecs x;      /* 1 vector of n (when solvable) */
     toggle__vecs kernel; /* nullity vectors of n */
     toggle__vecs cert;   /* 1 vector of m (when unsolvable and a certificate exists) */
+    uint64_t search_limit; /* the system's TOGGLE_OPT_SEARCH_LIMIT: default of searches */
     char *count;         /* exact count as decimal, set by engines for composite k;
                             NULL means k^nullity (or 0 when unsolvable) */
     void *extra;         /* engine-specific data (freed by extra_free) */

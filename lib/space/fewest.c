@@ -253,7 +253,7 @@ int toggle_search_new(toggle_search **out, const toggle_solution *sol)
         return rc;
     }
     s->metric = TOGGLE_METRIC_CELLS;
-    s->limit = (uint64_t)1 << 32;
+    s->limit = sol->search_limit ? sol->search_limit : (uint64_t)1 << 32;
     *out = s;
     return TOGGLE_OK;
 }

@@ -14,6 +14,7 @@ int toggle__solution_new(toggle_solution **out, const toggle_system *s, int engi
     sol->n = s->n;
     sol->k = s->k;
     sol->engine = engine;
+    sol->search_limit = s->search_limit;
     *out = sol;
     return TOGGLE_OK;
 }

@@ -559,6 +559,16 @@ START_TEST(fewest_limit)
     ck_assert_int_eq(toggle_search_result(se, x, 255, &w, &proven, &visited), TOGGLE_EBUFSIZE);
     toggle_search_free(se);
     toggle_search_free(NULL);
+    toggle_solution_free(sol);
+    /* the system's TOGGLE_OPT_SEARCH_LIMIT is the default of its searches */
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_SEARCH_LIMIT, 12), TOGGLE_OK);
+    ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+    ck_assert_int_eq(toggle_search_new(&se, sol), TOGGLE_OK);
+    ck_assert_int_eq(toggle_search_run(se), TOGGLE_OK);
+    ck_assert_int_eq(toggle_search_result(se, NULL, 0, &w, &proven, &visited), TOGGLE_OK);
+    ck_assert_int_eq(proven, 0);
+    ck_assert(visited <= 12);
+    toggle_search_free(se);
     tu_free_all(g, s, sol);
 }
 END_TEST
