@@ -63,7 +63,9 @@ TOGGLE_API int toggle_graph_new_grid(toggle_graph **out, size_t rows, size_t col
  *  @param flags  0 or TOGGLE_GRID_TORUS
  *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL pointer, zero size or count,
  *          unknown flag), TOGGLE_ERANGE (an offset's magnitude >= the board
- *          size in that direction), TOGGLE_EOVERFLOW, TOGGLE_ENOMEM. */
+ *          size in that direction), TOGGLE_EOVERFLOW (rows * cols overflows,
+ *          or weights that reach the same cell add up past 2^64 - 1),
+ *          TOGGLE_ENOMEM. */
 TOGGLE_API int toggle_graph_new_stencil(toggle_graph **out, size_t rows, size_t cols,
                                         const int64_t *drow, const int64_t *dcol,
                                         const uint64_t *weight, size_t count,

@@ -84,7 +84,9 @@ TOGGLE_API int toggle_system_new_matrix(toggle_system **out, size_t m, size_t n,
 TOGGLE_API int toggle_system_parse(toggle_system **out, const char *text, size_t len,
                                    uint64_t modulus);
 
-/** Write the augmented text format into buf (NUL-terminated).
+/** Write the augmented text format into buf (NUL-terminated). A system with
+ *  no equations writes as empty text, which reads back as 0 x 0: the format
+ *  has no line to carry the number of unknowns.
  *  @param system  the system
  *  @param buf     caller buffer of len bytes (may be NULL when len is 0)
  *  @param len     size of buf in bytes

@@ -128,6 +128,59 @@ int toggle_graph_new_grid(toggle_graph **out, size_t rows, size_t cols, uint32_t
     return TOGGLE_OK;
 }
 
+/* One stencil entry with its offset normalised to the cell it reaches
+ * (on a torus, offsets equal modulo the board reach the same cell). */
+typedef struct stencil_key {
+    int64_t r, c;
+    uint64_t w;
+} stencil_key;
+
+static int stencil_key_cmp(const void *a, const void *b)
+{
+    const stencil_key *x = a, *y = b;
+    if (x->r != y->r)
+        return x->r < y->r ? -1 : 1;
+    return x->c < y->c ? -1 : x->c > y->c;
+}
+
+/* Entries reaching the same cell add up in one unreduced entry of A
+ * (toggle__graph_column(), toggle_graph_entry()); a sum past 64 bits would
+ * wrap and then be reduced wrongly modulo k, so refuse such a stencil. */
+static int stencil_check_sums(size_t rows, size_t cols, const int64_t *drow,
+                              const int64_t *dcol, const uint64_t *weight, size_t count,
+                              bool torus)
+{
+    uint64_t total = 0;
+    size_t s = 0;
+    for (; s < count && total <= UINT64_MAX - weight[s]; s++)
+        total += weight[s];
+    if (s == count)
+        return TOGGLE_OK; /* even all of them together fit */
+    stencil_key *k = toggle__malloc_array(count, sizeof *k);
+    if (!k)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory checking %zu stencil entries", count);
+    for (s = 0; s < count; s++) {
+        k[s].r = torus ? ((drow[s] % (int64_t)rows) + (int64_t)rows) % (int64_t)rows : drow[s];
+        k[s].c = torus ? ((dcol[s] % (int64_t)cols) + (int64_t)cols) % (int64_t)cols : dcol[s];
+        k[s].w = weight[s];
+    }
+    qsort(k, count, sizeof *k, stencil_key_cmp);
+    int rc = TOGGLE_OK;
+    for (s = 0; s < count && !rc; s++) {
+        uint64_t sum = k[s].w;
+        for (; s + 1 < count && !stencil_key_cmp(&k[s], &k[s + 1]); s++) {
+            if (sum > UINT64_MAX - k[s + 1].w) {
+                rc = toggle__error(TOGGLE_EOVERFLOW, "stencil weights at offset (%lld, %lld) "
+                                   "add up past 2^64", (long long)k[s].r, (long long)k[s].c);
+                break;
+            }
+            sum += k[s + 1].w;
+        }
+    }
+    toggle__free(k);
+    return rc;
+}
+
 int toggle_graph_new_stencil(toggle_graph **out, size_t rows, size_t cols,
                              const int64_t *drow, const int64_t *dcol,
                              const uint64_t *weight, size_t count, uint32_t flags)
@@ -150,6 +203,9 @@ int toggle_graph_new_stencil(toggle_graph **out, size_t rows, size_t cols,
                                  "stencil entry %zu offset (%lld, %lld) does not fit a %zu x %zu board",
                                  s, (long long)drow[s], (long long)dcol[s], rows, cols);
     }
+    if ((rc = stencil_check_sums(rows, cols, drow, dcol, weight, count,
+                                 flags & TOGGLE_GRID_TORUS)))
+        return rc;
     toggle_graph *g = NULL;
     rc = graph_alloc(&g, TOGGLE_KIND_STENCIL, flags, n);
     if (rc)

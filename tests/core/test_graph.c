@@ -76,6 +76,44 @@ START_TEST(stencil_weights_add)
 }
 END_TEST
 
+/* Weights reaching the same cell add up in one unreduced 64-bit entry:
+ * a sum past 2^64 used to wrap, giving a wrong A mod k (k = 3: (2^64 - 1) + 2
+ * is 2 mod 3, the wrapped 1 is not). Such stencils are refused; distinct
+ * cells with huge weights, and huge sums that never meet, stay fine. */
+START_TEST(stencil_weight_sum_overflow)
+{
+    toggle_graph *g = NULL;
+    int64_t dr[2] = {0, 0}, dc[2] = {0, 0};
+    uint64_t w[2] = {UINT64_MAX, 2};
+    ck_assert_int_eq(toggle_graph_new_stencil(&g, 2, 2, dr, dc, w, 2, 0), TOGGLE_EOVERFLOW);
+    ck_assert_ptr_null(g);
+    /* on a 1 x 2 torus, offsets (0, 1) and (0, -1) reach the same cell */
+    int64_t tr[2] = {0, 0}, tc[2] = {1, -1};
+    ck_assert_int_eq(toggle_graph_new_stencil(&g, 1, 2, tr, tc, w, 2, TOGGLE_GRID_TORUS),
+                     TOGGLE_EOVERFLOW);
+    ck_assert_ptr_null(g);
+    /* ... but not without the torus: each weight stays in its own entry */
+    ck_assert_int_eq(toggle_graph_new_stencil(&g, 1, 2, tr, tc, w, 2, 0), TOGGLE_OK);
+    uint64_t v;
+    ck_assert_int_eq(toggle_graph_entry(g, 1, 0, &v), TOGGLE_OK);
+    ck_assert_uint_eq(v, UINT64_MAX);
+    toggle_system *s = NULL;
+    ck_assert_int_eq(toggle_system_new(&s, g, 3, NULL, NULL), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_entry(s, 1, 0, &v), TOGGLE_OK);
+    ck_assert_uint_eq(v, 0); /* 2^64 - 1 = 0 mod 3 */
+    ck_assert_int_eq(toggle_system_entry(s, 0, 1, &v), TOGGLE_OK);
+    ck_assert_uint_eq(v, 2);
+    toggle_system_free(s);
+    toggle_graph_free(g);
+    /* a sum reaching exactly 2^64 - 1 fits */
+    uint64_t w2[2] = {UINT64_MAX - 2, 2};
+    ck_assert_int_eq(toggle_graph_new_stencil(&g, 2, 2, dr, dc, w2, 2, 0), TOGGLE_OK);
+    ck_assert_int_eq(toggle_graph_entry(g, 3, 3, &v), TOGGLE_OK);
+    ck_assert_uint_eq(v, UINT64_MAX);
+    toggle_graph_free(g);
+}
+END_TEST
+
 START_TEST(edges_adjacency_agree)
 {
     tu_rng rng = tu_rng_for(11);
@@ -180,6 +218,7 @@ int main(void)
     tcase_add_test(tc, grid_matches_definition);
     tcase_add_test(tc, stencil_knight);
     tcase_add_test(tc, stencil_weights_add);
+    tcase_add_test(tc, stencil_weight_sum_overflow);
     tcase_add_test(tc, edges_adjacency_agree);
     tcase_add_test(tc, parse_edges);
     tcase_add_test(tc, matrix_graph);
