@@ -103,8 +103,12 @@ int cmd_generate(int argc, char **argv)
             break;
         if (c)
             putchar('\n');
-        printf("# toggle generate --grid %zux%zu --mod %llu --seed %llu", rows, cols,
-               (unsigned long long)k, (unsigned long long)seed);
+        printf("# toggle generate --grid %zux%zu --mod %llu --seed %llu%s", rows, cols,
+               (unsigned long long)k, (unsigned long long)seed, unique ? " --unique" : "");
+        if (presses != UINT64_MAX)
+            printf(" --presses %llu", (unsigned long long)presses);
+        if (lit != UINT64_MAX)
+            printf(" --lit %llu", (unsigned long long)lit);
         if (w != UINT64_MAX)
             printf(" (fewest %s: %llu)", metric == TOGGLE_METRIC_CELLS ? "cells" : "presses",
                    (unsigned long long)w);

@@ -16,7 +16,8 @@ static const char nullity_usage[] =
     "  --no-self    pressing a cell leaves it alone\n"
     "  --torus      wrap around the edges\n"
     "  --moore      8 neighbours\n"
-    "  --json       print {\"rows\":R,\"cols\":C,\"modulus\":P,\"nullity\":d}\n";
+    "  --json       print {\"rows\":R,\"cols\":C,\"modulus\":P,\"nullity\":d}\n"
+    "  -h, --help   this help\n";
 
 int cmd_nullity(int argc, char **argv)
 {

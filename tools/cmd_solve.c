@@ -34,8 +34,8 @@ static const char solve_usage[] =
     "  --fewest           print a solution with the fewest presses\n"
     "  --metric M         for --fewest: cells (default) or presses (sum of x_i)\n"
     "  --json             one JSON object with the keys solvable, modulus, engine,\n"
-    "                     nullity, count, solution, kernel and (when unsolvable)\n"
-    "                     certificate\n"
+    "                     rows, cols, nullity, count, solution, kernel and (when\n"
+    "                     unsolvable) certificate\n"
     "  -h, --help         this help\n";
 
 typedef struct {

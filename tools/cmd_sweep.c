@@ -32,15 +32,22 @@ static const char sweep_usage[] =
     "  --threads T        worker threads (default: the number of CPUs)\n"
     "  --shard I/K        do only part I of K (0 <= I < K): boards number t = 0, 1, ...\n"
     "                     in (n, p) order and part I takes those with t mod K = I\n"
-    "  --no-render        no pictures (manifest and gallery only)\n"
+    "  --no-render        no pictures (manifest without image columns, gallery)\n"
     "  --cell N           pixels per cell (default: 600 / n, at least 1)\n"
     "  --format F         png (default) or ppm\n"
     "  -h, --help         this help\n"
     "\n"
+    "Parts made with --shard are joined by toggle sweep-merge (see its --help).\n";
+
+static const char merge_usage[] =
     "usage: toggle sweep-merge [--out DIR] DIR...\n"
-    "  Join the manifests of the parts of a sharded sweep and write one manifest\n"
-    "  and gallery into --out (default: the first DIR). Pictures stay where they\n"
-    "  are; the gallery links them by relative path.\n";
+    "\n"
+    "Join the manifests of the parts of a sharded sweep and write one manifest\n"
+    "and gallery into --out (default: the first DIR). Pictures stay where they\n"
+    "are; the gallery links them by relative path.\n"
+    "\n"
+    "  --out DIR          where the merged manifest and gallery go\n"
+    "  -h, --help         this help\n";
 
 static const char default_maps[] = "viridis,magma,inferno,plasma,cividis,twilight,turbo,greys";
 
@@ -205,19 +212,19 @@ static int do_board(sweep *sw, row *r, toggle_render_opts *o)
     }
     for (size_t i = 0; i < N; i++)
         r->pressed += x[i] != 0;
-    r->nimg = (size_t)sw->nmaps;
+    /* without rendering there are no pictures to list: the manifest has no
+     * image columns and the gallery shows "not drawn" cards */
+    r->nimg = sw->render ? (size_t)sw->nmaps : 0;
     r->img_map = calloc(r->nimg + 1, sizeof *r->img_map);
     r->img_path = calloc(r->nimg + 1, sizeof *r->img_path);
     size_t cell = sw->cell ? sw->cell : (600 / n ? 600 / n : 1);
     toggle_render_opts_set(o, TOGGLE_RENDER_CELL_SIZE, cell > 4096 ? 4096 : cell);
-    for (int m = 0; m < sw->nmaps && r->img_path; m++) {
+    for (int m = 0; m < (int)r->nimg && r->img_path; m++) {
         char rel[256];
         snprintf(rel, sizeof rel, "img/%s/n%zu-p%llu.%s", sw->map_name[m], n,
                  (unsigned long long)p, sw->format == TOGGLE_IMAGE_PNG ? "png" : "ppm");
         r->img_map[m] = strdup(sw->map_name[m]);
         r->img_path[m] = strdup(rel);
-        if (!sw->render)
-            continue;
         char *path = join(sw->dir, rel);
         toggle_render_opts_set(o, TOGGLE_RENDER_COLORMAP, (uint64_t)sw->map_id[m]);
         toggle_render_opts_set(o, TOGGLE_RENDER_REVERSED, (uint64_t)sw->map_rev[m]);
@@ -911,14 +918,14 @@ int cmd_sweep_merge(int argc, char **argv)
         return cli_fail("sweep-merge", "out of memory");
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            fputs(sweep_usage, stdout);
+            fputs(merge_usage, stdout);
             free(dirs);
             return 0;
         } else if (cli_opt(argc, argv, &i, "--out", &val) && val) {
             out = val;
         } else if (argv[i][0] == '-') {
             free(dirs);
-            return cli_fail("sweep-merge", "bad argument '%s' (see toggle sweep --help)",
+            return cli_fail("sweep-merge", "bad argument '%s' (see toggle sweep-merge --help)",
                             argv[i]);
         } else {
             dirs[ndirs++] = argv[i];
