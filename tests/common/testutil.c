@@ -261,6 +261,21 @@ int tu_run(Suite *su)
     return failed ? 1 : 0;
 }
 
+toggle_solution *tu_solve_grid(size_t rows, size_t cols, uint32_t flags, uint64_t k,
+                               toggle_graph **g, toggle_system **s)
+{
+    toggle_solution *sol = NULL;
+    int rc = toggle_graph_new_grid(g, rows, cols, flags);
+    if (!rc)
+        rc = toggle_system_new(s, *g, k, NULL, NULL);
+    if (!rc)
+        rc = toggle_solve(&sol, *s);
+    ck_assert_msg(rc == TOGGLE_OK, "%zux%zu grid (flags %u) mod %llu: %s: %s", rows, cols,
+                  (unsigned)flags, (unsigned long long)k, toggle_status_name(rc),
+                  toggle_last_error());
+    return sol;
+}
+
 void tu_free_all(toggle_graph *g, toggle_system *s, toggle_solution *sol)
 {
     toggle_solution_free(sol);

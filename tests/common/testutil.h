@@ -69,6 +69,12 @@ void tu_quiet_end(void);
 /* Run a suite (seed fixed first, so forked tests share it); exit status. */
 int tu_run(Suite *su);
 
+/* The all-off to all-on game on a rows x cols grid: build the graph and the
+ * system and solve them, asserting each step succeeds. The caller frees all
+ * three (tu_free_all). */
+toggle_solution *tu_solve_grid(size_t rows, size_t cols, uint32_t flags, uint64_t k,
+                               toggle_graph **g, toggle_system **s);
+
 /* Free helpers that tolerate NULL. */
 void tu_free_all(toggle_graph *g, toggle_system *s, toggle_solution *sol);
 

@@ -38,9 +38,7 @@ START_TEST(known_3x3)
         toggle_graph *g = NULL;
         toggle_system *s = NULL;
         toggle_solution *sol = NULL;
-        ck_assert_int_eq(toggle_graph_new_grid(&g, 3, 3, 0), TOGGLE_OK);
-        ck_assert_int_eq(toggle_system_new(&s, g, ps[t], NULL, NULL), TOGGLE_OK);
-        ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+        sol = tu_solve_grid(3, 3, 0, ps[t], &g, &s);
         ck_assert_int_eq(toggle_solution_is_solvable(sol), 1);
         ck_assert_uint_eq(toggle_solution_nullity(sol), 0);
         uint64_t x[9];
@@ -62,9 +60,7 @@ START_TEST(nullities_a159257)
         toggle_graph *g = NULL;
         toggle_system *s = NULL;
         toggle_solution *sol = NULL;
-        ck_assert_int_eq(toggle_graph_new_grid(&g, n, n, 0), TOGGLE_OK);
-        ck_assert_int_eq(toggle_system_new(&s, g, 2, NULL, NULL), TOGGLE_OK);
-        ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+        sol = tu_solve_grid(n, n, 0, 2, &g, &s);
         ck_assert_msg(toggle_solution_nullity(sol) == want[n - 1], "n=%zu nullity %zu want %zu",
                       n, toggle_solution_nullity(sol), want[n - 1]);
         /* Sutner: always solvable over F_2 */
@@ -88,9 +84,7 @@ START_TEST(unsolvable_2x2_mod3)
     toggle_graph *g = NULL;
     toggle_system *s = NULL;
     toggle_solution *sol = NULL;
-    ck_assert_int_eq(toggle_graph_new_grid(&g, 2, 2, 0), TOGGLE_OK);
-    ck_assert_int_eq(toggle_system_new(&s, g, 3, NULL, NULL), TOGGLE_OK);
-    ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+    sol = tu_solve_grid(2, 2, 0, 3, &g, &s);
     ck_assert_int_eq(toggle_solution_is_solvable(sol), 0);
     uint64_t y[4], x[4];
     int valid = 0;
@@ -117,9 +111,7 @@ START_TEST(strip_singular_mod3)
             toggle_graph *g = NULL;
             toggle_system *s = NULL;
             toggle_solution *sol = NULL;
-            ck_assert_int_eq(toggle_graph_new_grid(&g, 1, n, 0), TOGGLE_OK);
-            ck_assert_int_eq(toggle_system_new(&s, g, ps[pi], NULL, NULL), TOGGLE_OK);
-            ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+            sol = tu_solve_grid(1, n, 0, ps[pi], &g, &s);
             ck_assert_msg((toggle_solution_nullity(sol) > 0) == (n % 3 == 2), "1x%zu p=%llu", n,
                           (unsigned long long)ps[pi]);
             tu_free_all(g, s, sol);
@@ -284,9 +276,7 @@ START_TEST(count_strings)
     toggle_graph *g = NULL;
     toggle_system *s = NULL;
     toggle_solution *sol = NULL;
-    ck_assert_int_eq(toggle_graph_new_grid(&g, 19, 19, 0), TOGGLE_OK);
-    ck_assert_int_eq(toggle_system_new(&s, g, 2, NULL, NULL), TOGGLE_OK);
-    ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+    sol = tu_solve_grid(19, 19, 0, 2, &g, &s);
     char buf[32];
     size_t need = 0;
     ck_assert_int_eq(toggle_solution_count_string(sol, buf, sizeof buf, &need), TOGGLE_OK);
@@ -315,9 +305,7 @@ START_TEST(range_readout)
     toggle_graph *g = NULL;
     toggle_system *s = NULL;
     toggle_solution *sol = NULL;
-    ck_assert_int_eq(toggle_graph_new_grid(&g, 7, 9, 0), TOGGLE_OK);
-    ck_assert_int_eq(toggle_system_new(&s, g, 2, NULL, NULL), TOGGLE_OK);
-    ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+    sol = tu_solve_grid(7, 9, 0, 2, &g, &s);
     uint64_t all[63], row[9];
     ck_assert_int_eq(toggle_solution_particular(sol, all, 63), TOGGLE_OK);
     for (size_t r = 0; r < 7; r++) {

@@ -330,9 +330,7 @@ START_TEST(oeis_a159257)
         toggle_graph *g = NULL;
         toggle_system *s = NULL;
         toggle_solution *sol = NULL;
-        ck_assert_int_eq(toggle_graph_new_grid(&g, n, n, 0), TOGGLE_OK);
-        ck_assert_int_eq(toggle_system_new(&s, g, 2, NULL, NULL), TOGGLE_OK);
-        ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+        sol = tu_solve_grid(n, n, 0, 2, &g, &s);
         ck_assert_int_eq(toggle_solution_engine(sol), TOGGLE_ENGINE_CHASE);
         ck_assert_uint_eq(toggle_solution_nullity(sol), a159257[n - 1]);
         tu_free_all(g, s, sol);
@@ -378,21 +376,28 @@ START_TEST(strip_singular_iff_2_mod_3)
 }
 END_TEST
 
+/* The first n characters of a published reference file (malloc'd). */
+static char *read_reference(const char *name, size_t n)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", TOGGLE_TEST_DATA_DIR, name);
+    char *buf = malloc(n + 1);
+    FILE *fp = fopen(path, "r");
+    ck_assert_msg(buf && fp, "cannot open the reference data %s", path);
+    ck_assert_uint_eq(fread(buf, 1, n, fp), n);
+    fclose(fp);
+    return buf;
+}
+
 /* The published first row of the 998 x 998 board over F_2 (all off to all on). */
 START_TEST(published_998)
 {
     const size_t n = 998;
-    char *row = malloc(n + 2);
-    FILE *fp = fopen(TOGGLE_TEST_DATA_DIR "/lightsout-998-first-row.txt", "r");
-    ck_assert_msg(fp != NULL, "cannot open the reference data");
-    ck_assert_uint_eq(fread(row, 1, n, fp), n);
-    fclose(fp);
+    char *row = read_reference("lightsout-998-first-row.txt", n);
     toggle_graph *g = NULL;
     toggle_system *s = NULL;
     toggle_solution *sol = NULL;
-    ck_assert_int_eq(toggle_graph_new_grid(&g, n, n, 0), TOGGLE_OK);
-    ck_assert_int_eq(toggle_system_new(&s, g, 2, NULL, NULL), TOGGLE_OK);
-    ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+    sol = tu_solve_grid(n, n, 0, 2, &g, &s);
     ck_assert_int_eq(toggle_solution_engine(sol), TOGGLE_ENGINE_CHASE);
     ck_assert_uint_eq(toggle_solution_nullity(sol), 0);
     uint64_t *x = malloc(n * sizeof *x), words[16];
@@ -422,17 +427,11 @@ END_TEST
 START_TEST(published_10000)
 {
     const size_t n = 10000;
-    char *ref = malloc(n + 2);
-    FILE *fp = fopen(TOGGLE_TEST_DATA_DIR "/lightsout-10000-first-row.txt", "r");
-    ck_assert_msg(fp != NULL, "cannot open the reference data");
-    ck_assert_uint_eq(fread(ref, 1, n, fp), n);
-    fclose(fp);
+    char *ref = read_reference("lightsout-10000-first-row.txt", n);
     toggle_graph *g = NULL;
     toggle_system *s = NULL;
     toggle_solution *sol = NULL;
-    ck_assert_int_eq(toggle_graph_new_grid(&g, n, n, 0), TOGGLE_OK);
-    ck_assert_int_eq(toggle_system_new(&s, g, 2, NULL, NULL), TOGGLE_OK);
-    ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+    sol = tu_solve_grid(n, n, 0, 2, &g, &s);
     ck_assert_int_eq(toggle_solution_engine(sol), TOGGLE_ENGINE_CHASE);
     ck_assert_uint_eq(toggle_solution_nullity(sol), 0);
     uint64_t *r0 = malloc(n * sizeof *r0), *r1 = malloc(n * sizeof *r1);
@@ -479,9 +478,7 @@ START_TEST(packed_readout)
     size_t rows = 37, cols = 71, n = rows * cols;
     uint64_t *x = malloc(n * sizeof *x), words[64];
     /* the pattern game is always solvable over F_2 (Sutner) */
-    ck_assert_int_eq(toggle_graph_new_grid(&g, rows, cols, 0), TOGGLE_OK);
-    ck_assert_int_eq(toggle_system_new(&s, g, 2, NULL, NULL), TOGGLE_OK);
-    ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+    sol = tu_solve_grid(rows, cols, 0, 2, &g, &s);
     ck_assert_int_eq(toggle_solution_particular(sol, x, n), TOGGLE_OK);
     for (size_t it = 0; it < 500; it++) {
         size_t off = tu_below(&rng, n), len = tu_below(&rng, n - off + 1);
@@ -506,9 +503,7 @@ START_TEST(torus_falls_back)
     toggle_graph *g = NULL;
     toggle_system *s = NULL;
     toggle_solution *sol = NULL;
-    ck_assert_int_eq(toggle_graph_new_grid(&g, 5, 5, TOGGLE_GRID_TORUS), TOGGLE_OK);
-    ck_assert_int_eq(toggle_system_new(&s, g, 2, NULL, NULL), TOGGLE_OK);
-    ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+    sol = tu_solve_grid(5, 5, TOGGLE_GRID_TORUS, 2, &g, &s);
     ck_assert_int_ne(toggle_solution_engine(sol), TOGGLE_ENGINE_CHASE);
     size_t d;
     ck_assert_int_eq(toggle_grid_nullity(5, 5, 2, TOGGLE_GRID_TORUS, &d), TOGGLE_OK);

@@ -20,9 +20,7 @@ static uint64_t *solve_board(size_t R, size_t C, uint64_t p)
     toggle_system *s = NULL;
     toggle_solution *sol = NULL;
     uint64_t *x = calloc(R * C, sizeof *x);
-    ck_assert_int_eq(toggle_graph_new_grid(&g, R, C, 0), TOGGLE_OK);
-    ck_assert_int_eq(toggle_system_new(&s, g, p, NULL, NULL), TOGGLE_OK);
-    ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+    sol = tu_solve_grid(R, C, 0, p, &g, &s);
     ck_assert_int_eq(toggle_solution_particular(sol, x, R * C), TOGGLE_OK);
     int ok = 0;
     ck_assert_int_eq(toggle_system_check(s, x, R * C, &ok), TOGGLE_OK);

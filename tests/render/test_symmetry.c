@@ -149,9 +149,7 @@ START_TEST(misuse)
     toggle_system *s = NULL;
     toggle_solution *sol = NULL;
     uint64_t orbits = 99;
-    ck_assert_int_eq(toggle_graph_new_grid(&g, 3, 3, 0), TOGGLE_OK);
-    ck_assert_int_eq(toggle_system_new(&s, g, 2, NULL, NULL), TOGGLE_OK);
-    ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+    sol = tu_solve_grid(3, 3, 0, 2, &g, &s);
     ck_assert_int_eq(toggle_solution_count_orbits(NULL, 3, 3, 0xFF, &orbits), TOGGLE_EINVAL);
     ck_assert_int_eq(toggle_solution_count_orbits(sol, 3, 3, 0xFF, NULL), TOGGLE_EINVAL);
     ck_assert_int_eq(toggle_solution_count_orbits(sol, 3, 4, 0x35, &orbits), TOGGLE_EINVAL);
@@ -182,9 +180,7 @@ START_TEST(a075463)
         toggle_graph *g = NULL;
         toggle_system *s = NULL;
         toggle_solution *sol = NULL;
-        ck_assert_int_eq(toggle_graph_new_grid(&g, n, n, 0), TOGGLE_OK);
-        ck_assert_int_eq(toggle_system_new(&s, g, 2, NULL, NULL), TOGGLE_OK);
-        ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+        sol = tu_solve_grid(n, n, 0, 2, &g, &s);
         uint64_t orbits = 0;
         ck_assert_int_eq(toggle_solution_count_orbits(sol, n, n, TOGGLE_SYM_ALL, &orbits),
                          TOGGLE_OK);
@@ -241,9 +237,7 @@ START_TEST(burnside_vs_brute_force)
                 toggle_graph *g = NULL;
                 toggle_system *s = NULL;
                 toggle_solution *sol = NULL;
-                ck_assert_int_eq(toggle_graph_new_grid(&g, R, C, 0), TOGGLE_OK);
-                ck_assert_int_eq(toggle_system_new(&s, g, p, NULL, NULL), TOGGLE_OK);
-                ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+                sol = tu_solve_grid(R, C, 0, p, &g, &s);
                 size_t d = toggle_solution_nullity(sol);
                 uint64_t total = 1;
                 for (size_t i = 0; i < d; i++)

@@ -313,9 +313,7 @@ START_TEST(iter_stop_reset)
     toggle_system *s = NULL;
     toggle_solution *sol = NULL;
     toggle_iter *it = NULL;
-    ck_assert_int_eq(toggle_graph_new_grid(&g, 4, 4, 0), TOGGLE_OK);
-    ck_assert_int_eq(toggle_system_new(&s, g, 2, NULL, NULL), TOGGLE_OK);
-    ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+    sol = tu_solve_grid(4, 4, 0, 2, &g, &s);
     ck_assert_int_eq(toggle_iter_new(&it, sol), TOGGLE_OK);
     uint64_t first[16], x[16], prev[16];
     ck_assert_int_eq(toggle_iter_next(it, first, 16), TOGGLE_OK);
@@ -466,9 +464,7 @@ static uint64_t fewest_allon(size_t n, int *proven, size_t *nullity)
     toggle_system *s = NULL;
     toggle_solution *sol = NULL;
     toggle_search *se = NULL;
-    ck_assert_int_eq(toggle_graph_new_grid(&g, n, n, 0), TOGGLE_OK);
-    ck_assert_int_eq(toggle_system_new(&s, g, 2, NULL, NULL), TOGGLE_OK);
-    ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+    sol = tu_solve_grid(n, n, 0, 2, &g, &s);
     ck_assert_int_eq(toggle_search_new(&se, sol), TOGGLE_OK);
     ck_assert_int_eq(toggle_search_run(se), TOGGLE_OK);
     uint64_t *x = calloc(n * n, 8), w;
@@ -533,9 +529,7 @@ START_TEST(fewest_limit)
     toggle_system *s = NULL;
     toggle_solution *sol = NULL;
     toggle_search *se = NULL;
-    ck_assert_int_eq(toggle_graph_new_grid(&g, 16, 16, 0), TOGGLE_OK);
-    ck_assert_int_eq(toggle_system_new(&s, g, 2, NULL, NULL), TOGGLE_OK);
-    ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+    sol = tu_solve_grid(16, 16, 0, 2, &g, &s);
     ck_assert_int_eq(toggle_search_new(&se, sol), TOGGLE_OK);
     ck_assert_int_eq(toggle_search_set_option(se, TOGGLE_OPT_SEARCH_LIMIT, 10), TOGGLE_OK);
     ck_assert_int_eq(toggle_search_result(se, NULL, 0, NULL, NULL, NULL), TOGGLE_EINVAL);
@@ -696,9 +690,7 @@ START_TEST(misuse)
     toggle_system *s = NULL;
     toggle_solution *sol = NULL;
     toggle_search *se = NULL;
-    ck_assert_int_eq(toggle_graph_new_grid(&gr, 2, 2, 0), TOGGLE_OK);
-    ck_assert_int_eq(toggle_system_new(&s, gr, 3, NULL, NULL), TOGGLE_OK);
-    ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+    sol = tu_solve_grid(2, 2, 0, 3, &gr, &s);
     ck_assert_int_eq(toggle_solution_is_solvable(sol), 0);
     ck_assert_int_eq(toggle_solution_sample(sol, g, x, 4), TOGGLE_ENOSOLUTION);
     ck_assert_int_eq(toggle_search_new(&se, sol), TOGGLE_ENOSOLUTION);
