@@ -1,7 +1,7 @@
 /* The library's one allocator, with thread-local failure injection for tests. */
 #include <stdlib.h>
 
-#include "internal.h"
+#include "core.h"
 
 static _Thread_local uint64_t calls;
 static _Thread_local uint64_t fail_at;   /* 0: never */

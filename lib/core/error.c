@@ -2,7 +2,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "internal.h"
+#include "core.h"
 
 static _Thread_local char last_error[512];
 

@@ -1,7 +1,7 @@
 /* Storage for solution vectors: bit-packed for k = 2, narrow integers otherwise. */
 #include <string.h>
 
-#include "internal.h"
+#include "core.h"
 
 unsigned toggle__vecs_width(uint64_t k)
 {
@@ -51,4 +51,45 @@ void toggle__vecs_clear(toggle__vecs *v)
 {
     toggle__free(v->data);
     memset(v, 0, sizeof *v);
+}
+
+static size_t bits_words(size_t cols) { return cols / 64 + (cols % 64 != 0); }
+
+/* 64 x 64 bit transpose in place (Hacker's Delight, 6 rounds of swaps). */
+static void transpose64(uint64_t x[64])
+{
+    static const uint64_t masks[6] = {
+        0x00000000FFFFFFFFull, 0x0000FFFF0000FFFFull, 0x00FF00FF00FF00FFull,
+        0x0F0F0F0F0F0F0F0Full, 0x3333333333333333ull, 0x5555555555555555ull,
+    };
+    unsigned j = 32;
+    for (int round = 0; round < 6; round++, j >>= 1) {
+        uint64_t m = masks[round];
+        for (unsigned k = 0; k < 64; k = (k + j + 1) & ~j) {
+            uint64_t t = ((x[k] >> j) ^ x[k + j]) & m;
+            x[k] ^= t << j;
+            x[k + j] ^= t;
+        }
+    }
+}
+
+void toggle__bits_transpose(uint64_t *dst, size_t dstride, const uint64_t *src, size_t sstride,
+                           size_t rows, size_t cols)
+{
+    size_t RW = bits_words(rows), CW = bits_words(cols);
+    uint64_t blk[64];
+    for (size_t bi = 0; bi < RW; bi++) {
+        for (size_t bj = 0; bj < CW; bj++) {
+            for (size_t t = 0; t < 64; t++) {
+                size_t i = bi * 64 + t;
+                blk[t] = i < rows ? src[i * sstride + bj] : 0;
+            }
+            transpose64(blk);
+            for (size_t t = 0; t < 64; t++) {
+                size_t j = bj * 64 + t;
+                if (j < cols)
+                    dst[j * dstride + bi] = blk[t];
+            }
+        }
+    }
 }

@@ -1,121 +1,128 @@
-/* The engine table, the automatic choice, and the shared certificate helper. */
+/* The engine layer: the table (from engines.h), the names, AUTO's choice,
+ * the budget check and toggle_solve. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "engine.h"
 
-static const toggle__engine *const engines[] = {
-    &toggle__engine_flint,
-    &toggle__engine_gf2,
-    &toggle__engine_chase,
-    &toggle__engine_howell,
-};
+#define TOGGLE__ENGINE_ENTRY(ID, nm) {TOGGLE_ENGINE_##ID, #nm, &toggle__engine_##nm},
+static const toggle__engine_entry table[] = {TOGGLE__ENGINES(TOGGLE__ENGINE_ENTRY)};
+#undef TOGGLE__ENGINE_ENTRY
+#define NENGINES (sizeof table / sizeof *table)
 
-static const char *const names[] = {"auto", "flint", "gf2", "chase", "howell"};
+const toggle__engine_entry *toggle__engine_get(int id)
+{
+    for (size_t i = 0; i < NENGINES; i++)
+        if (table[i].id == id)
+            return &table[i];
+    return NULL;
+}
 
 const char *toggle_engine_name(int engine)
 {
-    if (engine < 0 || engine >= (int)(sizeof names / sizeof *names))
-        return NULL;
-    return names[engine];
+    if (engine == TOGGLE_ENGINE_AUTO)
+        return "auto";
+    const toggle__engine_entry *e = toggle__engine_get(engine);
+    return e ? e->name : NULL;
 }
 
 int toggle_engine_from_name(const char *name, int *engine)
 {
     if (!name || !engine)
         return toggle__error(TOGGLE_EINVAL, "name and engine must not be NULL");
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-        if (strcmp(name, names[i]) == 0) {
-            *engine = (int)i;
+    if (strcmp(name, "auto") == 0) {
+        *engine = TOGGLE_ENGINE_AUTO;
+        return TOGGLE_OK;
+    }
+    for (size_t i = 0; i < NENGINES; i++) {
+        if (strcmp(name, table[i].name) == 0) {
+            *engine = table[i].id;
             return TOGGLE_OK;
         }
     }
-    return toggle__error(TOGGLE_EINVAL, "unknown engine '%s' (auto, flint, gf2, chase, howell)",
-                         name);
+    char list[256] = "auto";
+    for (size_t i = 0, used = strlen(list); i < NENGINES && used < sizeof list; i++)
+        used += (size_t)snprintf(list + used, sizeof list - used, ", %s", table[i].name);
+    return toggle__error(TOGGLE_EINVAL, "unknown engine '%s' (%s)", name, list);
 }
 
-const toggle__engine *toggle__engine_get(int id)
+bool toggle__probe_no(char *why, size_t len, const char *fmt, ...)
 {
-    for (size_t i = 0; i < sizeof engines / sizeof *engines; i++)
-        if (engines[i]->id == id)
-            return engines[i];
-    return NULL;
-}
-
-/* Preference order for AUTO: the grid engine where it applies, the packed
- * GF(2) engine for k = 2, FLINT for other primes, Howell for composites. */
-const toggle__engine *toggle__engine_pick(const toggle_system *s)
-{
-    static const int order[] = {TOGGLE_ENGINE_CHASE, TOGGLE_ENGINE_GF2, TOGGLE_ENGINE_FLINT,
-                                TOGGLE_ENGINE_HOWELL};
-    for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
-        const toggle__engine *e = toggle__engine_get(order[i]);
-        if (e && e->supports(s) == TOGGLE_OK)
-            return e;
+    if (why && len) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why, len, fmt, ap);
+        va_end(ap);
     }
-    if (!toggle__is_prime(s->k))
-        toggle__error(TOGGLE_EUNSUPPORTED, "modulus %llu is not prime: composite moduli are not "
-                      "supported by this build", (unsigned long long)s->k);
-    else
-        toggle__error(TOGGLE_EUNSUPPORTED, "no engine can solve this system");
-    return NULL;
+    return false;
 }
 
-int toggle__certificate_by_transpose(const toggle_system *s, const toggle__engine *engine,
-                                     toggle_solution *sol)
+const toggle__engine_entry *toggle__engine_choose(const toggle_system *s)
 {
-    size_t m = s->m, n = s->n, rows;
-    if (!toggle__add_ok(n, 1, &rows))
-        return toggle__error(TOGGLE_EOVERFLOW, "system too large for a certificate");
-    toggle_system t;
-    memset(&t, 0, sizeof t);
-    t.m = rows;
-    t.n = m;
-    t.k = s->k;
-    t.budget = s->budget;
-    t.search_limit = s->search_limit;
-    t.engine = engine->id;
-    int rc = toggle__vecs_init(&t.a, m, rows, s->k);
-    if (rc)
-        return rc;
-    if ((rc = toggle__vecs_init(&t.b, rows, 1, s->k))) {
-        toggle__vecs_clear(&t.a);
-        return rc;
-    }
-    if (s->graph) {
-        /* row j of A^T is column j of A: read it straight from the graph */
-        toggle__colbuf cb;
-        rc = toggle__colbuf_init(&cb, s->graph);
-        for (size_t j = 0; !rc && j < n; j++) {
-            size_t c = toggle__graph_column(s->graph, j, cb.idx, cb.val);
-            for (size_t p = 0; p < c; p++)
-                toggle__vecs_set(&t.a, j, cb.idx[p], cb.val[p] % s->k);
+    char why[256] = "";
+    if (s->engine != TOGGLE_ENGINE_AUTO) {
+        const toggle__engine_entry *e = toggle__engine_get(s->engine);
+        if (!e) {
+            toggle__error(TOGGLE_EUNSUPPORTED, "engine %d is not available in this build",
+                          s->engine);
+            return NULL;
         }
-        if (!rc)
-            toggle__colbuf_clear(&cb);
-    } else {
-        for (size_t i = 0; i < m; i++)
-            for (size_t j = 0; j < n; j++) {
-                uint64_t v = toggle__vecs_get(&s->a, i, j);
-                if (v)
-                    toggle__vecs_set(&t.a, j, i, v);
-            }
+        if (!e->engine->probe(s, why, sizeof why)) {
+            toggle__error(TOGGLE_EUNSUPPORTED, "%s", why);
+            return NULL;
+        }
+        return e;
     }
-    for (size_t i = 0; i < m; i++)
-        toggle__vecs_set(&t.a, n, i, toggle__rhs(s, i));
-    toggle__vecs_set(&t.b, 0, n, 1);
-    toggle_solution *ts = NULL;
+    /* AUTO: the first engine of the table that takes s; probes are silent. */
+    for (size_t i = 0; i < NENGINES; i++)
+        if (table[i].engine->probe(s, NULL, 0))
+            return &table[i];
+    toggle__error(TOGGLE_EUNSUPPORTED, "no engine of this build can solve a %zu x %zu system "
+                  "modulo %llu", s->m, s->n, (unsigned long long)s->k);
+    return NULL;
+}
+
+int toggle__engine_estimate(const toggle__engine_entry *e, const toggle_system *s,
+                            uint64_t *bytes)
+{
+    uint64_t solve = 0, cert = 0;
+    int rc = e->engine->estimate(s, &solve);
     if (!rc)
-        rc = toggle__solution_new(&ts, &t, engine->id);
+        rc = toggle__certify_estimate(e, s, &cert);
     if (!rc)
-        rc = engine->solve(&t, ts);
-    if (!rc && !ts->solvable)
-        rc = toggle__error(TOGGLE_EINTERNAL, "certificate system unexpectedly unsolvable");
-    if (!rc) {
-        sol->cert = ts->x; /* take ownership */
-        memset(&ts->x, 0, sizeof ts->x);
-    }
-    toggle_solution_free(ts);
-    toggle__vecs_clear(&t.a);
-    toggle__vecs_clear(&t.b);
+        *bytes = solve > cert ? solve : cert;
     return rc;
+}
+
+int toggle__engine_run(const toggle__engine_entry *e, const toggle_system *s,
+                       toggle_solution **out)
+{
+    uint64_t bytes = 0;
+    int rc = toggle__engine_estimate(e, s, &bytes);
+    if (!rc)
+        rc = toggle__budget_check(s, bytes, e->name);
+    toggle_solution *sol = NULL;
+    if (!rc)
+        rc = toggle__solution_new(&sol, s, e->id);
+    if (!rc)
+        rc = e->engine->solve(s, sol);
+    if (!rc && !sol->solvable)
+        rc = toggle__certify(e, s, sol);
+    if (rc) {
+        toggle_solution_free(sol);
+        return rc;
+    }
+    *out = sol;
+    return TOGGLE_OK;
+}
+
+int toggle_solve(toggle_solution **out, const toggle_system *s)
+{
+    if (!out || !s)
+        return toggle__error(TOGGLE_EINVAL, "out and system must not be NULL");
+    const toggle__engine_entry *e = toggle__engine_choose(s);
+    if (!e)
+        return TOGGLE_EUNSUPPORTED; /* choose set the message */
+    return toggle__engine_run(e, s, out);
 }

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "graph_internal.h"
 
 static int graph_alloc(toggle_graph **out, int kind, uint32_t flags, size_t n)
 {

@@ -1,7 +1,7 @@
 /* Text forms: the augmented-matrix format, boards, and edge lists. */
 #include <string.h>
 
-#include "internal.h"
+#include "system/system_internal.h"
 
 /* A growable array of uint64 values. */
 typedef struct {
@@ -116,21 +116,11 @@ static int read_values(const char *s, size_t n, uint64_t k, bool dots, size_t li
     return TOGGLE_OK;
 }
 
-static int modulus_ok(uint64_t k)
-{
-    if (k < 2)
-        return toggle__error(TOGGLE_EINVAL, "modulus %llu is less than 2", (unsigned long long)k);
-    if (k > TOGGLE_MAX_MODULUS)
-        return toggle__error(TOGGLE_ERANGE, "modulus %llu exceeds 2^63 - 1",
-                             (unsigned long long)k);
-    return TOGGLE_OK;
-}
-
 int toggle_system_parse(toggle_system **out, const char *text, size_t len, uint64_t k)
 {
     if (!out || (!text && len))
         return toggle__error(TOGGLE_EINVAL, "out and text must not be NULL");
-    int rc = modulus_ok(k);
+    int rc = toggle__check_modulus(k);
     if (rc)
         return rc;
     u64buf a = {0}, b = {0};
@@ -242,7 +232,7 @@ int toggle_board_parse(const char *text, size_t len, uint64_t k, uint64_t *cells
 {
     if ((!text && len) || !rows || !cols || (!cells && cap))
         return toggle__error(TOGGLE_EINVAL, "text, rows and cols must not be NULL");
-    int rc = modulus_ok(k);
+    int rc = toggle__check_modulus(k);
     if (rc)
         return rc;
     u64buf v = {0};
@@ -284,7 +274,7 @@ int toggle_board_format(const uint64_t *cells, size_t rows, size_t cols, uint64_
     size_t n;
     if (!cells || (!buf && len))
         return toggle__error(TOGGLE_EINVAL, "cells is NULL, or buf is NULL with len > 0");
-    int rc = modulus_ok(k);
+    int rc = toggle__check_modulus(k);
     if (rc)
         return rc;
     if (!toggle__mul_ok(rows, cols, &n))

@@ -2,7 +2,7 @@
 #ifndef TOGGLE_RENDER_INTERNAL_H
 #define TOGGLE_RENDER_INTERNAL_H
 
-#include "internal.h"
+#include "solution/solution_internal.h"
 
 typedef struct toggle__colormap {
     const char *name;

@@ -2,7 +2,7 @@
  * solution sets over prime fields. */
 #include <string.h>
 
-#include "internal.h"
+#include "solution/solution_internal.h"
 
 /* Where symmetry bit b (0..7) sends cell (r, c) of an R x C board. */
 static size_t sym_dest(int b, size_t r, size_t c, size_t R, size_t C)

@@ -4,15 +4,6 @@
 
 #include "space_internal.h"
 
-uint64_t toggle__space_radix(const toggle_solution *sol, size_t i)
-{
-    const toggle__radices *r = sol->extra;
-    if (sol->engine == TOGGLE_ENGINE_HOWELL && r && r->magic == TOGGLE__RADICES_MAGIC
-        && i < r->d)
-        return r->radix[i];
-    return sol->k;
-}
-
 int toggle_solution_radix(const toggle_solution *sol, size_t index, uint64_t *radix)
 {
     if (!sol || !radix)
@@ -20,7 +11,7 @@ int toggle_solution_radix(const toggle_solution *sol, size_t index, uint64_t *ra
     if (index >= sol->kernel.count)
         return toggle__error(TOGGLE_ERANGE, "coefficient %zu requested, there are %zu", index,
                              sol->kernel.count);
-    *radix = toggle__space_radix(sol, index);
+    *radix = toggle__solution_radix(sol, index);
     return TOGGLE_OK;
 }
 
@@ -76,7 +67,7 @@ int toggle__space_init_kernel(toggle__space *sp, const toggle_solution *sol)
     }
     nnz = 0;
     for (size_t i = 0; i < d; i++) {
-        sp->radix[i] = toggle__space_radix(sol, i);
+        sp->radix[i] = toggle__solution_radix(sol, i);
         sp->supp_start[i] = nnz;
         for (size_t j = 0; j < n; j++) {
             uint64_t v = toggle__vecs_get(&sp->gen, i, j);
@@ -190,7 +181,7 @@ int toggle_solution_sample(const toggle_solution *sol, toggle_rng *rng, uint64_t
     if (!c)
         return toggle__error(TOGGLE_ENOMEM, "out of memory sampling");
     for (size_t i = 0; i < d; i++)
-        c[i] = toggle__rng_below(rng, toggle__space_radix(sol, i));
+        c[i] = toggle__rng_below(rng, toggle__solution_radix(sol, i));
     for (size_t j = 0; j < n; j++)
         x[j] = toggle__vecs_get(&sol->x, 0, j);
     for (size_t i = 0; i < d; i++) {

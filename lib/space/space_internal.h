@@ -1,30 +1,9 @@
-/* Internals of lib/space: the Howell form, the radices the Howell engine
- * stores in toggle_solution.extra, and a flat copy of a solution set. */
+/* Internals of lib/space: a flat copy of a solution set, the rng and the
+ * fewest-press search shared by the search handle and the generator. */
 #ifndef TOGGLE_SPACE_INTERNAL_H
 #define TOGGLE_SPACE_INTERNAL_H
 
-#include "internal.h"
-
-#define TOGGLE__RADICES_MAGIC 0x686f77656c6c3031ull /* "howell01" */
-
-/* sol->extra of the Howell engine: radix[i] = k / (leading entry of
- * generator i). */
-typedef struct toggle__radices {
-    uint64_t magic;
-    size_t d;
-    uint64_t radix[];
-} toggle__radices;
-
-/* Howell form in place of the rows x cols matrix M (row-major, entries < k),
- * which has room for cap >= rows + cols rows. On return rows [0, *rank) are
- * the nonzero rows, lead[i] the leading column of row i (lead needs cap
- * entries), each leading entry a divisor of k. */
-int toggle__howell(uint64_t *M, size_t rows, size_t cap, size_t cols, uint64_t k,
-                   size_t *rank, size_t *lead);
-
-/* Radix of coefficient i of a solution (k unless the Howell engine said
- * otherwise). */
-uint64_t toggle__space_radix(const toggle_solution *sol, size_t i);
+#include "solution/solution_internal.h"
 
 /* A solution set copied out of a solution: x0 and generators as toggle__vecs
  * (packed for k = 2), radices, and each generator's support. */

@@ -1,17 +1,8 @@
 /* Augmented systems: construction, accessors, options and the independent checks. */
 #include <string.h>
 
-#include "internal.h"
-
-static int check_modulus(uint64_t k)
-{
-    if (k < 2)
-        return toggle__error(TOGGLE_EINVAL, "modulus %llu is less than 2", (unsigned long long)k);
-    if (k > TOGGLE_MAX_MODULUS)
-        return toggle__error(TOGGLE_ERANGE, "modulus %llu exceeds 2^63 - 1",
-                             (unsigned long long)k);
-    return TOGGLE_OK;
-}
+#include "engine/engines.h"
+#include "system_internal.h"
 
 static int check_values(const uint64_t *v, size_t len, uint64_t k, const char *what)
 {
@@ -22,17 +13,37 @@ static int check_values(const uint64_t *v, size_t len, uint64_t k, const char *w
     return TOGGLE_OK;
 }
 
-static toggle_system *system_alloc(size_t m, size_t n, uint64_t k)
+static void init_fields(toggle_system *s, size_t m, size_t n, uint64_t k)
 {
-    toggle_system *s = toggle__calloc(1, sizeof *s);
-    if (!s)
-        return NULL;
+    memset(s, 0, sizeof *s);
     s->m = m;
     s->n = n;
     s->k = k;
     s->engine = TOGGLE_ENGINE_AUTO;
     s->budget = TOGGLE_DEFAULT_MEMORY_BUDGET;
     s->search_limit = (uint64_t)1 << 32;
+}
+
+/* The options of like (every field that is not shape or entries). */
+static void copy_options(toggle_system *t, const toggle_system *like)
+{
+    t->engine = like->engine;
+    t->budget = like->budget;
+    t->search_limit = like->search_limit;
+}
+
+void toggle__system_init_shape(toggle_system *t, size_t m, size_t n, const toggle_system *like)
+{
+    init_fields(t, m, n, like->k);
+    copy_options(t, like);
+}
+
+static toggle_system *system_alloc(size_t m, size_t n, uint64_t k)
+{
+    toggle_system *s = toggle__calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    init_fields(s, m, n, k);
     if (toggle__vecs_init(&s->b, m, 1, k) != TOGGLE_OK) {
         toggle__free(s);
         return NULL;
@@ -55,7 +66,7 @@ int toggle_system_new(toggle_system **out, const toggle_graph *graph, uint64_t k
 {
     if (!out || !graph)
         return toggle__error(TOGGLE_EINVAL, "out and graph must not be NULL");
-    int rc = check_modulus(k);
+    int rc = toggle__check_modulus(k);
     if (rc)
         return rc;
     size_t n = graph->n;
@@ -82,7 +93,7 @@ int toggle_system_new_matrix(toggle_system **out, size_t m, size_t n, const uint
     size_t mn;
     if (!out)
         return toggle__error(TOGGLE_EINVAL, "out is NULL");
-    int rc = check_modulus(k);
+    int rc = toggle__check_modulus(k);
     if (rc)
         return rc;
     if (!toggle__mul_ok(m, n, &mn) || mn > SIZE_MAX / sizeof(uint64_t))
@@ -157,7 +168,7 @@ int toggle_system_set_option(toggle_system *s, int key, uint64_t value)
         return toggle__error(TOGGLE_EINVAL, "system is NULL");
     switch (key) {
     case TOGGLE_OPT_ENGINE:
-        if (value > TOGGLE_ENGINE_HOWELL)
+        if (!toggle__engine_id_known(value))
             return toggle__error(TOGGLE_EINVAL, "unknown engine %llu", (unsigned long long)value);
         s->engine = (int)value;
         return TOGGLE_OK;
@@ -195,8 +206,133 @@ int toggle__budget_check(const toggle_system *s, uint64_t bytes, const char *wha
     return TOGGLE_OK;
 }
 
-/* A x, computed straight from the definition of A (graph columns or stored
- * rows), for the checks below; no elimination code is involved. */
+/* ---- the one walk over A ------------------------------------------------ */
+
+int toggle__system_each_entry(const toggle_system *s, toggle__entry_fn fn, void *ctx)
+{
+    uint64_t k = s->k;
+    if (!s->graph) {
+        for (size_t i = 0; i < s->m; i++)
+            for (size_t j = 0; j < s->n; j++) {
+                uint64_t v = toggle__vecs_get(&s->a, i, j);
+                if (v)
+                    fn(ctx, i, j, v);
+            }
+        return TOGGLE_OK;
+    }
+    toggle__colbuf cb;
+    int rc = toggle__colbuf_init(&cb, s->graph);
+    if (rc)
+        return rc;
+    for (size_t j = 0; j < s->n; j++) {
+        size_t c = toggle__graph_column(s->graph, j, cb.idx, cb.val);
+        for (size_t p = 0; p < c; p++) {
+            uint64_t v = cb.val[p] % k;
+            if (v)
+                fn(ctx, cb.idx[p], j, v);
+        }
+    }
+    toggle__colbuf_clear(&cb);
+    return TOGGLE_OK;
+}
+
+bool toggle__system_is_symmetric(const toggle_system *s)
+{
+    if (s->m != s->n)
+        return false;
+    if (s->graph && s->graph->kind == TOGGLE_KIND_GRID)
+        return true; /* every grid neighbourhood is a symmetric relation */
+    if (!s->graph) {
+        for (size_t i = 0; i < s->m; i++)
+            for (size_t j = i + 1; j < s->n; j++)
+                if (toggle__vecs_get(&s->a, i, j) != toggle__vecs_get(&s->a, j, i))
+                    return false;
+        return true;
+    }
+    /* Sparse graphs: compare each column with the matching row entries. */
+    toggle__colbuf cb;
+    if (toggle__colbuf_init(&cb, s->graph))
+        return false; /* out of memory: the policy falls back to the transpose */
+    bool sym = true;
+    for (size_t j = 0; sym && j < s->n; j++) {
+        size_t c = toggle__graph_column(s->graph, j, cb.idx, cb.val);
+        for (size_t p = 0; sym && p < c; p++)
+            sym = toggle__system_get(s, j, cb.idx[p]) == cb.val[p] % s->k;
+    }
+    toggle__colbuf_clear(&cb);
+    return sym;
+}
+
+typedef struct {
+    toggle__vecs *a;
+} transpose_ctx;
+
+static void put_transposed(void *ctx, size_t i, size_t j, uint64_t v)
+{
+    toggle__vecs_set(((transpose_ctx *)ctx)->a, j, i, v);
+}
+
+int toggle__system_new_certificate(toggle_system **out, const toggle_system *s, int engine)
+{
+    size_t m = s->m, n = s->n, rows;
+    if (!toggle__add_ok(n, 1, &rows))
+        return toggle__error(TOGGLE_EOVERFLOW, "system too large for a certificate");
+    toggle_system *t = system_alloc(rows, m, s->k);
+    if (!t)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for the certificate system");
+    copy_options(t, s);
+    t->engine = engine;
+    int rc = toggle__vecs_init(&t->a, m, rows, s->k);
+    if (!rc && !s->graph && s->a.packed && m && n) {
+        toggle__bits_transpose(t->a.data, t->a.stride, s->a.data, s->a.stride, m, n);
+    } else if (!rc) {
+        transpose_ctx ctx = {&t->a};
+        rc = toggle__system_each_entry(s, put_transposed, &ctx);
+    }
+    if (rc) {
+        toggle_system_free(t);
+        return rc;
+    }
+    for (size_t i = 0; i < m; i++)
+        toggle__vecs_set(&t->a, n, i, toggle__rhs(s, i));
+    toggle__vecs_set(&t->b, 0, n, 1);
+    *out = t;
+    return TOGGLE_OK;
+}
+
+/* ---- the independent checks ----------------------------------------------- */
+
+typedef struct {
+    const uint64_t *x;
+    uint64_t *acc, k;
+    bool left; /* y A (acc per column, x per row) instead of A x */
+} product_ctx;
+
+static void accumulate(void *ctx_, size_t i, size_t j, uint64_t v)
+{
+    product_ctx *c = ctx_;
+    size_t from = c->left ? i : j, to = c->left ? j : i;
+    if (c->x[from])
+        c->acc[to] = toggle__addmod(c->acc[to], toggle__mulmod(v, c->x[from], c->k), c->k);
+}
+
+/* A x (left = false) or y A (left = true) into a fresh array, straight from
+ * the definition of A; no elimination code is involved. */
+static int product(const toggle_system *s, const uint64_t *x, bool left, uint64_t **out)
+{
+    size_t len = left ? s->n : s->m;
+    product_ctx c = {x, toggle__calloc(len ? len : 1, sizeof(uint64_t)), s->k, left};
+    if (!c.acc)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory checking a solution");
+    int rc = toggle__system_each_entry(s, accumulate, &c);
+    if (rc) {
+        toggle__free(c.acc);
+        return rc;
+    }
+    *out = c.acc;
+    return TOGGLE_OK;
+}
+
 int toggle_system_check(const toggle_system *s, const uint64_t *x, size_t len, int *solves)
 {
     if (!s || !x || !solves)
@@ -204,34 +340,12 @@ int toggle_system_check(const toggle_system *s, const uint64_t *x, size_t len, i
     if (len != s->n)
         return toggle__error(TOGGLE_EINVAL, "x has %zu entries, the system has %zu unknowns",
                              len, s->n);
+    uint64_t *ax = NULL;
     int rc = check_values(x, len, s->k, "x");
+    if (!rc)
+        rc = product(s, x, false, &ax);
     if (rc)
         return rc;
-    uint64_t k = s->k;
-    uint64_t *ax = toggle__calloc(s->m ? s->m : 1, sizeof *ax);
-    if (!ax)
-        return toggle__error(TOGGLE_ENOMEM, "out of memory checking a solution");
-    if (s->graph) {
-        toggle__colbuf cb;
-        if ((rc = toggle__colbuf_init(&cb, s->graph))) {
-            toggle__free(ax);
-            return rc;
-        }
-        for (size_t j = 0; j < s->n; j++) {
-            if (!x[j])
-                continue;
-            size_t c = toggle__graph_column(s->graph, j, cb.idx, cb.val);
-            for (size_t p = 0; p < c; p++)
-                ax[cb.idx[p]] = toggle__addmod(ax[cb.idx[p]],
-                                               toggle__mulmod(cb.val[p] % k, x[j], k), k);
-        }
-        toggle__colbuf_clear(&cb);
-    } else {
-        for (size_t i = 0; i < s->m; i++)
-            for (size_t j = 0; j < s->n; j++)
-                ax[i] = toggle__addmod(ax[i], toggle__mulmod(toggle__vecs_get(&s->a, i, j),
-                                                              x[j], k), k);
-    }
     int ok = 1;
     for (size_t i = 0; i < s->m && ok; i++)
         ok = ax[i] == toggle__rhs(s, i);
@@ -248,34 +362,18 @@ int toggle_system_check_certificate(const toggle_system *s, const uint64_t *y, s
     if (len != s->m)
         return toggle__error(TOGGLE_EINVAL, "y has %zu entries, the system has %zu equations",
                              len, s->m);
-    int rc = check_values(y, len, s->k, "y");
+    uint64_t *ya = NULL, k = s->k, yb = 0;
+    int rc = check_values(y, len, k, "y");
+    if (!rc)
+        rc = product(s, y, true, &ya);
     if (rc)
         return rc;
-    uint64_t k = s->k, yb = 0;
     for (size_t i = 0; i < s->m; i++)
         yb = toggle__addmod(yb, toggle__mulmod(y[i], toggle__rhs(s, i), k), k);
     int ok = yb != 0;
-    if (s->graph) {
-        toggle__colbuf cb;
-        if ((rc = toggle__colbuf_init(&cb, s->graph)))
-            return rc;
-        for (size_t j = 0; j < s->n && ok; j++) {
-            uint64_t acc = 0;
-            size_t c = toggle__graph_column(s->graph, j, cb.idx, cb.val);
-            for (size_t p = 0; p < c; p++)
-                acc = toggle__addmod(acc, toggle__mulmod(y[cb.idx[p]], cb.val[p] % k, k), k);
-            ok = acc == 0;
-        }
-        toggle__colbuf_clear(&cb);
-    } else {
-        for (size_t j = 0; j < s->n && ok; j++) {
-            uint64_t acc = 0;
-            for (size_t i = 0; i < s->m; i++)
-                acc = toggle__addmod(acc, toggle__mulmod(y[i], toggle__vecs_get(&s->a, i, j), k),
-                                     k);
-            ok = acc == 0;
-        }
-    }
+    for (size_t j = 0; j < s->n && ok; j++)
+        ok = ya[j] == 0;
+    toggle__free(ya);
     *valid = ok;
     return TOGGLE_OK;
 }

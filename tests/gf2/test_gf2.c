@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "gf2.h"
-#include "internal.h"
+#include "core.h"
 #include "testutil.h"
 
 /* ---- the elimination routine itself ------------------------------------- */
@@ -216,7 +216,7 @@ START_TEST(transpose_matches_bits)
         size_t sw = (cols + 63) / 64 + 1, dw = (rows + 63) / 64 + 1;
         uint64_t *src = calloc(rows * sw + 1, 8), *dst = calloc(cols * dw + 1, 8);
         random_matrix(&g, src, rows, cols, sw, 0, 0);
-        toggle__gf2_transpose(dst, dw, src, sw, rows, cols);
+        toggle__bits_transpose(dst, dw, src, sw, rows, cols);
         for (size_t i = 0; i < rows; i++)
             for (size_t j = 0; j < cols; j++)
                 ck_assert_int_eq(getb(src + i * sw, j), getb(dst + j * dw, i));

@@ -1,7 +1,7 @@
 /* See oom_walk.h. */
 #include <check.h>
 
-#include "internal.h"
+#include "core.h"
 #include "oom_walk.h"
 
 oom_result oom_walk(const oom_op *op, void *ctx)

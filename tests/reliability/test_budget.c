@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "engine/engine.h"
 #include "rel_util.h"
 #include "testutil.h"
 
@@ -128,13 +128,13 @@ static int estimate_child(const void *arg, long out[3])
     if (toggle_graph_new_grid(&g, c->rows, c->cols, c->flags) ||
         toggle_system_new(&s, g, c->k, NULL, NULL))
         return 10;
-    const toggle__engine *e = toggle__engine_get(c->engine);
-    if (!e || e->supports(s) != TOGGLE_OK) {
+    const toggle__engine_entry *e = toggle__engine_get(c->engine);
+    if (!e || !e->engine->probe(s, NULL, 0)) {
         out[2] = -1;
         return 0;
     }
     uint64_t est = 0;
-    if (e->estimate(s, &est))
+    if (toggle__engine_estimate(e, s, &est))
         return 11;
     /* exactly the estimate is enough; one byte less is refused */
     toggle_system_set_option(s, TOGGLE_OPT_ENGINE, (uint64_t)c->engine);

@@ -11,8 +11,8 @@
 
 #include <toggle/guard.h>
 
-#include "guard.h"
-#include "internal.h"
+#include "engine/flint/flint_guard.h"
+#include "core.h"
 #include "rel_util.h"
 #include "testutil.h"
 

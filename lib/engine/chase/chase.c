@@ -4,7 +4,8 @@
  * last row, and how the small system is solved). */
 #include <string.h>
 
-#include "grid_internal.h"
+#include "engine/engine.h"
+#include "engine/flint/poly.h"
 
 /* The board as the chase sees it: R frame rows of C cells, chased from the
  * last frame row upward. When the board is wider than tall the frame is its
@@ -226,19 +227,18 @@ static chase_fn pick_chase(uint64_t p, size_t C, size_t *bytes)
 
 /* ---- the engine ------------------------------------------------------------ */
 
-static int chase_supports(const toggle_system *s)
+static bool chase_probe(const toggle_system *s, char *why, size_t len)
 {
     const toggle_graph *g = s->graph;
     if (!g || g->kind != TOGGLE_KIND_GRID)
-        return toggle__error(TOGGLE_EUNSUPPORTED, "the chase engine needs a grid graph");
+        return toggle__probe_no(why, len, "the chase engine needs a grid graph");
     if (g->flags & ~(uint32_t)TOGGLE_GRID_NO_SELF)
-        return toggle__error(TOGGLE_EUNSUPPORTED, "the chase engine handles classic and no-self "
-                             "grids only (not torus or Moore; grid flags 0x%x)",
-                             (unsigned)g->flags);
+        return toggle__probe_no(why, len, "the chase engine handles classic and no-self grids "
+                                "only (not torus or Moore; grid flags 0x%x)", (unsigned)g->flags);
     if (!toggle__is_prime(s->k))
-        return toggle__error(TOGGLE_EUNSUPPORTED, "the chase engine needs a prime modulus, "
-                             "%llu is composite", (unsigned long long)s->k);
-    return TOGGLE_OK;
+        return toggle__probe_no(why, len, "the chase engine needs a prime modulus, %llu is "
+                                "composite", (unsigned long long)s->k);
+    return true;
 }
 
 static void frame_for(const toggle_system *s, frame *f)
@@ -339,32 +339,6 @@ static int recanonicalise(toggle_solution *sol, size_t brows, size_t bcols, size
     return TOGGLE_OK;
 }
 
-/* A is symmetric, so the canonical y of A^T y = 0, b.y = 1 is K_i / (b.K_i)
- * for the first canonical kernel vector with b.K_i != 0 (docs/grid.md). */
-static int certificate(const toggle_system *s, toggle_solution *sol)
-{
-    uint64_t k = s->k;
-    for (size_t i = 0; i < sol->kernel.count; i++) {
-        uint64_t beta = 0;
-        for (size_t t = 0; t < s->n; t++) {
-            uint64_t v = toggle__vecs_get(&sol->kernel, i, t);
-            uint64_t bt = v ? toggle__rhs(s, t) : 0;
-            if (bt)
-                beta = toggle__addmod(beta, toggle__mulmod(v, bt, k), k);
-        }
-        if (!beta)
-            continue;
-        int rc = toggle__vecs_init(&sol->cert, s->n, 1, k);
-        if (rc)
-            return rc;
-        memcpy(sol->cert.data, toggle__vecs_row(&sol->kernel, i),
-               sol->kernel.stride * sizeof(uint64_t));
-        vec_scale(&sol->cert, 0, toggle__invmod(beta, k), k);
-        return TOGGLE_OK;
-    }
-    return toggle__error(TOGGLE_EINTERNAL, "unsolvable grid system without a certificate");
-}
-
 static bool all_zero(const uint64_t *v, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -423,10 +397,8 @@ static int chase_solve(const toggle_system *s, toggle_solution *sol)
             goto out;
         }
     }
-    if (f.tr && dn && (rc = recanonicalise(sol, s->graph->rows, s->graph->cols, dn)))
-        goto out;
-    if (!solvable)
-        rc = certificate(s, sol);
+    if (f.tr && dn)
+        rc = recanonicalise(sol, s->graph->rows, s->graph->cols, dn);
 out:
     toggle__free(w);
     toggle__free(work);
@@ -434,10 +406,9 @@ out:
     return rc;
 }
 
+/* The certificate comes from the policy: a grid's A is symmetric. */
 const toggle__engine toggle__engine_chase = {
-    .id = TOGGLE_ENGINE_CHASE,
-    .name = "chase",
-    .supports = chase_supports,
+    .probe = chase_probe,
     .estimate = chase_estimate,
     .solve = chase_solve,
 };

@@ -1,5 +1,6 @@
-/* Checked size arithmetic and modular helpers for 64-bit moduli. */
-#include "internal.h"
+/* Checked size arithmetic and the modular arithmetic of the library, for
+ * moduli up to TOGGLE_MAX_MODULUS (lib/core/core.h). */
+#include "core.h"
 
 bool toggle__mul_ok(size_t a, size_t b, size_t *out)
 {
@@ -19,21 +20,14 @@ bool toggle__add_ok(size_t a, size_t b, size_t *out)
     return true;
 }
 
-uint64_t toggle__mulmod(uint64_t a, uint64_t b, uint64_t k)
+int toggle__check_modulus(uint64_t k)
 {
-    return (uint64_t)(((unsigned __int128)a * b) % k);
-}
-
-uint64_t toggle__addmod(uint64_t a, uint64_t b, uint64_t k)
-{
-    /* a, b < k <= 2^63, so a + b cannot wrap. */
-    uint64_t s = a + b;
-    return s >= k ? s - k : s;
-}
-
-uint64_t toggle__submod(uint64_t a, uint64_t b, uint64_t k)
-{
-    return a >= b ? a - b : a + (k - b);
+    if (k < 2)
+        return toggle__error(TOGGLE_EINVAL, "modulus %llu is less than 2", (unsigned long long)k);
+    if (k > TOGGLE_MAX_MODULUS)
+        return toggle__error(TOGGLE_ERANGE, "modulus %llu exceeds 2^63 - 1",
+                             (unsigned long long)k);
+    return TOGGLE_OK;
 }
 
 uint64_t toggle__invmod(uint64_t a, uint64_t k)
@@ -52,7 +46,61 @@ uint64_t toggle__invmod(uint64_t a, uint64_t k)
     return (uint64_t)t;
 }
 
-static uint64_t powmod(uint64_t b, uint64_t e, uint64_t k)
+uint64_t toggle__gcd(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+uint64_t toggle__xgcd(uint64_t a, uint64_t b, int64_t *s, int64_t *t)
+{
+    int64_t s0 = 1, s1 = 0, t0 = 0, t1 = 1;
+    uint64_t r0 = a, r1 = b;
+    while (r1) {
+        uint64_t q = r0 / r1, r = r0 - q * r1;
+        int64_t ns = s0 - (int64_t)q * s1, nt = t0 - (int64_t)q * t1;
+        r0 = r1;
+        r1 = r;
+        s0 = s1;
+        s1 = ns;
+        t0 = t1;
+        t1 = nt;
+    }
+    *s = s0;
+    *t = t0;
+    return r0;
+}
+
+uint64_t toggle__smod(int64_t v, uint64_t k)
+{
+    if (v >= 0)
+        return (uint64_t)v % k;
+    uint64_t r = (uint64_t)(-(v + 1)) % k; /* -(v+1) cannot overflow */
+    return k - 1 - r;
+}
+
+uint64_t toggle__unit_normaliser(uint64_t a, uint64_t k, uint64_t *g_out)
+{
+    uint64_t g = toggle__gcd(a, k);
+    uint64_t kk = k / g, aa = a / g;
+    *g_out = g;
+    if (kk == 1)
+        return 1;
+    uint64_t w0 = toggle__invmod(aa % kk, kk);
+    /* w0 + t kk for some small t is coprime to k (Storjohann's stab). */
+    for (uint64_t t = 0; t < g; t++) {
+        uint64_t w = w0 + t * kk; /* < k */
+        if (toggle__gcd(w, k) == 1)
+            return w;
+    }
+    return 0;
+}
+
+uint64_t toggle__powmod(uint64_t b, uint64_t e, uint64_t k)
 {
     uint64_t r = 1 % k;
     b %= k;
@@ -84,7 +132,7 @@ bool toggle__is_prime(uint64_t n)
         s++;
     }
     for (size_t i = 0; i < sizeof bases / sizeof *bases; i++) {
-        uint64_t x = powmod(bases[i], d, n);
+        uint64_t x = toggle__powmod(bases[i], d, n);
         if (x == 1 || x == n - 1)
             continue;
         bool composite = true;

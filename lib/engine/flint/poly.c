@@ -7,8 +7,8 @@
 #include <flint/nmod_poly.h>
 #include <flint/ulong_extras.h>
 
-#include "grid_internal.h"
-#include "guard.h"
+#include "poly.h"
+#include "flint_guard.h"
 
 /* Largest dimension whose polynomials we build (8 bytes per coefficient,
  * a few polynomials alive at once): keeps FLINT, which aborts on failed

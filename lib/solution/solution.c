@@ -1,9 +1,8 @@
-/* The solve front door and the solution accessors. */
+/* The solution accessors: answers, counts and readouts. */
 #include <string.h>
 
-#include <gmp.h>
-
-#include "internal.h"
+#include "engine/flint/bigint.h"
+#include "solution_internal.h"
 
 int toggle__solution_new(toggle_solution **out, const toggle_system *s, int engine)
 {
@@ -26,45 +25,8 @@ void toggle_solution_free(toggle_solution *sol)
     toggle__vecs_clear(&sol->x);
     toggle__vecs_clear(&sol->kernel);
     toggle__vecs_clear(&sol->cert);
-    toggle__free(sol->count);
-    if (sol->extra_free)
-        sol->extra_free(sol->extra);
+    toggle__free(sol->radix);
     toggle__free(sol);
-}
-
-int toggle_solve(toggle_solution **out, const toggle_system *s)
-{
-    if (!out || !s)
-        return toggle__error(TOGGLE_EINVAL, "out and system must not be NULL");
-    const toggle__engine *e;
-    if (s->engine == TOGGLE_ENGINE_AUTO) {
-        e = toggle__engine_pick(s);
-        if (!e)
-            return TOGGLE_EUNSUPPORTED; /* pick set the message */
-    } else {
-        e = toggle__engine_get(s->engine);
-        if (!e)
-            return toggle__error(TOGGLE_EUNSUPPORTED, "engine '%s' is not available in this build",
-                                 toggle_engine_name(s->engine));
-        int rc = e->supports(s);
-        if (rc)
-            return rc;
-    }
-    uint64_t bytes = 0;
-    int rc = e->estimate(s, &bytes);
-    if (rc)
-        return rc;
-    if ((rc = toggle__budget_check(s, bytes, e->name)))
-        return rc;
-    toggle_solution *sol = NULL;
-    if ((rc = toggle__solution_new(&sol, s, e->id)))
-        return rc;
-    if ((rc = e->solve(s, sol))) {
-        toggle_solution_free(sol);
-        return rc;
-    }
-    *out = sol;
-    return TOGGLE_OK;
 }
 
 int toggle_solution_is_solvable(const toggle_solution *sol)
@@ -80,54 +42,18 @@ uint64_t toggle_solution_modulus(const toggle_solution *sol) { return sol ? sol-
 int toggle_solution_engine(const toggle_solution *sol) { return sol ? sol->engine : 0; }
 size_t toggle_solution_nullity(const toggle_solution *sol) { return sol ? sol->nullity : 0; }
 
-/* The count as a GMP integer: the engine's exact string for composite k,
- * else k^nullity, or 0 when unsolvable. */
-static int count_mpz(const toggle_solution *sol, mpz_t c)
-{
-    if (!sol->solvable) {
-        mpz_set_ui(c, 0);
-        return TOGGLE_OK;
-    }
-    if (sol->count) {
-        if (mpz_set_str(c, sol->count, 10) != 0)
-            return toggle__error(TOGGLE_EINTERNAL, "engine stored a malformed count");
-        return TOGGLE_OK;
-    }
-    /* k^d has about d * 63 bits; refuse absurd sizes before GMP allocates. */
-    if (sol->nullity > ((size_t)1 << 26))
-        return toggle__error(TOGGLE_ENOMEM, "k^%zu is too large to write out", sol->nullity);
-    mpz_ui_pow_ui(c, sol->k, sol->nullity);
-    return TOGGLE_OK;
-}
-
 int toggle_solution_count_u64(const toggle_solution *sol, uint64_t *count)
 {
     if (!sol || !count)
         return toggle__error(TOGGLE_EINVAL, "solution and count must not be NULL");
-    if (!sol->solvable) {
-        *count = 0;
-        return TOGGLE_OK;
-    }
-    if (!sol->count) {
-        /* k^d without GMP: stop at the first overflow. */
-        uint64_t c = 1;
-        for (size_t i = 0; i < sol->nullity; i++) {
-            if (__builtin_mul_overflow(c, sol->k, &c))
-                return toggle__error(TOGGLE_EOVERFLOW, "%llu^%zu solutions do not fit in 64 bits",
-                                     (unsigned long long)sol->k, sol->nullity);
-        }
-        *count = c;
-        return TOGGLE_OK;
-    }
-    mpz_t c;
-    mpz_init(c);
-    int rc = count_mpz(sol, c);
-    if (!rc && mpz_sizeinbase(c, 2) > 64)
-        rc = toggle__error(TOGGLE_EOVERFLOW, "the number of solutions does not fit in 64 bits");
-    if (!rc)
-        *count = (uint64_t)mpz_get_ui(c); /* 64-bit limbs on every supported target */
-    mpz_clear(c);
-    return rc;
+    uint64_t c = sol->solvable ? 1 : 0;
+    for (size_t i = 0; sol->solvable && i < sol->nullity; i++)
+        if (__builtin_mul_overflow(c, toggle__solution_radix(sol, i), &c))
+            return toggle__error(TOGGLE_EOVERFLOW, "the number of solutions does not fit in 64 "
+                                 "bits (nullity %zu modulo %llu)", sol->nullity,
+                                 (unsigned long long)sol->k);
+    *count = c;
+    return TOGGLE_OK;
 }
 
 int toggle_solution_count_string(const toggle_solution *sol, char *buf, size_t len,
@@ -135,42 +61,22 @@ int toggle_solution_count_string(const toggle_solution *sol, char *buf, size_t l
 {
     if (!sol || (!buf && len))
         return toggle__error(TOGGLE_EINVAL, "solution is NULL, or buf is NULL with len > 0");
-    if (sol->count && sol->solvable) {
-        size_t need = strlen(sol->count) + 1;
-        if (needed)
-            *needed = need;
-        if (len < need)
-            return toggle__error(TOGGLE_EBUFSIZE, "the count needs %zu bytes, buffer has %zu",
-                                 need, len);
-        memcpy(buf, sol->count, need);
-        return TOGGLE_OK;
-    }
-    mpz_t c;
-    mpz_init(c);
-    int rc = count_mpz(sol, c);
-    if (rc) {
-        mpz_clear(c);
+    char *tmp = NULL;
+    int rc = sol->solvable ? toggle__decimal_product(sol->radix, sol->nullity, sol->k, &tmp)
+                           : TOGGLE_OK;
+    if (rc)
         return rc;
-    }
-    size_t need = mpz_sizeinbase(c, 10) + 2; /* sizeinbase may be one too big */
-    char *tmp = toggle__malloc(need);
-    if (!tmp) {
-        mpz_clear(c);
-        return toggle__error(TOGGLE_ENOMEM, "out of memory writing the count");
-    }
-    mpz_get_str(tmp, 10, c);
-    mpz_clear(c);
-    need = strlen(tmp) + 1;
+    const char *digits = tmp ? tmp : "0";
+    size_t need = strlen(digits) + 1;
     if (needed)
         *needed = need;
-    if (len < need) {
-        toggle__free(tmp);
-        return toggle__error(TOGGLE_EBUFSIZE, "the count needs %zu bytes, buffer has %zu",
-                             need, len);
-    }
-    memcpy(buf, tmp, need);
+    if (len < need)
+        rc = toggle__error(TOGGLE_EBUFSIZE, "the count needs %zu bytes, buffer has %zu", need,
+                           len);
+    else
+        memcpy(buf, digits, need);
     toggle__free(tmp);
-    return TOGGLE_OK;
+    return rc;
 }
 
 static void copy_vec(const toggle__vecs *v, size_t which, size_t offset, uint64_t *out,
@@ -238,5 +144,36 @@ int toggle_solution_certificate(const toggle_solution *sol, uint64_t *y, size_t 
         return toggle__error(TOGGLE_EBUFSIZE, "y has %zu entries, the certificate has %zu",
                              len, sol->m);
     copy_vec(&sol->cert, 0, 0, y, sol->m);
+    return TOGGLE_OK;
+}
+
+int toggle_solution_particular_packed(const toggle_solution *sol, size_t offset, size_t len,
+                                      uint64_t *words, size_t nwords)
+{
+    size_t end, need = len / 64 + (len % 64 != 0);
+    if (!sol || (!words && nwords))
+        return toggle__error(TOGGLE_EINVAL, "solution and words must not be NULL");
+    if (sol->k != 2)
+        return toggle__error(TOGGLE_EUNSUPPORTED, "packed readout needs modulus 2, not %llu",
+                             (unsigned long long)sol->k);
+    if (!sol->solvable)
+        return toggle__error(TOGGLE_ENOSOLUTION, "the system has no solution");
+    if (!toggle__add_ok(offset, len, &end) || end > sol->n)
+        return toggle__error(TOGGLE_ERANGE, "range [%zu, +%zu) is outside a solution of %zu",
+                             offset, len, sol->n);
+    if (nwords < need)
+        return toggle__error(TOGGLE_EBUFSIZE, "%zu entries need %zu words, buffer has %zu",
+                             len, need, nwords);
+    const uint64_t *src = toggle__vecs_row(&sol->x, 0);
+    size_t q = offset >> 6;
+    unsigned sh = offset & 63;
+    for (size_t i = 0; i < need; i++) {
+        uint64_t wv = src[q + i] >> sh;
+        if (sh && (q + i + 1) * 64 < sol->n)
+            wv |= src[q + i + 1] << (64 - sh);
+        words[i] = wv;
+    }
+    if (len % 64)
+        words[need - 1] &= ((uint64_t)1 << (len % 64)) - 1;
     return TOGGLE_OK;
 }

@@ -1,7 +1,7 @@
-/* Public grid helpers: polynomial nullities and packed readout of F_2 answers. */
-#include <string.h>
-
-#include "grid_internal.h"
+/* toggle_grid_nullity: grid nullities by polynomials (classic and no-self
+ * grids), else by the engines. */
+#include "engine/engine.h"
+#include "engine/flint/poly.h"
 
 static int nullity_by_elimination(size_t rows, size_t cols, uint64_t p, uint32_t flags,
                                   size_t *nullity)
@@ -31,10 +31,9 @@ int toggle_grid_nullity(size_t rows, size_t cols, uint64_t p, uint32_t flags, si
         return toggle__error(TOGGLE_EINVAL, "grid shape %zu x %zu has no cells", rows, cols);
     if (!toggle__mul_ok(rows, cols, &n))
         return toggle__error(TOGGLE_EOVERFLOW, "grid shape %zu x %zu overflows size_t", rows, cols);
-    if (p < 2)
-        return toggle__error(TOGGLE_EINVAL, "modulus %llu is less than 2", (unsigned long long)p);
-    if (p > TOGGLE_MAX_MODULUS)
-        return toggle__error(TOGGLE_ERANGE, "modulus %llu exceeds 2^63 - 1", (unsigned long long)p);
+    int rc = toggle__check_modulus(p);
+    if (rc)
+        return rc;
     if (flags & ~(uint32_t)(TOGGLE_GRID_NO_SELF | TOGGLE_GRID_TORUS | TOGGLE_GRID_MOORE))
         return toggle__error(TOGGLE_EINVAL, "unknown grid flags 0x%x", (unsigned)flags);
     if (!toggle__is_prime(p))
@@ -46,35 +45,4 @@ int toggle_grid_nullity(size_t rows, size_t cols, uint64_t p, uint32_t flags, si
      * row length so that the characteristic polynomial is the short one. */
     size_t r = rows >= cols ? rows : cols, c = rows >= cols ? cols : rows;
     return toggle__grid_poly_nullity(p, r, c, (flags & TOGGLE_GRID_NO_SELF) ? 0 : 1, nullity);
-}
-
-int toggle_solution_particular_packed(const toggle_solution *sol, size_t offset, size_t len,
-                                      uint64_t *words, size_t nwords)
-{
-    size_t end, need = len / 64 + (len % 64 != 0);
-    if (!sol || (!words && nwords))
-        return toggle__error(TOGGLE_EINVAL, "solution and words must not be NULL");
-    if (sol->k != 2)
-        return toggle__error(TOGGLE_EUNSUPPORTED, "packed readout needs modulus 2, not %llu",
-                             (unsigned long long)sol->k);
-    if (!sol->solvable)
-        return toggle__error(TOGGLE_ENOSOLUTION, "the system has no solution");
-    if (!toggle__add_ok(offset, len, &end) || end > sol->n)
-        return toggle__error(TOGGLE_ERANGE, "range [%zu, +%zu) is outside a solution of %zu",
-                             offset, len, sol->n);
-    if (nwords < need)
-        return toggle__error(TOGGLE_EBUFSIZE, "%zu entries need %zu words, buffer has %zu",
-                             len, need, nwords);
-    const uint64_t *src = toggle__vecs_row(&sol->x, 0);
-    size_t q = offset >> 6;
-    unsigned sh = offset & 63;
-    for (size_t i = 0; i < need; i++) {
-        uint64_t wv = src[q + i] >> sh;
-        if (sh && (q + i + 1) * 64 < sol->n)
-            wv |= src[q + i + 1] << (64 - sh);
-        words[i] = wv;
-    }
-    if (len % 64)
-        words[need - 1] &= ((uint64_t)1 << (len % 64)) - 1;
-    return TOGGLE_OK;
 }

@@ -1,9 +1,9 @@
 /* Internal interface between the grid engine (chase.c, no FLINT) and its
  * polynomial half (gridpoly.c, FLINT nmod_poly). Never installed. */
-#ifndef TOGGLE_GRID_INTERNAL_H
-#define TOGGLE_GRID_INTERNAL_H
+#ifndef TOGGLE_FLINT_POLY_H
+#define TOGGLE_FLINT_POLY_H
 
-#include "internal.h"
+#include "core.h"
 
 /* The small system of a rows x c board chased from its last row:
  * P_rows(T) w = rhs over F_p, where T is the c x c tridiagonal row operator

@@ -9,8 +9,8 @@
 
 #include <flint/flint.h>
 
-#include "guard.h"
-#include "internal.h"
+#include "flint_guard.h"
+#include "core.h"
 
 static atomic_int installed;
 

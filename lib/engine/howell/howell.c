@@ -3,74 +3,8 @@
  * so no abort on zero divisors). Theory and layout: docs/solution-spaces.md. */
 #include <string.h>
 
-#include <gmp.h>
-
-#include "internal.h"
-#include "space_internal.h"
-
-/* a * b mod k for a, b < k < 2^63. */
-static inline uint64_t mm(uint64_t a, uint64_t b, uint64_t k)
-{
-    if ((a | b) < ((uint64_t)1 << 32))
-        return (a * b) % k;
-    return (uint64_t)(((unsigned __int128)a * b) % k);
-}
-
-static uint64_t gcd_u64(uint64_t a, uint64_t b)
-{
-    while (b) {
-        uint64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
-/* g = gcd(a, b) = s a + t b over the integers (a, b < 2^63). */
-static uint64_t xgcd(uint64_t a, uint64_t b, int64_t *s, int64_t *t)
-{
-    int64_t s0 = 1, s1 = 0, t0 = 0, t1 = 1;
-    uint64_t r0 = a, r1 = b;
-    while (r1) {
-        uint64_t q = r0 / r1, r = r0 - q * r1;
-        int64_t ns = s0 - (int64_t)q * s1, nt = t0 - (int64_t)q * t1;
-        r0 = r1;
-        r1 = r;
-        s0 = s1;
-        s1 = ns;
-        t0 = t1;
-        t1 = nt;
-    }
-    *s = s0;
-    *t = t0;
-    return r0;
-}
-
-static inline uint64_t smod(int64_t v, uint64_t k)
-{
-    if (v >= 0)
-        return (uint64_t)v % k;
-    uint64_t r = (uint64_t)(-(v + 1)) % k; /* -(v+1) cannot overflow */
-    return k - 1 - r;
-}
-
-/* A unit w with w * a = gcd(a, k) (mod k), for a != 0 mod k. */
-static uint64_t unit_normaliser(uint64_t a, uint64_t k, uint64_t *g_out)
-{
-    uint64_t g = gcd_u64(a, k);
-    uint64_t kk = k / g, aa = a / g;
-    *g_out = g;
-    if (kk == 1)
-        return 1;
-    uint64_t w0 = toggle__invmod(aa % kk, kk);
-    /* w0 + t kk for some small t is coprime to k (Storjohann's stab). */
-    for (uint64_t t = 0; t < g; t++) {
-        uint64_t w = w0 + t * kk; /* < k */
-        if (gcd_u64(w, k) == 1)
-            return w;
-    }
-    return 0; /* unreachable: some t works */
-}
+#include "engine/engine.h"
+#include "howell.h"
 
 int toggle__howell(uint64_t *M, size_t rows, size_t cap, size_t cols, uint64_t k,
                    size_t *nrows_out, size_t *lead)
@@ -96,31 +30,31 @@ int toggle__howell(uint64_t *M, size_t rows, size_t cap, size_t cols, uint64_t k
                 uint64_t q = b / a;
                 for (size_t j = c; j < cols; j++)
                     if (P[j])
-                        Q[j] = toggle__submod(Q[j], mm(q, P[j], k), k);
+                        Q[j] = toggle__submod(Q[j], toggle__mulmod(q, P[j], k), k);
                 continue;
             }
             int64_t s, t;
-            uint64_t g = xgcd(a, b, &s, &t);
-            uint64_t us = smod(s, k), ut = smod(t, k);
+            uint64_t g = toggle__xgcd(a, b, &s, &t);
+            uint64_t us = toggle__smod(s, k), ut = toggle__smod(t, k);
             uint64_t u = a / g, v = k - (b / g) % k; /* -b/g */
             if (v == k)
                 v = 0;
             for (size_t j = c; j < cols; j++) {
                 uint64_t p = P[j], qv = Q[j];
-                P[j] = toggle__addmod(mm(us, p, k), mm(ut, qv, k), k);
-                Q[j] = toggle__addmod(mm(v, p, k), mm(u, qv, k), k);
+                P[j] = toggle__addmod(toggle__mulmod(us, p, k), toggle__mulmod(ut, qv, k), k);
+                Q[j] = toggle__addmod(toggle__mulmod(v, p, k), toggle__mulmod(u, qv, k), k);
             }
         }
         if (!P[c])
             continue;
         uint64_t g;
-        uint64_t w = unit_normaliser(P[c], k, &g);
+        uint64_t w = toggle__unit_normaliser(P[c], k, &g);
         if (!w)
             return toggle__error(TOGGLE_EINTERNAL, "no unit normalises %llu mod %llu",
                                  (unsigned long long)P[c], (unsigned long long)k);
         if (w != 1)
             for (size_t j = c; j < cols; j++)
-                P[j] = mm(w, P[j], k);
+                P[j] = toggle__mulmod(w, P[j], k);
         lead[r] = c;
         if (g != 1) {
             /* (k / g) P vanishes at c; it must lie in the span of the rows
@@ -132,7 +66,7 @@ int toggle__howell(uint64_t *M, size_t rows, size_t cap, size_t cols, uint64_t k
             memset(N, 0, cols * sizeof *N);
             bool any = false;
             for (size_t j = c + 1; j < cols; j++)
-                if ((N[j] = mm(ann, P[j], k)))
+                if ((N[j] = toggle__mulmod(ann, P[j], k)))
                     any = true;
             if (any)
                 nrows++;
@@ -151,23 +85,20 @@ int toggle__howell(uint64_t *M, size_t rows, size_t cap, size_t cols, uint64_t k
                 continue;
             for (size_t j = c; j < cols; j++)
                 if (P[j])
-                    Q[j] = toggle__submod(Q[j], mm(q, P[j], k), k);
+                    Q[j] = toggle__submod(Q[j], toggle__mulmod(q, P[j], k), k);
         }
     }
     *nrows_out = r;
     return TOGGLE_OK;
 }
 
-static int howell_supports(const toggle_system *s)
+static bool howell_probe(const toggle_system *s, char *why, size_t len)
 {
-    if (s->k < 2 || s->k > TOGGLE_MAX_MODULUS)
-        return toggle__error(TOGGLE_EUNSUPPORTED, "modulus %llu is out of range",
-                             (unsigned long long)s->k);
     /* Prime moduli belong to the field engines (same answers, faster). */
     if (toggle__is_prime(s->k))
-        return toggle__error(TOGGLE_EUNSUPPORTED, "the Howell engine is for composite moduli; "
-                             "%llu is prime", (unsigned long long)s->k);
-    return TOGGLE_OK;
+        return toggle__probe_no(why, len, "the Howell engine is for composite moduli; %llu is "
+                                "prime", (unsigned long long)s->k);
+    return true;
 }
 
 /* Workspace of the larger of the two Howell matrices, in words. */
@@ -197,69 +128,36 @@ static int howell_estimate(const toggle_system *s, uint64_t *bytes)
     return TOGGLE_OK;
 }
 
-/* Dense columns of A into the rows of M: M[row0 + j][col0 + i] = A[i][j]
- * (transpose = true), or M[row0 + i][col0 + j] = A[i][j]. */
+/* A into M: M[row0 + j][col0 + i] = A[i][j] (transpose = true), or
+ * M[row0 + i][col0 + j] = A[i][j]. */
+typedef struct {
+    uint64_t *M;
+    size_t cols, row0, col0;
+    bool transpose;
+} fill_ctx;
+
+static void put(void *ctx, size_t i, size_t j, uint64_t v)
+{
+    fill_ctx *c = ctx;
+    if (c->transpose)
+        c->M[(c->row0 + j) * c->cols + c->col0 + i] = v;
+    else
+        c->M[(c->row0 + i) * c->cols + c->col0 + j] = v;
+}
+
 static int fill_a(const toggle_system *s, uint64_t *M, size_t cols, size_t row0, size_t col0,
                   bool transpose)
 {
-    if (!s->graph) {
-        for (size_t i = 0; i < s->m; i++)
-            for (size_t j = 0; j < s->n; j++) {
-                uint64_t v = toggle__vecs_get(&s->a, i, j) % s->k;
-                if (transpose)
-                    M[(row0 + j) * cols + col0 + i] = v;
-                else
-                    M[(row0 + i) * cols + col0 + j] = v;
-            }
-        return TOGGLE_OK;
-    }
-    toggle__colbuf cb;
-    int rc = toggle__colbuf_init(&cb, s->graph);
-    if (rc)
-        return rc;
-    for (size_t j = 0; j < s->n; j++) {
-        size_t cnt = toggle__graph_column(s->graph, j, cb.idx, cb.val);
-        for (size_t p = 0; p < cnt; p++) {
-            uint64_t v = cb.val[p] % s->k;
-            if (transpose)
-                M[(row0 + j) * cols + col0 + cb.idx[p]] = v;
-            else
-                M[(row0 + cb.idx[p]) * cols + col0 + j] = v;
-        }
-    }
-    toggle__colbuf_clear(&cb);
-    return TOGGLE_OK;
-}
-
-static void extra_free(void *p)
-{
-    toggle__free(p);
-}
-
-/* Decimal product of the radices into sol->count. */
-static int store_count(toggle_solution *sol, const uint64_t *radix, size_t d)
-{
-    mpz_t c;
-    mpz_init_set_ui(c, 1);
-    for (size_t i = 0; i < d; i++)
-        mpz_mul_ui(c, c, radix[i]);
-    size_t need = mpz_sizeinbase(c, 10) + 2;
-    sol->count = toggle__malloc(need);
-    if (!sol->count) {
-        mpz_clear(c);
-        return toggle__error(TOGGLE_ENOMEM, "out of memory writing the count");
-    }
-    mpz_get_str(sol->count, 10, c);
-    mpz_clear(c);
-    return TOGGLE_OK;
+    fill_ctx c = {M, cols, row0, col0, transpose};
+    return toggle__system_each_entry(s, put, &c);
 }
 
 /* Certificate: Howell form of [A | b | I_m]; the row led by the b column
  * is (0 | y.b | y) with y A = 0 and y.b != 0. */
-static int certificate(const toggle_system *s, toggle_solution *sol, uint64_t *M, size_t *lead)
+static int certify_in(const toggle_system *s, toggle_solution *sol, uint64_t *M, size_t *lead,
+                      size_t cols, size_t cap)
 {
-    size_t m = s->m, n = s->n, cols = n + 1 + m, cap = m + cols, r;
-    memset(M, 0, cap * cols * sizeof *M);
+    size_t m = s->m, n = s->n, r;
     int rc = fill_a(s, M, cols, 0, 0, false);
     if (rc)
         return rc;
@@ -283,6 +181,22 @@ static int certificate(const toggle_system *s, toggle_solution *sol, uint64_t *M
     return toggle__error(TOGGLE_EINTERNAL, "unsolvable system without a certificate");
 }
 
+static int howell_certify(const toggle_system *s, toggle_solution *sol)
+{
+    size_t cols = s->n + 1 + s->m, cap = s->m + cols, words;
+    if (!toggle__mul_ok(cap, cols, &words))
+        return toggle__error(TOGGLE_EOVERFLOW, "system too large");
+    uint64_t *M = toggle__calloc(words ? words : 1, sizeof *M);
+    size_t *lead = toggle__calloc(cap, sizeof *lead);
+    int rc = M && lead ? TOGGLE_OK
+                       : toggle__error(TOGGLE_ENOMEM, "out of memory for the Howell form");
+    if (!rc)
+        rc = certify_in(s, sol, M, lead, cols, cap);
+    toggle__free(M);
+    toggle__free(lead);
+    return rc;
+}
+
 static int howell_solve(const toggle_system *s, toggle_solution *sol)
 {
     size_t m = s->m, n = s->n, wr, wc, words, r = 0;
@@ -291,11 +205,11 @@ static int howell_solve(const toggle_system *s, toggle_solution *sol)
         return toggle__error(TOGGLE_EOVERFLOW, "system too large");
     uint64_t *M = toggle__calloc(words ? words : 1, sizeof *M);
     size_t *lead = toggle__calloc(wr ? wr : 1, sizeof *lead);
-    toggle__radices *ex = toggle__calloc(1, sizeof *ex + (n + 1) * sizeof(uint64_t));
-    if (!M || !lead || !ex) {
+    uint64_t *radix = toggle__malloc_array(n + 1, sizeof *radix);
+    if (!M || !lead || !radix) {
         toggle__free(M);
         toggle__free(lead);
-        toggle__free(ex);
+        toggle__free(radix);
         return toggle__error(TOGGLE_ENOMEM, "out of memory for the Howell form");
     }
     /* Rows: (-b | 1 | 0) and (column j of A | 0 | e_j). A combination with
@@ -321,13 +235,12 @@ static int howell_solve(const toggle_system *s, toggle_solution *sol)
             if (M[i * cols + m] == 1)
                 xrow = (long)i;
         } else {
-            ex->radix[d++] = k / M[i * cols + lead[i]];
+            radix[d++] = k / M[i * cols + lead[i]];
         }
     }
     if (!rc) {
         sol->solvable = xrow >= 0;
         sol->nullity = d;
-        ex->d = d;
         rc = toggle__vecs_init(&sol->kernel, n, d, k);
     }
     for (size_t i = first, v = 0; !rc && i < r; i++) {
@@ -342,26 +255,18 @@ static int howell_solve(const toggle_system *s, toggle_solution *sol)
         for (size_t j = 0; !rc && j < n; j++)
             toggle__vecs_set(&sol->x, 0, j, M[(size_t)xrow * cols + m + 1 + j]);
     }
-    if (!rc && sol->solvable)
-        rc = store_count(sol, ex->radix, d);
-    if (!rc && !sol->solvable)
-        rc = certificate(s, sol, M, lead);
     toggle__free(M);
     toggle__free(lead);
-    if (!rc) {
-        ex->magic = TOGGLE__RADICES_MAGIC;
-        sol->extra = ex;
-        sol->extra_free = extra_free;
-    } else {
-        toggle__free(ex);
-    }
+    if (rc)
+        toggle__free(radix);
+    else
+        sol->radix = radix;
     return rc;
 }
 
 const toggle__engine toggle__engine_howell = {
-    .id = TOGGLE_ENGINE_HOWELL,
-    .name = "howell",
-    .supports = howell_supports,
+    .probe = howell_probe,
     .estimate = howell_estimate,
     .solve = howell_solve,
+    .certify = howell_certify,
 };

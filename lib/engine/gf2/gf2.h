@@ -22,10 +22,4 @@ int toggle__gf2_rref(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
 /* Upper bound on the workspace toggle__gf2_rref allocates for this shape. */
 uint64_t toggle__gf2_workspace_bytes(size_t rows, size_t cols);
 
-/* Transpose the rows x cols packed matrix src (row stride sstride words)
- * into dst (cols rows of dstride words, which must hold at least
- * (rows + 63) / 64 words each); bits of dst past column `rows` are zeroed. */
-void toggle__gf2_transpose(uint64_t *dst, size_t dstride, const uint64_t *src, size_t sstride,
-                           size_t rows, size_t cols);
-
 #endif

@@ -1,6 +1,6 @@
 /* Internal side of the FLINT guard (include/toggle/guard.h). */
-#ifndef TOGGLE_CORE_GUARD_H
-#define TOGGLE_CORE_GUARD_H
+#ifndef TOGGLE_FLINT_GUARD_H
+#define TOGGLE_FLINT_GUARD_H
 
 #include <stdbool.h>
 #include <stdint.h>

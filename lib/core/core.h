@@ -1,0 +1,135 @@
+/* lib/core: what every module of the library uses: error messages,
+ * allocation, checked and modular arithmetic, and narrow vector storage.
+ * Each module's own structs live in that module's header. Never installed. */
+#ifndef TOGGLE_CORE_H
+#define TOGGLE_CORE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "toggle.h"
+
+#if defined(__GNUC__)
+#define TOGGLE_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define TOGGLE_PRINTF(a, b)
+#endif
+
+/* ---- errors (lib/core/error.c) ---------------------------------------- */
+
+/* Record a message for toggle_last_error() and return status, so that
+ * `return toggle__error(TOGGLE_EINVAL, "...")` reads naturally. */
+int toggle__error(int status, const char *fmt, ...) TOGGLE_PRINTF(2, 3);
+
+/* ---- allocation (lib/core/alloc.c) ------------------------------------ */
+/* Every allocation of the library's own goes through these, so that tests
+ * can inject failures (toggle__alloc_fail_* below). They set no message;
+ * callers report TOGGLE_ENOMEM themselves. */
+void *toggle__malloc(size_t size);
+void *toggle__calloc(size_t count, size_t size);
+void *toggle__realloc(void *ptr, size_t size);
+void toggle__free(void *ptr);
+/* Allocate count * size bytes, checking the product; NULL on overflow. */
+void *toggle__malloc_array(size_t count, size_t size);
+
+/* Test hooks (thread-local): fail the nth allocation from now (n >= 1),
+ * once or for every later call too; 0 disables. Returns calls counted. */
+void toggle__alloc_fail_at(uint64_t nth, bool sticky);
+uint64_t toggle__alloc_calls(void);
+
+/* ---- checked and modular arithmetic (lib/core/arith.c) ----------------- */
+/* The one modular-arithmetic module: every engine and module uses these for
+ * values below a modulus k, 2 <= k <= TOGGLE_MAX_MODULUS. */
+bool toggle__mul_ok(size_t a, size_t b, size_t *out);
+bool toggle__add_ok(size_t a, size_t b, size_t *out);
+bool toggle__is_prime(uint64_t k);
+/* TOGGLE_OK for 2 <= k <= TOGGLE_MAX_MODULUS, else the status and message
+ * every entry point reports for a bad modulus. */
+int toggle__check_modulus(uint64_t k);
+/* a * b mod k; the fast path is taken when both fit in 32 bits. */
+static inline uint64_t toggle__mulmod(uint64_t a, uint64_t b, uint64_t k)
+{
+    if ((a | b) < ((uint64_t)1 << 32))
+        return (a * b) % k;
+    return (uint64_t)(((unsigned __int128)a * b) % k);
+}
+static inline uint64_t toggle__addmod(uint64_t a, uint64_t b, uint64_t k)
+{
+    uint64_t s = a + b; /* a, b < k <= 2^63: no wrap */
+    return s >= k ? s - k : s;
+}
+static inline uint64_t toggle__submod(uint64_t a, uint64_t b, uint64_t k)
+{
+    return a >= b ? a - b : a + (k - b);
+}
+uint64_t toggle__invmod(uint64_t a, uint64_t k); /* 0 if not invertible */
+uint64_t toggle__gcd(uint64_t a, uint64_t b);
+/* g = gcd(a, b) = s a + t b over the integers (a, b < 2^63). */
+uint64_t toggle__xgcd(uint64_t a, uint64_t b, int64_t *s, int64_t *t);
+/* v mod k for a signed v. */
+uint64_t toggle__smod(int64_t v, uint64_t k);
+/* A unit w with w * a = gcd(a, k) (mod k) for 0 < a < k, and that gcd in
+ * *g; 0 if none was found (cannot happen for valid input). */
+uint64_t toggle__unit_normaliser(uint64_t a, uint64_t k, uint64_t *g);
+/* b^e mod k. */
+uint64_t toggle__powmod(uint64_t b, uint64_t e, uint64_t k);
+
+/* ---- vector storage (lib/core/vecs.c) ---------------------------------- */
+/* `count` vectors of `len` entries modulo k, each entry in the narrowest
+ * width that holds k - 1: 1 bit for k = 2 (bit j of word j / 64 is entry j),
+ * else 8, 16, 32 or 64 bits, little-endian within the words. Padding is zero
+ * and each vector starts on its own word. Narrow entries keep a large board's
+ * answer (and its kernel basis) 8x smaller than a word per entry. */
+typedef struct toggle__vecs {
+    size_t len, count, stride; /* stride: words per vector */
+    unsigned width;            /* bits per entry: 1, 8, 16, 32 or 64 */
+    bool packed;               /* width == 1 */
+    uint64_t *data;
+} toggle__vecs;
+
+unsigned toggle__vecs_width(uint64_t k);
+size_t toggle__vecs_stride(size_t len, uint64_t k);
+/* Bytes needed for count vectors; false on overflow. */
+bool toggle__vecs_bytes(size_t len, size_t count, uint64_t k, size_t *bytes);
+int toggle__vecs_init(toggle__vecs *v, size_t len, size_t count, uint64_t k);
+void toggle__vecs_clear(toggle__vecs *v);
+static inline uint64_t *toggle__vecs_row(const toggle__vecs *v, size_t i)
+{
+    return v->data + i * v->stride;
+}
+static inline uint64_t toggle__vecs_get(const toggle__vecs *v, size_t i, size_t j)
+{
+    const uint64_t *r = toggle__vecs_row(v, i);
+    switch (v->width) {
+    case 1: return (r[j >> 6] >> (j & 63)) & 1u;
+    case 8: return ((const uint8_t *)r)[j];
+    case 16: return ((const uint16_t *)r)[j];
+    case 32: return ((const uint32_t *)r)[j];
+    default: return r[j];
+    }
+}
+static inline void toggle__vecs_set(toggle__vecs *v, size_t i, size_t j, uint64_t x)
+{
+    uint64_t *r = toggle__vecs_row(v, i);
+    switch (v->width) {
+    case 1: {
+        uint64_t bit = (uint64_t)1 << (j & 63);
+        r[j >> 6] = x ? (r[j >> 6] | bit) : (r[j >> 6] & ~bit);
+        break;
+    }
+    case 8: ((uint8_t *)r)[j] = (uint8_t)x; break;
+    case 16: ((uint16_t *)r)[j] = (uint16_t)x; break;
+    case 32: ((uint32_t *)r)[j] = (uint32_t)x; break;
+    default: r[j] = x; break;
+    }
+}
+
+/* Transpose the rows x cols packed matrix src (row stride sstride words)
+ * into dst (cols rows of dstride words, which must hold at least
+ * (rows + 63) / 64 words each); bits of dst past column `rows` are zeroed. */
+void toggle__bits_transpose(uint64_t *dst, size_t dstride, const uint64_t *src, size_t sstride,
+                            size_t rows, size_t cols);
+
+#endif

@@ -1,0 +1,97 @@
+/* The certificate policy (engine.h): every engine's proof of
+ * unsolvability comes from here, so that all engines give the same one. */
+#include <string.h>
+
+#include "engine.h"
+
+/* y = K / (b.K) for the first kernel vector K with b.K != 0 (A symmetric,
+ * k prime): the canonical solution of A^T y = 0, b.y = 1, since its free
+ * coordinates are those of A's canonical kernel basis (docs/design.md). */
+static int from_kernel(const toggle_system *s, toggle_solution *sol)
+{
+    uint64_t k = s->k;
+    for (size_t i = 0; i < sol->kernel.count; i++) {
+        uint64_t beta = 0;
+        for (size_t t = 0; t < s->n; t++) {
+            uint64_t v = toggle__vecs_get(&sol->kernel, i, t);
+            if (v)
+                beta = toggle__addmod(beta, toggle__mulmod(v, toggle__rhs(s, t), k), k);
+        }
+        if (!beta)
+            continue;
+        int rc = toggle__vecs_init(&sol->cert, s->m, 1, k);
+        if (rc)
+            return rc;
+        uint64_t inv = toggle__invmod(beta, k);
+        for (size_t t = 0; t < s->n; t++) {
+            uint64_t v = toggle__vecs_get(&sol->kernel, i, t);
+            if (v)
+                toggle__vecs_set(&sol->cert, 0, t, toggle__mulmod(v, inv, k));
+        }
+        return TOGGLE_OK;
+    }
+    return toggle__error(TOGGLE_EINTERNAL, "unsolvable symmetric system without a certificate");
+}
+
+/* The canonical solution of the certificate system, by the same engine. */
+static int by_transpose(const toggle__engine_entry *e, const toggle_system *s,
+                        toggle_solution *sol)
+{
+    toggle_system *t = NULL;
+    toggle_solution *ts = NULL;
+    int rc = toggle__system_new_certificate(&t, s, e->id);
+    if (!rc)
+        rc = toggle__solution_new(&ts, t, e->id);
+    if (!rc)
+        rc = e->engine->solve(t, ts);
+    if (!rc && !ts->solvable)
+        rc = toggle__error(TOGGLE_EINTERNAL, "certificate system unexpectedly unsolvable");
+    if (!rc) {
+        sol->cert = ts->x; /* take ownership */
+        memset(&ts->x, 0, sizeof ts->x);
+    }
+    toggle_solution_free(ts);
+    toggle_system_free(t);
+    return rc;
+}
+
+int toggle__certify(const toggle__engine_entry *e, const toggle_system *s, toggle_solution *sol)
+{
+    if (sol->solvable)
+        return TOGGLE_OK;
+    if (e->engine->certify)
+        return e->engine->certify(s, sol);
+    if (toggle__system_is_symmetric(s))
+        return from_kernel(s, sol);
+    return by_transpose(e, s, sol);
+}
+
+int toggle__certify_estimate(const toggle__engine_entry *e, const toggle_system *s,
+                             uint64_t *bytes)
+{
+    *bytes = 0;
+    if (e->engine->certify)
+        return TOGGLE_OK; /* inside the engine's own estimate */
+    size_t rows, sys;
+    if (!toggle__add_ok(s->n, 1, &rows) || !toggle__vecs_bytes(s->m, rows, s->k, &sys))
+        return toggle__error(TOGGLE_EOVERFLOW, "%zu x %zu system is too large for a certificate",
+                             s->m, s->n);
+    if (toggle__system_is_symmetric(s)) {
+        size_t one;
+        if (!toggle__vecs_bytes(s->m, 1, s->k, &one))
+            return toggle__error(TOGGLE_EOVERFLOW, "certificate overflows size_t");
+        *bytes = one;
+        return TOGGLE_OK;
+    }
+    /* The certificate system (dense rows) and the engine's estimate for a
+     * system of its shape. */
+    toggle_system shape;
+    toggle__system_init_shape(&shape, rows, s->m, s);
+    uint64_t inner = 0;
+    int rc = e->engine->estimate(&shape, &inner);
+    if (rc)
+        return rc;
+    unsigned __int128 total = (unsigned __int128)sys + inner;
+    *bytes = total > UINT64_MAX ? UINT64_MAX : (uint64_t)total;
+    return TOGGLE_OK;
+}

@@ -1,0 +1,119 @@
+/* The packed GF(2) engine: [A | b] one bit per entry, reduced by
+ * toggle__gf2_rref and read out by the engine layer's shared readout, with
+ * the same canonical rules as the FLINT engine. */
+#include <string.h>
+
+#include "gf2.h"
+#include "engine/engine.h"
+
+static bool gf2_probe(const toggle_system *s, char *why, size_t len)
+{
+    if (s->k != 2)
+        return toggle__probe_no(why, len, "the gf2 engine needs modulus 2, got %llu",
+                                (unsigned long long)s->k);
+    return true;
+}
+
+static size_t words_for(size_t cols) { return cols / 64 + (cols % 64 != 0); }
+
+/* Bytes of a rows x cols packed matrix plus its elimination workspace, as
+ * unsigned __int128 so that no product wraps. */
+static unsigned __int128 matrix_cost(size_t rows, size_t cols)
+{
+    return (unsigned __int128)rows * words_for(cols) * 8 + toggle__gf2_workspace_bytes(rows, cols);
+}
+
+static int gf2_estimate(const toggle_system *s, uint64_t *bytes)
+{
+    size_t m = s->m, n = s->n;
+    unsigned __int128 e = matrix_cost(m, n == SIZE_MAX ? n : n + 1)
+                        + (unsigned __int128)m * sizeof(size_t) + (unsigned __int128)n / 8
+                        + (unsigned __int128)n * sizeof(size_t) + 4096;
+    *bytes = e > UINT64_MAX ? UINT64_MAX : (uint64_t)e;
+    if (n == SIZE_MAX || m == SIZE_MAX || e > SIZE_MAX)
+        return toggle__error(TOGGLE_ENOMEM, "%zu x %zu system is too large for the gf2 engine",
+                             m, n);
+    return TOGGLE_OK;
+}
+
+/* A packed rows x cols matrix of zeros, stride words per row. */
+static int alloc_matrix(uint64_t **out, size_t rows, size_t cols, size_t *stride)
+{
+    size_t W = words_for(cols), words;
+    if (!toggle__mul_ok(rows, W, &words))
+        return toggle__error(TOGGLE_EOVERFLOW, "%zu x %zu bit matrix overflows size_t", rows, cols);
+    *out = toggle__calloc(words ? words : 1, sizeof(uint64_t));
+    if (!*out)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for a %zu x %zu bit matrix", rows, cols);
+    *stride = W;
+    return TOGGLE_OK;
+}
+
+typedef struct {
+    uint64_t *M;
+    size_t W;
+} put_ctx;
+
+static void put(void *ctx, size_t i, size_t j, uint64_t v)
+{
+    put_ctx *c = ctx;
+    if (v & 1)
+        c->M[i * c->W + (j >> 6)] |= (uint64_t)1 << (j & 63);
+}
+
+/* [A | b], m x (n + 1). Dense rows are already packed: copy them. */
+static int build_augmented(const toggle_system *s, uint64_t **out, size_t *stride)
+{
+    size_t m = s->m, n = s->n, W = 0;
+    uint64_t *M;
+    int rc = alloc_matrix(&M, m, n + 1, &W);
+    if (rc)
+        return rc;
+    if (!s->graph) {
+        size_t sw = s->a.stride;
+        for (size_t i = 0; i < m && sw; i++)
+            memcpy(M + i * W, toggle__vecs_row(&s->a, i), sw * sizeof *M);
+    } else {
+        put_ctx ctx = {M, W};
+        if ((rc = toggle__system_each_entry(s, put, &ctx))) {
+            toggle__free(M);
+            return rc;
+        }
+    }
+    for (size_t i = 0; i < m; i++)
+        if (toggle__rhs(s, i))
+            M[i * W + (n >> 6)] |= (uint64_t)1 << (n & 63);
+    *out = M;
+    *stride = W;
+    return TOGGLE_OK;
+}
+
+static int gf2_solve(const toggle_system *s, toggle_solution *sol)
+{
+    uint64_t *M = NULL;
+    size_t stride = 0, rank = 0;
+    int rc = build_augmented(s, &M, &stride);
+    if (rc)
+        return rc;
+    size_t *pivot = toggle__calloc(s->m ? s->m : 1, sizeof *pivot);
+    if (!pivot)
+        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for pivot bookkeeping");
+    if (!rc)
+        rc = toggle__gf2_rref(M, s->m, s->n + 1, stride, pivot, &rank);
+    if (!rc) {
+        toggle__vecs R = {.len = s->n + 1, .count = s->m, .stride = stride, .width = 1,
+                          .packed = true, .data = M};
+        uint64_t held = 0;
+        gf2_estimate(s, &held);
+        rc = toggle__readout_rref(s, sol, &R, rank, pivot, held);
+    }
+    toggle__free(pivot);
+    toggle__free(M);
+    return rc;
+}
+
+const toggle__engine toggle__engine_gf2 = {
+    .probe = gf2_probe,
+    .estimate = gf2_estimate,
+    .solve = gf2_solve,
+};

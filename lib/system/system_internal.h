@@ -1,0 +1,51 @@
+/* lib/system: the layout of toggle_system, the one walk over A's entries
+ * that every engine and check uses, the transposed system for
+ * certificates, and the memory budget. Never installed. */
+#ifndef TOGGLE_SYSTEM_INTERNAL_H
+#define TOGGLE_SYSTEM_INTERNAL_H
+
+#include "graph/graph_internal.h"
+
+struct toggle_system {
+    size_t m, n;
+    uint64_t k;
+    toggle_graph *graph; /* set when built from a graph (then m == n) */
+    toggle__vecs a;      /* dense rows of A (count m, len n) when graph == NULL */
+    toggle__vecs b;      /* the right-hand side: one vector of m values */
+    int engine;
+    uint64_t budget;       /* 0 = unlimited */
+    uint64_t search_limit;
+};
+
+/* b[i] (no bounds check). */
+static inline uint64_t toggle__rhs(const toggle_system *s, size_t i)
+{
+    return toggle__vecs_get(&s->b, 0, i);
+}
+/* A[i][j] reduced mod k (no bounds check). */
+uint64_t toggle__system_get(const toggle_system *s, size_t i, size_t j);
+/* Fail with TOGGLE_ENOMEM if bytes exceeds the system's budget. */
+int toggle__budget_check(const toggle_system *s, uint64_t bytes, const char *what);
+
+/* The one walk over A: fn(ctx, i, j, v) for every nonzero A[i][j] = v
+ * (reduced mod k), column by column for a graph (rows ascending within a
+ * column), row by row for dense rows. TOGGLE_OK or TOGGLE_ENOMEM (the
+ * column buffer of a graph). */
+typedef void (*toggle__entry_fn)(void *ctx, size_t i, size_t j, uint64_t v);
+int toggle__system_each_entry(const toggle_system *s, toggle__entry_fn fn, void *ctx);
+
+/* Is A symmetric (m == n and A = A^T)? Costs one walk over A. */
+bool toggle__system_is_symmetric(const toggle_system *s);
+
+/* Set every field of t for an m x n system modulo like->k with like's
+ * options, and no entries (graph NULL, no rows): the shape engines
+ * estimate. toggle__system_new_certificate builds on it. */
+void toggle__system_init_shape(toggle_system *t, size_t m, size_t n, const toggle_system *like);
+
+/* The certificate system of s: the (n + 1) x m system [A^T ; b^T] y =
+ * [0 ; 1] as dense rows, every field set from s (modulus, budget, options),
+ * engine `engine`. Its canonical particular solution is the canonical
+ * certificate of s. */
+int toggle__system_new_certificate(toggle_system **out, const toggle_system *s, int engine);
+
+#endif
