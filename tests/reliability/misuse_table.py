@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Print the bad-input table of docs/reliability.md from the misuse suites:
-every TU_EXPECT(call, status) line of tests/core/test_misuse.c and
+every TU_EXPECT(call, status) line of tests/reliability/test_misuse.c and
 tests/reliability/test_misuse_ext.c becomes a row (function, call, status),
 so the table lists exactly what the tests check."""
 import re
@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 root = Path(__file__).resolve().parents[2]
-files = [root / "tests/core/test_misuse.c", root / "tests/reliability/test_misuse_ext.c"]
+files = [root / "tests/reliability/test_misuse.c", root / "tests/reliability/test_misuse_ext.c"]
 rows = {}
 for f in files:
     text = f.read_text()

@@ -1,7 +1,7 @@
 /* Misuse of the APIs added after the core (grid.h, space.h, render.h,
  * symmetry.h, guard.h) and of limits found by fuzzing: each call expects its
  * documented status, a message, no signal, the caller's data untouched and
- * nothing printed. Complements tests/core/test_misuse.c; both feed the
+ * nothing printed. Complements tests/reliability/test_misuse.c; both feed the
  * bad-input table of docs/reliability.md. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>

@@ -301,7 +301,7 @@ START_TEST(poly_nullity_to_30)
 END_TEST
 
 /* OEIS A159257, the nullity of the n x n classic board over F_2, n = 1..100.
- * Provenance: generated once (tests/grid/README.md) by chasing unit vectors
+ * Provenance: generated once (tests/engine/chase/README.md) by chasing unit vectors
  * through each board to build the n x n last-row matrix and taking its rank
  * with a plain Gaussian elimination written for that run, cross-checked
  * against full FLINT elimination of the n^2 x n^2 board for n <= 40 and
