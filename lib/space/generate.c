@@ -24,37 +24,49 @@ struct toggle_generator {
     uint64_t *left; /* nleft rows of m */
 };
 
+/* A by columns (CSC): one walk counts each column, a second fills it; both
+ * orders of the walk give ascending rows within a column. */
+typedef struct {
+    toggle_generator *g;
+    size_t *fill; /* next free slot of each column, or NULL when counting */
+} columns_ctx;
+
+static void column_entry(void *ctx, size_t i, size_t j, uint64_t v)
+{
+    columns_ctx *c = ctx;
+    if (!c->fill) {
+        c->g->colptr[j + 1]++;
+        return;
+    }
+    size_t at = c->fill[j]++;
+    c->g->rowidx[at] = i;
+    c->g->val[at] = v;
+}
+
 static int read_columns(toggle_generator *g, const toggle_system *s)
 {
-    size_t n = s->n, m = s->m, nnz = 0;
+    size_t n = s->n;
     g->colptr = toggle__calloc(n + 1, sizeof *g->colptr);
     if (!g->colptr)
         return toggle__error(TOGGLE_ENOMEM, "out of memory reading the board");
-    for (int pass = 0; pass < 2; pass++) {
-        nnz = 0;
-        for (size_t j = 0; j < n; j++) {
-            if (pass)
-                g->colptr[j] = nnz;
-            for (size_t i = 0; i < m; i++) {
-                uint64_t v = toggle__system_get(s, i, j);
-                if (!v)
-                    continue;
-                if (pass) {
-                    g->rowidx[nnz] = i;
-                    g->val[nnz] = v;
-                }
-                nnz++;
-            }
-        }
-        if (!pass) {
-            g->rowidx = toggle__malloc_array(nnz + 1, sizeof *g->rowidx);
-            g->val = toggle__malloc_array(nnz + 1, sizeof *g->val);
-            if (!g->rowidx || !g->val)
-                return toggle__error(TOGGLE_ENOMEM, "out of memory reading the board");
-        }
+    columns_ctx c = {g, NULL};
+    int rc = toggle__system_each_entry(s, column_entry, &c);
+    if (rc)
+        return rc;
+    for (size_t j = 0; j < n; j++)
+        g->colptr[j + 1] += g->colptr[j];
+    size_t nnz = g->colptr[n];
+    g->rowidx = toggle__malloc_array(nnz + 1, sizeof *g->rowidx);
+    g->val = toggle__malloc_array(nnz + 1, sizeof *g->val);
+    c.fill = toggle__malloc_array(n + 1, sizeof *c.fill);
+    if (!g->rowidx || !g->val || !c.fill) {
+        toggle__free(c.fill);
+        return toggle__error(TOGGLE_ENOMEM, "out of memory reading the board");
     }
-    g->colptr[n] = nnz;
-    return TOGGLE_OK;
+    memcpy(c.fill, g->colptr, n * sizeof *c.fill);
+    rc = toggle__system_each_entry(s, column_entry, &c);
+    toggle__free(c.fill);
+    return rc;
 }
 
 int toggle_generator_new(toggle_generator **out, const toggle_system *system)
