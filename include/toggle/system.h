@@ -44,7 +44,10 @@ enum {
     TOGGLE_OPT_UNIQUE = 6,   /**< 1: generated starts must have one solution */
     TOGGLE_OPT_PRESSES = 7,  /**< fewest-press weight a generated start must have */
     TOGGLE_OPT_LIT = 8,      /**< nonzero cells a generated start must have */
-    TOGGLE_OPT_ATTEMPTS = 9  /**< tries a generator may make */
+    TOGGLE_OPT_ATTEMPTS = 9, /**< tries a generator may make */
+    TOGGLE_OPT_THREADS = 10  /**< threads an engine (and a search) may use:
+                                  default 1; 0 = one per online processor.
+                                  Answers never depend on it. (1.1) */
 };
 
 /** Default memory budget: 4 GiB. */

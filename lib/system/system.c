@@ -1,5 +1,6 @@
 /* Augmented systems: construction, accessors, options and the independent checks. */
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/engines.h"
 #include "system_internal.h"
@@ -22,6 +23,7 @@ static void init_fields(toggle_system *s, size_t m, size_t n, uint64_t k)
     s->engine = TOGGLE_ENGINE_AUTO;
     s->budget = TOGGLE_DEFAULT_MEMORY_BUDGET;
     s->search_limit = (uint64_t)1 << 32;
+    s->threads = 1;
 }
 
 /* The options of like (every field that is not shape or entries). */
@@ -30,6 +32,7 @@ static void copy_options(toggle_system *t, const toggle_system *like)
     t->engine = like->engine;
     t->budget = like->budget;
     t->search_limit = like->search_limit;
+    t->threads = like->threads;
 }
 
 void toggle__system_init_shape(toggle_system *t, size_t m, size_t n, const toggle_system *like)
@@ -180,6 +183,12 @@ int toggle_system_set_option(toggle_system *s, int key, uint64_t value)
             return toggle__error(TOGGLE_EINVAL, "search limit must be at least 1");
         s->search_limit = value;
         return TOGGLE_OK;
+    case TOGGLE_OPT_THREADS:
+        if (value > TOGGLE__MAX_THREADS)
+            return toggle__error(TOGGLE_EINVAL, "%llu threads requested, at most %u",
+                                 (unsigned long long)value, TOGGLE__MAX_THREADS);
+        s->threads = (unsigned)value;
+        return TOGGLE_OK;
     default:
         return toggle__error(TOGGLE_EINVAL, "unknown option key %d", key);
     }
@@ -193,8 +202,19 @@ int toggle_system_get_option(const toggle_system *s, int key, uint64_t *value)
     case TOGGLE_OPT_ENGINE: *value = (uint64_t)s->engine; return TOGGLE_OK;
     case TOGGLE_OPT_MEMORY_BUDGET: *value = s->budget; return TOGGLE_OK;
     case TOGGLE_OPT_SEARCH_LIMIT: *value = s->search_limit; return TOGGLE_OK;
+    case TOGGLE_OPT_THREADS: *value = s->threads; return TOGGLE_OK;
     default: return toggle__error(TOGGLE_EINVAL, "unknown option key %d", key);
     }
+}
+
+unsigned toggle__system_threads(const toggle_system *s)
+{
+    if (s->threads)
+        return s->threads;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1)
+        return 1;
+    return n > (long)TOGGLE__MAX_THREADS ? TOGGLE__MAX_THREADS : (unsigned)n;
 }
 
 int toggle__budget_check(const toggle_system *s, uint64_t bytes, const char *what)

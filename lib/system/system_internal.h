@@ -15,7 +15,15 @@ struct toggle_system {
     int engine;
     uint64_t budget;       /* 0 = unlimited */
     uint64_t search_limit;
+    unsigned threads;      /* TOGGLE_OPT_THREADS: 0 = one per online processor */
 };
+
+/* Most threads TOGGLE_OPT_THREADS accepts. */
+#define TOGGLE__MAX_THREADS 1024u
+
+/* The threads an engine should use for s: the option, with 0 resolved to
+ * the online processors (at least 1, at most TOGGLE__MAX_THREADS). */
+unsigned toggle__system_threads(const toggle_system *s);
 
 /* b[i] (no bounds check). */
 static inline uint64_t toggle__rhs(const toggle_system *s, size_t i)

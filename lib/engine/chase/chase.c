@@ -407,8 +407,4 @@ out:
 }
 
 /* The certificate comes from the policy: a grid's A is symmetric. */
-const toggle__engine toggle__engine_chase = {
-    .probe = chase_probe,
-    .estimate = chase_estimate,
-    .solve = chase_solve,
-};
+const toggle__engine toggle__engine_chase = {chase_probe, chase_estimate, chase_solve, NULL};

@@ -123,8 +123,4 @@ static int flint_solve(const toggle_system *s, toggle_solution *sol)
     return rc;
 }
 
-const toggle__engine toggle__engine_flint = {
-    .probe = flint_probe,
-    .estimate = flint_estimate,
-    .solve = flint_solve,
-};
+const toggle__engine toggle__engine_flint = {flint_probe, flint_estimate, flint_solve, NULL};

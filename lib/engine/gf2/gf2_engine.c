@@ -112,8 +112,4 @@ static int gf2_solve(const toggle_system *s, toggle_solution *sol)
     return rc;
 }
 
-const toggle__engine toggle__engine_gf2 = {
-    .probe = gf2_probe,
-    .estimate = gf2_estimate,
-    .solve = gf2_solve,
-};
+const toggle__engine toggle__engine_gf2 = {gf2_probe, gf2_estimate, gf2_solve, NULL};

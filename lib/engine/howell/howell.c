@@ -264,9 +264,5 @@ static int howell_solve(const toggle_system *s, toggle_solution *sol)
     return rc;
 }
 
-const toggle__engine toggle__engine_howell = {
-    .probe = howell_probe,
-    .estimate = howell_estimate,
-    .solve = howell_solve,
-    .certify = howell_certify,
-};
+const toggle__engine toggle__engine_howell = {howell_probe, howell_estimate, howell_solve,
+                                              howell_certify};
