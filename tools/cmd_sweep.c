@@ -171,12 +171,15 @@ typedef struct {
     char errmsg[512];
 } sweep;
 
-static void sweep_fail(sweep *sw, const char *fmt, size_t n, uint64_t p, int rc)
+/* Record the first failure: "<doing> <n>x<n> mod <p>: <why> (<status>)". Called
+ * on the failing worker's thread (the library's last error is per thread). */
+static void sweep_fail(sweep *sw, const char *doing, size_t n, uint64_t p, const char *why,
+                       int rc)
 {
     pthread_mutex_lock(&sw->lock);
     if (!atomic_load(&sw->failed))
-        snprintf(sw->errmsg, sizeof sw->errmsg, fmt, n, (unsigned long long)p,
-                 toggle_last_error(), toggle_status_name(rc));
+        snprintf(sw->errmsg, sizeof sw->errmsg, "%s %zux%zu mod %llu: %s (%s)", doing, n, n,
+                 (unsigned long long)p, why, toggle_status_name(rc));
     atomic_store(&sw->failed, 1);
     pthread_mutex_unlock(&sw->lock);
 }
@@ -195,7 +198,7 @@ static int do_board(sweep *sw, row *r, toggle_render_opts *o)
     if (!rc)
         rc = toggle_solve(&sol, s);
     if (rc) {
-        sweep_fail(sw, "solving %zux%zu mod %llu: %s (%s)", n, p, rc);
+        sweep_fail(sw, "solving", n, p, toggle_last_error(), rc);
         goto done;
     }
     r->nullity = toggle_solution_nullity(sol);
@@ -205,9 +208,14 @@ static int do_board(sweep *sw, row *r, toggle_render_opts *o)
     if (!r->solvable)
         goto done;
     x = malloc(N * sizeof *x);
-    if (!x || (rc = toggle_solution_particular(sol, x, N)) != TOGGLE_OK ||
+    if (!x) {
+        rc = TOGGLE_ENOMEM;
+        sweep_fail(sw, "reading", n, p, "out of memory", rc);
+        goto done;
+    }
+    if ((rc = toggle_solution_particular(sol, x, N)) != TOGGLE_OK ||
         (rc = toggle_board_symmetry(x, n, n, &r->sym)) != TOGGLE_OK) {
-        sweep_fail(sw, "reading %zux%zu mod %llu: %s (%s)", n, p, rc ? rc : TOGGLE_ENOMEM);
+        sweep_fail(sw, "reading", n, p, toggle_last_error(), rc);
         goto done;
     }
     for (size_t i = 0; i < N; i++)
@@ -231,12 +239,12 @@ static int do_board(sweep *sw, row *r, toggle_render_opts *o)
         rc = path ? toggle_render_file(o, sw->format, x, n, n, p, path) : TOGGLE_ENOMEM;
         free(path);
         if (rc) {
-            sweep_fail(sw, "drawing %zux%zu mod %llu: %s (%s)", n, p, rc);
+            sweep_fail(sw, "drawing", n, p, toggle_last_error(), rc);
             goto done;
         }
     }
     if (!r->img_map || !r->img_path)
-        sweep_fail(sw, "%zux%zu mod %llu: %s%s", n, p, TOGGLE_ENOMEM);
+        sweep_fail(sw, "listing", n, p, "out of memory", TOGGLE_ENOMEM);
 done:
     free(x);
     toggle_solution_free(sol);
@@ -249,8 +257,9 @@ static void *worker(void *arg)
 {
     sweep *sw = arg;
     toggle_render_opts *o = NULL;
-    if (toggle_render_opts_new(&o)) {
-        sweep_fail(sw, "%zu %llu: %s (%s)", 0, 0, TOGGLE_ENOMEM);
+    int rc = toggle_render_opts_new(&o);
+    if (rc) {
+        sweep_fail(sw, "starting on", sw->rows[0].n, sw->rows[0].p, "out of memory", rc);
         return NULL;
     }
     for (;;) {
@@ -588,9 +597,11 @@ static int parse_maps(const char *list, sweep *sw)
         for (size_t i = 0; i < count; i++) {
             int id = (int)i, rev = 0;
             if (!all && toggle_colormap_from_name(t, &id, &rev)) {
+                /* t points into copy: report before it is freed */
+                cli_fail("sweep", "unknown colour map '%s' (toggle render --colormap list "
+                         "shows them)", t);
                 free(copy);
-                return cli_fail("sweep", "unknown colour map '%s' (toggle render --colormap "
-                                "list shows them)", t);
+                return 1;
             }
             const char *base = toggle_colormap_name(id);
             char name[64];
@@ -856,7 +867,7 @@ static int read_manifest(const char *dir, const char *prefix, row **rows, size_t
             row *r = &(*rows)[*n];
             memset(r, 0, sizeof *r);
             const char *v;
-            unsigned long long num;
+            unsigned long long num = 0;
             char buf[256];
             int ok = (v = json_at(line, "n")) && sscanf(v, "%llu", &num) == 1;
             r->n = (size_t)num;
