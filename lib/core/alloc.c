@@ -3,30 +3,36 @@
 
 #include "core.h"
 
-static _Thread_local uint64_t calls;
-static _Thread_local uint64_t fail_at;   /* 0: never */
-static _Thread_local bool fail_sticky;
+static _Thread_local toggle__failpoint library;
+
+void toggle__failpoint_arm(toggle__failpoint *fp, uint64_t nth, bool sticky)
+{
+    fp->calls = 0;
+    fp->fail_at = nth;
+    fp->sticky = sticky;
+}
+
+bool toggle__failpoint_hit(toggle__failpoint *fp)
+{
+    fp->calls++;
+    if (fp->fail_at == 0)
+        return false;
+    return fp->calls == fp->fail_at || (fp->sticky && fp->calls > fp->fail_at);
+}
 
 void toggle__alloc_fail_at(uint64_t nth, bool sticky)
 {
-    calls = 0;
-    fail_at = nth;
-    fail_sticky = sticky;
+    toggle__failpoint_arm(&library, nth, sticky);
 }
 
 uint64_t toggle__alloc_calls(void)
 {
-    return calls;
+    return library.calls;
 }
 
 static bool should_fail(void)
 {
-    calls++;
-    if (fail_at == 0)
-        return false;
-    if (calls == fail_at)
-        return true;
-    return fail_sticky && calls > fail_at;
+    return toggle__failpoint_hit(&library);
 }
 
 void *toggle__malloc(size_t size)

@@ -34,6 +34,16 @@ void toggle__free(void *ptr);
 /* Allocate count * size bytes, checking the product; NULL on overflow. */
 void *toggle__malloc_array(size_t count, size_t size);
 
+/* A failure-injection point: counts calls, and says "fail" at the nth call
+ * from arming (n >= 1), once or for every later call too; 0 disables. The
+ * library's allocator has one (below), the FLINT guard another. */
+typedef struct toggle__failpoint {
+    uint64_t calls, fail_at;
+    bool sticky;
+} toggle__failpoint;
+void toggle__failpoint_arm(toggle__failpoint *fp, uint64_t nth, bool sticky);
+bool toggle__failpoint_hit(toggle__failpoint *fp);
+
 /* Test hooks (thread-local): fail the nth allocation from now (n >= 1),
  * once or for every later call too; 0 disables. Returns calls counted. */
 void toggle__alloc_fail_at(uint64_t nth, bool sticky);

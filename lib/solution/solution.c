@@ -90,17 +90,24 @@ static void copy_vec(const toggle__vecs *v, size_t which, size_t offset, uint64_
         out[j] = toggle__vecs_get(v, which, offset + j);
 }
 
+/* Vector `which` of v (need entries) into out (len entries), or EBUFSIZE. */
+static int copy_whole(const toggle__vecs *v, size_t which, size_t need, uint64_t *out,
+                      size_t len, const char *name)
+{
+    if (len < need)
+        return toggle__error(TOGGLE_EBUFSIZE, "%s has %zu entries, the answer has %zu", name,
+                             len, need);
+    copy_vec(v, which, 0, out, need);
+    return TOGGLE_OK;
+}
+
 int toggle_solution_particular(const toggle_solution *sol, uint64_t *x, size_t len)
 {
     if (!sol || !x)
         return toggle__error(TOGGLE_EINVAL, "solution and x must not be NULL");
     if (!sol->solvable)
         return toggle__error(TOGGLE_ENOSOLUTION, "the system has no solution");
-    if (len < sol->n)
-        return toggle__error(TOGGLE_EBUFSIZE, "x has %zu entries, the solution has %zu",
-                             len, sol->n);
-    copy_vec(&sol->x, 0, 0, x, sol->n);
-    return TOGGLE_OK;
+    return copy_whole(&sol->x, 0, sol->n, x, len, "x");
 }
 
 int toggle_solution_particular_range(const toggle_solution *sol, size_t offset, uint64_t *x,
@@ -126,10 +133,7 @@ int toggle_solution_kernel_vector(const toggle_solution *sol, size_t index, uint
     if (index >= sol->kernel.count)
         return toggle__error(TOGGLE_ERANGE, "kernel vector %zu requested, the basis has %zu",
                              index, sol->kernel.count);
-    if (len < sol->n)
-        return toggle__error(TOGGLE_EBUFSIZE, "v has %zu entries, vectors have %zu", len, sol->n);
-    copy_vec(&sol->kernel, index, 0, v, sol->n);
-    return TOGGLE_OK;
+    return copy_whole(&sol->kernel, index, sol->n, v, len, "v");
 }
 
 int toggle_solution_certificate(const toggle_solution *sol, uint64_t *y, size_t len)
@@ -140,11 +144,7 @@ int toggle_solution_certificate(const toggle_solution *sol, uint64_t *y, size_t 
         return toggle__error(TOGGLE_EUNSUPPORTED, "the system is solvable: no certificate");
     if (!sol->cert.data)
         return toggle__error(TOGGLE_EUNSUPPORTED, "no certificate is available for this system");
-    if (len < sol->m)
-        return toggle__error(TOGGLE_EBUFSIZE, "y has %zu entries, the certificate has %zu",
-                             len, sol->m);
-    copy_vec(&sol->cert, 0, 0, y, sol->m);
-    return TOGGLE_OK;
+    return copy_whole(&sol->cert, 0, sol->m, y, len, "y");
 }
 
 int toggle_solution_particular_packed(const toggle_solution *sol, size_t offset, size_t len,

@@ -24,19 +24,16 @@ static _Thread_local bool cleaning;
 static _Thread_local void *inline_slots[INLINE_SLOTS];
 static _Thread_local void **slots;
 static _Thread_local size_t cap, used; /* used counts tombstones too */
-static _Thread_local uint64_t fl_calls, fl_fail_at;
-static _Thread_local bool fl_sticky;
+static _Thread_local toggle__failpoint fl_fail;
 
 void toggle__flint_fail_at(uint64_t nth, bool sticky)
 {
-    fl_calls = 0;
-    fl_fail_at = nth;
-    fl_sticky = sticky;
+    toggle__failpoint_arm(&fl_fail, nth, sticky);
 }
 
 uint64_t toggle__flint_alloc_calls(void)
 {
-    return fl_calls;
+    return fl_fail.calls;
 }
 
 static _Noreturn void unwind(int status)
@@ -115,10 +112,7 @@ static void set_remove(const void *p)
 
 static bool inject(void)
 {
-    fl_calls++;
-    if (!fl_fail_at)
-        return false;
-    return fl_calls == fl_fail_at || (fl_sticky && fl_calls > fl_fail_at);
+    return toggle__failpoint_hit(&fl_fail);
 }
 
 static void *track(void *p)
