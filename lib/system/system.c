@@ -256,6 +256,18 @@ int toggle__system_each_entry(const toggle_system *s, toggle__entry_fn fn, void 
     return TOGGLE_OK;
 }
 
+typedef struct {
+    const toggle_system *s;
+    bool symmetric;
+} symmetric_ctx;
+
+static void check_mirror(void *ctx, size_t i, size_t j, uint64_t v)
+{
+    symmetric_ctx *c = ctx;
+    if (c->symmetric && toggle__system_get(c->s, j, i) != v)
+        c->symmetric = false;
+}
+
 bool toggle__system_is_symmetric(const toggle_system *s)
 {
     if (s->m != s->n)
@@ -269,18 +281,11 @@ bool toggle__system_is_symmetric(const toggle_system *s)
                     return false;
         return true;
     }
-    /* Sparse graphs: compare each column with the matching row entries. */
-    toggle__colbuf cb;
-    if (toggle__colbuf_init(&cb, s->graph))
+    /* Graphs: every entry (i, j) against its mirror (j, i). */
+    symmetric_ctx c = {s, true};
+    if (toggle__system_each_entry(s, check_mirror, &c))
         return false; /* out of memory: the policy falls back to the transpose */
-    bool sym = true;
-    for (size_t j = 0; sym && j < s->n; j++) {
-        size_t c = toggle__graph_column(s->graph, j, cb.idx, cb.val);
-        for (size_t p = 0; sym && p < c; p++)
-            sym = toggle__system_get(s, j, cb.idx[p]) == cb.val[p] % s->k;
-    }
-    toggle__colbuf_clear(&cb);
-    return sym;
+    return c.symmetric;
 }
 
 typedef struct {

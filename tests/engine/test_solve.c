@@ -357,6 +357,78 @@ START_TEST(composite_unsupported_or_solved)
 }
 END_TEST
 
+/* The certificate policy's shortcut for symmetric A (the first kernel
+ * vector with b.K != 0, scaled) against the canonical solution of the
+ * certificate system [A^T ; b^T] y = [0 ; 1] built here by hand and solved
+ * as a plain matrix system, for every prime engine, on random symmetric
+ * systems that are unsolvable. */
+START_TEST(symmetric_certificate_is_canonical)
+{
+    static const uint64_t ps[] = {2, 3, 5, 7, 65521};
+    static const int engines[] = {TOGGLE_ENGINE_FLINT, TOGGLE_ENGINE_GF2};
+    tu_rng rng = tu_rng_for(44);
+    size_t checked = 0;
+    for (size_t it = 0; it < tu_iters(400); it++) {
+        uint64_t k = ps[tu_below(&rng, 5)];
+        size_t n = 1 + tu_below(&rng, 9), rank_cap = 1 + tu_below(&rng, n);
+        uint64_t *a = calloc(n * n, sizeof *a), *b = malloc(n * sizeof *b);
+        uint64_t *t = calloc((n + 1) * n, sizeof *t), *tb = calloc(n + 1, sizeof *tb);
+        uint64_t *y = malloc(n * sizeof *y), *want = malloc(n * sizeof *want);
+        /* low-rank symmetric A = sum of rank_cap symmetric outer products */
+        for (size_t r = 0; r < rank_cap; r++) {
+            uint64_t *u = malloc(n * sizeof *u), c = tu_below(&rng, k);
+            for (size_t i = 0; i < n; i++)
+                u[i] = tu_below(&rng, k);
+            for (size_t i = 0; i < n; i++)
+                for (size_t j = 0; j < n; j++)
+                    a[i * n + j] = tu_addmod(a[i * n + j], tu_mulmod(c, tu_mulmod(u[i], u[j], k), k), k);
+            free(u);
+        }
+        for (size_t i = 0; i < n; i++)
+            b[i] = tu_below(&rng, k);
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < n; j++)
+                t[j * n + i] = a[i * n + j];
+        for (size_t i = 0; i < n; i++)
+            t[n * n + i] = b[i];
+        tb[n] = 1;
+        for (size_t e = 0; e < 2; e++) {
+            if (engines[e] == TOGGLE_ENGINE_GF2 && k != 2)
+                continue;
+            toggle_system *s = NULL, *ts = NULL;
+            toggle_solution *sol = NULL, *tsol = NULL;
+            ck_assert_int_eq(toggle_system_new_matrix(&s, n, n, a, b, k), TOGGLE_OK);
+            ck_assert_int_eq(toggle_system_new_matrix(&ts, n + 1, n, t, tb, k), TOGGLE_OK);
+            toggle_system_set_option(s, TOGGLE_OPT_ENGINE, (uint64_t)engines[e]);
+            ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+            ck_assert_int_eq(toggle_solve(&tsol, ts), TOGGLE_OK);
+            ck_assert_int_eq(toggle_solution_is_solvable(sol), !toggle_solution_is_solvable(tsol));
+            if (!toggle_solution_is_solvable(sol)) {
+                ck_assert_int_eq(toggle_solution_certificate(sol, y, n), TOGGLE_OK);
+                ck_assert_int_eq(toggle_solution_particular(tsol, want, n), TOGGLE_OK);
+                for (size_t i = 0; i < n; i++)
+                    ck_assert_msg(y[i] == want[i], "k=%llu n=%zu engine %d: certificate entry "
+                                  "%zu is %llu, canonical %llu (seed above)",
+                                  (unsigned long long)k, n, engines[e], i,
+                                  (unsigned long long)y[i], (unsigned long long)want[i]);
+                checked++;
+            }
+            toggle_solution_free(sol);
+            toggle_solution_free(tsol);
+            toggle_system_free(s);
+            toggle_system_free(ts);
+        }
+        free(a);
+        free(b);
+        free(t);
+        free(tb);
+        free(y);
+        free(want);
+    }
+    ck_assert_msg(checked > 50, "only %zu unsolvable symmetric systems drawn", checked);
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("solve");
@@ -373,6 +445,7 @@ int main(void)
     tcase_add_test(tc, range_readout);
     tcase_add_test(tc, memory_budget);
     tcase_add_test(tc, composite_unsupported_or_solved);
+    tcase_add_test(tc, symmetric_certificate_is_canonical);
     suite_add_tcase(su, tc);
     return tu_run(su);
 }
