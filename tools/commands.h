@@ -47,6 +47,11 @@ int cli_parse_metric(const char *s, int *metric);
 int cli_space_report(FILE *f, const toggle_solution *sol, size_t rows, size_t cols,
                      int all_solutions, uint64_t limit, int fewest, int metric);
 
+/* toggle render --toggles (cmd_toggles.c): the picture of a system's toggle
+ * matrix, *rows x *cols values (malloc'd), or NULL after printing why. */
+uint64_t *cli_toggle_picture(const char *path, uint64_t k, const char *shape, size_t *rows,
+                             size_t *cols);
+
 /* toggle generate --chaos (cmd_chaos.c). */
 int cli_generate_chaos(int argc, char **argv);
 

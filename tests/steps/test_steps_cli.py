@@ -332,6 +332,22 @@ for n in (2, 3, 4):
                   for g in maps) for xs in sols}
     check(rc == 0 and f"orbits (full D4): {len(orbits)}" in out, f"--orbits {n}x{n}: {out}{err}")
 
+# ---- render --toggles: tile j shows column j of A ------------------------------
+
+p = subprocess.run([T, "render", "--system", chaos, "--toggles", "--cell", "1", "--format", "ppm",
+                    "--out", "-"], capture_output=True)
+check(p.returncode == 0, f"render --toggles: {p.stderr}")
+data = p.stdout
+parts = data.split(b"\n", 3)
+W, H = map(int, parts[1].split())
+check((W, H) == (9 * 10 - 1, 6 * 7 - 1), f"render --toggles size {W}x{H}")
+pix = parts[3]
+px = lambda y, x: pix[3 * (y * W + x):3 * (y * W + x) + 3]
+off = px(6, 0)  # a gap between tiles: value 0
+check(all((px((j // 9) * 7 + i // 9, (j % 9) * 10 + i % 9) != off) == (C[i][j] == 1)
+          for j in range(54) for i in range(54)), "render --toggles: tiles match A")
+check(run(["render", "--system", chaos, "--out", "x.png"])[0] == 1, "--system needs --toggles")
+
 if failures:
     print(f"{len(failures)} failures (seed {SEED})", file=sys.stderr)
     sys.exit(1)
