@@ -9,6 +9,11 @@ import subprocess
 import sys
 import tempfile
 
+# The independent RREF of the Python binding's tests (no library code).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "bindings", "python", "tests"))
+from helpers import rref_mod as rref  # noqa: E402
+
 T = sys.argv[1]
 SEED = int(os.environ.get("TOGGLE_TEST_SEED", random.randrange(1 << 32)))
 print(f"# TOGGLE_TEST_SEED={SEED}", file=sys.stderr)
@@ -77,26 +82,6 @@ def apply_line(M, k, line):
         apply(M, k, "scale", int(w[1]), c=int(w[2]) % k)
     else:
         apply(M, k, w[0], int(w[1]), int(w[2]))
-
-
-def rref(M, k):
-    M = [r[:] for r in M]
-    r = 0
-    for j in range(len(M[0]) if M else 0):
-        p = next((i for i in range(r, len(M)) if M[i][j]), None)
-        if p is None:
-            continue
-        M[r], M[p] = M[p], M[r]
-        inv = pow(M[r][j], -1, k)
-        M[r] = [x * inv % k for x in M[r]]
-        for i in range(len(M)):
-            if i != r and M[i][j]:
-                c = M[i][j]
-                M[i] = [(x - c * y) % k for x, y in zip(M[i], M[r])]
-        r += 1
-        if r == len(M):
-            break
-    return M
 
 
 def solution_of(R, n):
