@@ -11,5 +11,6 @@
 #include "toggle/render.h"
 #include "toggle/symmetry.h"
 #include "toggle/guard.h"
+#include "toggle/steps.h"
 
 #endif

@@ -7,6 +7,7 @@
 
 static const char generate_usage[] =
     "usage: toggle generate --grid RxC [options]\n"
+    "       toggle generate --chaos RxC [options]   (toggle generate --chaos 6x9 --help)\n"
     "\n"
     "Print a random start board that 'toggle solve --grid RxC --start FILE\n"
     "--target zero' solves: the result of pressing a uniformly random vector,\n"
@@ -31,6 +32,9 @@ int cmd_generate(int argc, char **argv)
     uint64_t k = 2, seed = 0, presses = UINT64_MAX, lit = UINT64_MAX, count = 1;
     uint32_t flags = 0;
     int unique = 0, metric = TOGGLE_METRIC_CELLS;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--chaos"))
+            return cli_generate_chaos(argc, argv);
     for (int i = 1; i < argc; i++) {
         const char *val = NULL, *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {

@@ -5,13 +5,19 @@
 #include "commands.h"
 
 static const char render_usage[] =
-    "usage: toggle render (--grid RxC | --board FILE) --out FILE [options]\n"
+    "usage: toggle render (--grid RxC | --board FILE | --system FILE --toggles)\n"
+    "                     --out FILE [options]\n"
     "\n"
     "Draw the canonical solution of the all-off to all-on game on a grid (or the\n"
     "board state in FILE) as a picture, one colour per value.\n"
     "\n"
     "  --grid RxC         solve a rows x cols board and draw its canonical solution\n"
     "  --board FILE       draw a board state (toggle's board format; '-' = stdin)\n"
+    "  --system FILE      with --toggles: an augmented system (toggle matrix)\n"
+    "  --toggles          draw each cell's toggle pattern (column j of A) as a\n"
+    "                     small board, laid out as the board\n"
+    "  --shape RxC        the board of --system (default: its '# board RxC'\n"
+    "                     comment, else square, else one row)\n"
     "  --mod K            the modulus (default 2)\n"
     "  --out FILE         output file ('-' = standard output)\n"
     "  --format F         png or ppm (default: from the file name, else png)\n"
@@ -87,6 +93,8 @@ static int write_out(const toggle_render_opts *o, int fmt, const uint64_t *x, si
 int cmd_render(int argc, char **argv)
 {
     const char *grid = NULL, *board = NULL, *out = NULL, *format = NULL, *val;
+    const char *system = NULL, *shape = NULL;
+    int toggles = 0;
     uint64_t k = 2;
     toggle_render_opts *o = NULL;
     int status = 1;
@@ -100,6 +108,12 @@ int cmd_render(int argc, char **argv)
             goto done;
         } else if (cli_opt(argc, argv, &i, "--grid", &val)) {
             grid = val;
+        } else if (!strcmp(a, "--toggles")) {
+            toggles = 1;
+        } else if (cli_opt(argc, argv, &i, "--system", &val)) {
+            system = val;
+        } else if (cli_opt(argc, argv, &i, "--shape", &val)) {
+            shape = val;
         } else if (cli_opt(argc, argv, &i, "--board", &val)) {
             board = val;
         } else if (cli_opt(argc, argv, &i, "--out", &val)) {
@@ -148,8 +162,9 @@ int cmd_render(int argc, char **argv)
             goto done;
         }
     }
-    if (!out || (!grid == !board)) {
-        cli_fail("render", "need --out and exactly one of --grid, --board (see --help)");
+    if (!out || !!grid + !!board + !!system != 1 || !system != !toggles) {
+        cli_fail("render", "need --out and exactly one of --grid, --board, --system with "
+                           "--toggles (see --help)");
         goto done;
     }
     int fmt = TOGGLE_IMAGE_PNG;
@@ -168,6 +183,8 @@ int cmd_render(int argc, char **argv)
             goto done;
         }
         x = grid_solution(rows, cols, k);
+    } else if (system) {
+        x = cli_toggle_picture(system, k, shape, &rows, &cols);
     } else {
         size_t len;
         char *text = cli_read_file(board, &len);

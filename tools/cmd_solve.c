@@ -33,6 +33,10 @@ static const char solve_usage[] =
     "                     at most N solutions (default 2^32)\n"
     "  --fewest           print a solution with the fewest presses\n"
     "  --metric M         for --fewest: cells (default) or presses (sum of x_i)\n"
+    "  --steps            print the elimination as a script of row operations\n"
+    "                     (plain Gauss-Jordan; replay it with toggle rowops)\n"
+    "  --orbits           with --grid: the number of solutions up to the board's\n"
+    "                     symmetries (prime k)\n"
     "  --json             one JSON object with the keys solvable, modulus, engine,\n"
     "                     rows, cols, nullity, count, solution, kernel and (when\n"
     "                     unsolvable) certificate\n"
@@ -42,7 +46,7 @@ typedef struct {
     const char *grid, *graph, *system, *start, *target, *engine, *budget;
     uint64_t k;
     uint32_t flags;
-    int json, all;
+    int json, all, steps, orbits;
     int all_solutions, fewest, metric; /* solution spaces (cli_space_report) */
     uint64_t limit;
 } solve_opts;
@@ -227,6 +231,10 @@ int cmd_solve(int argc, char **argv)
             o.flags |= TOGGLE_GRID_MOORE;
         } else if (!strcmp(a, "--json")) {
             o.json = 1;
+        } else if (!strcmp(a, "--steps")) {
+            o.steps = 1;
+        } else if (!strcmp(a, "--orbits")) {
+            o.orbits = 1;
         } else if (!strcmp(a, "--all")) {
             o.all = 1;
         } else if (!strcmp(a, "--all-solutions")) {
@@ -272,6 +280,10 @@ int cmd_solve(int argc, char **argv)
         return cli_fail("solve", "give exactly one of --grid, --graph, --system (see --help)");
     if (o.system && (o.start || o.target))
         return cli_fail("solve", "--start and --target need --grid or --graph");
+    if (o.orbits && !o.grid)
+        return cli_fail("solve", "--orbits needs --grid (the symmetries of a board)");
+    if ((o.orbits || o.steps) && o.json)
+        return cli_fail("solve", "--orbits and --steps print text, not --json");
     if ((o.flags & (TOGGLE_GRID_TORUS | TOGGLE_GRID_MOORE)) && !o.grid)
         return cli_fail("solve", "--torus and --moore need --grid");
 
@@ -298,6 +310,11 @@ int cmd_solve(int argc, char **argv)
         }
         toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, b);
     }
+    if (o.steps) {
+        status = cli_print_steps(stdout, s);
+        toggle_system_free(s);
+        return status;
+    }
     toggle_solution *sol = NULL;
     int rc = toggle_solve(&sol, s);
     if (rc) {
@@ -305,6 +322,8 @@ int cmd_solve(int argc, char **argv)
         return cli_status("solve", rc);
     }
     status = report(&o, s, sol, rows, cols);
+    if (!status && o.orbits)
+        status = cli_orbits_report(stdout, sol, rows, cols);
     if (!status && !o.json && (o.all_solutions || o.fewest))
         status = cli_space_report(stdout, sol, rows, cols, o.all_solutions, o.limit, o.fewest,
                                   o.metric);

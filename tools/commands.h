@@ -18,6 +18,7 @@ int cmd_sweep(int argc, char **argv);
 int cmd_sweep_merge(int argc, char **argv);
 int cmd_generate(int argc, char **argv);
 int cmd_nullity(int argc, char **argv);
+int cmd_rowops(int argc, char **argv);
 
 /* ---- helpers (cli_util.c) ---- */
 /* Print "toggle: <what>: <message>" on stderr; returns 1 (the exit status). */
@@ -45,5 +46,19 @@ int cli_parse_metric(const char *s, int *metric);
 /* toggle solve's --fewest and --all-solutions output (nothing when unsolvable). */
 int cli_space_report(FILE *f, const toggle_solution *sol, size_t rows, size_t cols,
                      int all_solutions, uint64_t limit, int fewest, int metric);
+
+/* toggle render --toggles (cmd_toggles.c): the picture of a system's toggle
+ * matrix, *rows x *cols values (malloc'd), or NULL after printing why. */
+uint64_t *cli_toggle_picture(const char *path, uint64_t k, const char *shape, size_t *rows,
+                             size_t *cols);
+
+/* toggle generate --chaos (cmd_chaos.c). */
+int cli_generate_chaos(int argc, char **argv);
+
+/* ---- row operations (cmd_rowops.c) ---- */
+/* toggle solve --steps: the Gauss-Jordan script of s. */
+int cli_print_steps(FILE *f, const toggle_system *s);
+/* toggle solve --orbits: solutions up to the symmetries of the rows x cols board. */
+int cli_orbits_report(FILE *f, const toggle_solution *sol, size_t rows, size_t cols);
 
 #endif

@@ -14,6 +14,7 @@ static const struct {
     {"sweep", cmd_sweep, "solve and draw every n x n board over every prime; gallery"},
     {"sweep-merge", cmd_sweep_merge, "join the parts of a sharded sweep into one gallery"},
     {"generate", cmd_generate, "print a random solvable start board"},
+    {"rowops", cmd_rowops, "reduce an augmented matrix by hand, one row operation at a time"},
     {"nullity", cmd_nullity, "nullity of a grid board over F_p, by polynomials"},
 };
 

@@ -90,6 +90,8 @@ typedef struct {
     toggle_search *search;
     toggle_generator *gen;
     toggle_render_opts *opts;
+    toggle_steps *steps;
+    toggle_system *s2;
     uint64_t v[64], w[64], u, u2;
     size_t r, c;
     int i, j, rc;
@@ -106,6 +108,8 @@ static void fx_free(fx *f)
     toggle_search_free(f->search);
     toggle_generator_free(f->gen);
     toggle_render_opts_free(f->opts);
+    toggle_steps_free(f->steps);
+    toggle_system_free(f->s2);
     tu_free_all(f->g, f->s, f->sol);
     if (f->path[0])
         unlink(f->path);
@@ -135,6 +139,21 @@ static void su_grid(fx *f) { f->sol = tu_solve_grid(4, 4, TOGGLE_GRID_CLASSIC, 2
 static void su_grid6(fx *f) { f->sol = tu_solve_grid(5, 5, TOGGLE_GRID_CLASSIC, 6, &f->g, &f->s); }
 static void su_grid3(fx *f) { f->sol = tu_solve_grid(5, 5, TOGGLE_GRID_CLASSIC, 3, &f->g, &f->s); }
 static void su_parsed(fx *f) { parse(f, SYS_MOD3, 3); }
+static void su_steps(fx *f)
+{
+    parse(f, SYS_MOD3, 3);
+    need(toggle_steps_new(&f->steps, f->s), "toggle_steps_new");
+}
+static void su_steps_done(fx *f)
+{
+    su_steps(f);
+    need(toggle_steps_auto(f->steps, SIZE_MAX, &f->r), "toggle_steps_auto");
+}
+static void su_steps_undone(fx *f)
+{
+    su_steps_done(f);
+    need(toggle_steps_undo(f->steps, 1), "toggle_steps_undo");
+}
 static void su_unsolvable(fx *f)
 {
     parse(f, "11|0\n11|1\n", 2);
@@ -540,7 +559,31 @@ static const uint64_t A23[] = {1, 0, 1, 0, 1, 1}, B2[] = {1, 0};
     X(toggle_generator_nullity, su_gen, OK_IF(toggle_generator_nullity(f->gen) == 4))              \
     X(toggle_generator_next, su_gen, toggle_generator_next(f->gen, f->v, 16, &f->u))               \
     X(toggle_generator_free, su_gen, (toggle_generator_free(f->gen), f->gen = NULL, TOGGLE_OK))    \
-    X(toggle_generator_free__null, su_none, (toggle_generator_free(NULL), TOGGLE_OK))
+    X(toggle_generator_free__null, su_none, (toggle_generator_free(NULL), TOGGLE_OK))           \
+    X(toggle_graph_new_chaos, su_none, toggle_graph_new_chaos(&f->g, 3, 4, 0.5, 2, 7))            \
+    X(toggle_steps_new, su_parsed, toggle_steps_new(&f->steps, f->s))                             \
+    X(toggle_steps_free, su_steps, (toggle_steps_free(f->steps), f->steps = NULL, TOGGLE_OK))     \
+    X(toggle_steps_free__null, su_none, (toggle_steps_free(NULL), TOGGLE_OK))                     \
+    X(toggle_steps_rows, su_steps, OK_IF(toggle_steps_rows(f->steps) == 3))                       \
+    X(toggle_steps_cols, su_steps, OK_IF(toggle_steps_cols(f->steps) == 3))                       \
+    X(toggle_steps_modulus, su_steps, OK_IF(toggle_steps_modulus(f->steps) == 3))                 \
+    X(toggle_steps_entry, su_steps, toggle_steps_entry(f->steps, 0, 3, &f->u))                    \
+    X(toggle_steps_add, su_steps, toggle_steps_add(f->steps, 0, 1, 2))                            \
+    X(toggle_steps_scale, su_steps, toggle_steps_scale(f->steps, 0, 2))                           \
+    X(toggle_steps_swap, su_steps, toggle_steps_swap(f->steps, 0, 2))                             \
+    X(toggle_steps_move, su_steps, toggle_steps_move(f->steps, 2, 0))                             \
+    X(toggle_steps_apply, su_steps, toggle_steps_apply(f->steps, "swap 0 1\nadd 0 2\n", 17, &f->r)) \
+    X(toggle_steps_auto, su_steps, toggle_steps_auto(f->steps, SIZE_MAX, &f->r))                  \
+    X(toggle_steps_undo, su_steps_done, toggle_steps_undo(f->steps, 1))                           \
+    X(toggle_steps_redo, su_steps_undone, toggle_steps_redo(f->steps, 1))                         \
+    X(toggle_steps_count, su_steps_done, OK_IF(toggle_steps_count(f->steps) > 0))                 \
+    X(toggle_steps_redo_count, su_steps_undone, OK_IF(toggle_steps_redo_count(f->steps) == 1))    \
+    X(toggle_steps_op, su_steps_done, toggle_steps_op(f->steps, 0, &f->i, &f->r, &f->c, &f->u))   \
+    X(toggle_steps_write, su_steps_done, toggle_steps_write(f->steps, 0, f->buf, sizeof f->buf, &f->r)) \
+    X(toggle_steps_status, su_steps_done, toggle_steps_status(f->steps, &f->r, &f->i, &f->j))     \
+    X(toggle_steps_pivots, su_steps_done, toggle_steps_pivots(f->steps, (size_t *)f->w, 8, &f->r)) \
+    X(toggle_steps_solution, su_steps_done, toggle_steps_solution(f->steps, f->v, 3, &f->r))      \
+    X(toggle_steps_system, su_steps_done, toggle_steps_system(f->steps, &f->s2))
 
 #define DEFINE_CALL(label, setup, expr) \
     static int call_##label(fx *f)      \

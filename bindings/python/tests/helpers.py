@@ -31,3 +31,24 @@ def grid_matrix(rows, cols):
                 if 0 <= rr < rows and 0 <= cc < cols:
                     a[rr * cols + cc][j] = 1
     return a
+
+
+def rref_mod(M, k):
+    """Reduced row echelon form of M over F_k (k prime), by plain Gauss-Jordan."""
+    M = [r[:] for r in M]
+    r = 0
+    for j in range(len(M[0])):
+        p = next((i for i in range(r, len(M)) if M[i][j]), None)
+        if p is None:
+            continue
+        M[r], M[p] = M[p], M[r]
+        inv = pow(M[r][j], -1, k)
+        M[r] = [x * inv % k for x in M[r]]
+        for i in range(len(M)):
+            if i != r and M[i][j]:
+                c = M[i][j]
+                M[i] = [(x - c * y) % k for x, y in zip(M[i], M[r])]
+        r += 1
+        if r == len(M):
+            break
+    return M

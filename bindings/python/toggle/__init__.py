@@ -42,6 +42,9 @@ from ._core import (
 from ._space import (
     Rng, SolutionIterator, Generator, FewestPresses, METRIC_CELLS, METRIC_PRESSES,
 )
+from ._steps import (
+    Steps, chaos_graph, STEP_ADD, STEP_SCALE, STEP_SWAP, STEP_MOVE, CHAOS_ANY_DISTANCE,
+)
 from ._render import (
     RenderOptions, render, colormaps, colormap_from_name, colormap_color, board_symmetry,
     symmetry_name, symmetry_of_shape, flint_guard_install, flint_guard_installed,
