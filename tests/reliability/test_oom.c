@@ -151,7 +151,7 @@ static const char *board_accept(void *p)
 
 START_TEST(oom_board_parse)
 {
-    board_ctx c;
+    board_ctx c = {0};
     board_accept(&c);
     oom_op op = {"toggle_board_parse", board_run, board_unchanged, board_accept, 0};
     walk(&op, &c);
