@@ -20,13 +20,14 @@ extern "C" {
  *  over 0 .. r_i - 1. For prime k every radix r_i is k; for composite k (the
  *  Howell engine) r_i = k / h_i, where h_i is the leading entry of generator
  *  i, a divisor of k. Every solution has exactly one such coefficient tuple,
- *  so the count is r_0 * ... * r_{d-1}. See docs/solution-spaces.md. */
+ *  so the count is r_0 * ... * r_{d-1}. See docs/solution-spaces.md.
+ *
+ *  The functions on a solution itself, toggle_solution_radix() and
+ *  toggle_solution_sample(), are declared in solution.h (included here),
+ *  with the toggle_rng type that sampling takes. */
 
 /** Opaque iterator over every solution of a solvable system. */
 typedef struct toggle_iter toggle_iter;
-/** Opaque seeded pseudo-random generator (xoshiro256**). Not thread-safe;
- *  use one per thread. */
-typedef struct toggle_rng toggle_rng;
 /** Opaque fewest-press search over a solution set. */
 typedef struct toggle_search toggle_search;
 /** Opaque generator of random solvable start states. */
@@ -37,14 +38,6 @@ enum {
     TOGGLE_METRIC_CELLS = 0,  /**< number of cells pressed (x_i != 0) */
     TOGGLE_METRIC_PRESSES = 1 /**< total presses: sum of x_i read as 0..k-1 */
 };
-
-/** Radix r_i of coefficient i (see the file comment).
- *  @param solution  a solution from toggle_solve()
- *  @param index     which coefficient, < the nullity
- *  @param radix  receives r_i
- *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL), TOGGLE_ERANGE (index >= nullity). */
-TOGGLE_API int toggle_solution_radix(const toggle_solution *solution, size_t index,
-                                     uint64_t *radix);
 
 /* ---- iteration ---------------------------------------------------------- */
 
@@ -89,13 +82,6 @@ TOGGLE_API uint64_t toggle_rng_below(toggle_rng *rng, uint64_t bound);
 
 /** Free a generator. NULL is a no-op. */
 TOGGLE_API void toggle_rng_free(toggle_rng *rng);
-
-/** Write a uniformly random solution (n values) into x: each coefficient
- *  c_i is drawn uniformly from 0 .. r_i - 1 with rng.
- *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL), TOGGLE_EBUFSIZE (len < n),
- *          TOGGLE_ENOSOLUTION (unsolvable), TOGGLE_ENOMEM. */
-TOGGLE_API int toggle_solution_sample(const toggle_solution *solution, toggle_rng *rng,
-                                      uint64_t *x, size_t len);
 
 /* ---- fewest presses ------------------------------------------------------ */
 

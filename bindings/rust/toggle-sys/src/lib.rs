@@ -28,7 +28,7 @@ pub struct toggle_solution {
 pub struct toggle_iter {
     _private: [u8; 0],
 }
-/// Opaque seeded random generator (space.h).
+/// Opaque seeded random generator (declared in solution.h, made in space.h).
 #[repr(C)]
 pub struct toggle_rng {
     _private: [u8; 0],
@@ -220,17 +220,21 @@ extern "C" {
                                          v: *mut u64, len: usize) -> c_int;
     pub fn toggle_solution_certificate(solution: *const toggle_solution, y: *mut u64,
                                        len: usize) -> c_int;
+    pub fn toggle_solution_radix(solution: *const toggle_solution, index: usize, radix: *mut u64)
+                                 -> c_int;
+    pub fn toggle_solution_sample(solution: *const toggle_solution, rng: *mut toggle_rng,
+                                  x: *mut u64, len: usize) -> c_int;
+    pub fn toggle_solution_particular_packed(solution: *const toggle_solution, offset: usize,
+                                             len: usize, words: *mut u64, nwords: usize)
+                                             -> c_int;
+    pub fn toggle_solution_count_orbits(solution: *const toggle_solution, rows: usize,
+                                        cols: usize, group: u32, orbits: *mut u64) -> c_int;
 
     // grid.h
     pub fn toggle_grid_nullity(rows: usize, cols: usize, modulus: u64, flags: u32,
                                nullity: *mut usize) -> c_int;
-    pub fn toggle_solution_particular_packed(solution: *const toggle_solution, offset: usize,
-                                             len: usize, words: *mut u64, nwords: usize)
-                                             -> c_int;
 
     // space.h
-    pub fn toggle_solution_radix(solution: *const toggle_solution, index: usize, radix: *mut u64)
-                                 -> c_int;
     pub fn toggle_iter_new(out: *mut *mut toggle_iter, solution: *const toggle_solution) -> c_int;
     pub fn toggle_iter_next(iter: *mut toggle_iter, x: *mut u64, len: usize) -> c_int;
     pub fn toggle_iter_reset(iter: *mut toggle_iter);
@@ -240,8 +244,6 @@ extern "C" {
     pub fn toggle_rng_next(rng: *mut toggle_rng) -> u64;
     pub fn toggle_rng_below(rng: *mut toggle_rng, bound: u64) -> u64;
     pub fn toggle_rng_free(rng: *mut toggle_rng);
-    pub fn toggle_solution_sample(solution: *const toggle_solution, rng: *mut toggle_rng,
-                                  x: *mut u64, len: usize) -> c_int;
     pub fn toggle_search_new(out: *mut *mut toggle_search, solution: *const toggle_solution)
                              -> c_int;
     pub fn toggle_search_set_option(search: *mut toggle_search, key: c_int, value: u64) -> c_int;
@@ -286,8 +288,6 @@ extern "C" {
                                  -> c_int;
     pub fn toggle_symmetry_name(mask: u32) -> *const c_char;
     pub fn toggle_symmetry_of_shape(rows: usize, cols: usize) -> u32;
-    pub fn toggle_solution_count_orbits(solution: *const toggle_solution, rows: usize,
-                                        cols: usize, group: u32, orbits: *mut u64) -> c_int;
 
     // guard.h
     pub fn toggle_flint_guard_install() -> c_int;
