@@ -35,7 +35,7 @@ typedef struct toggle_solution toggle_solution;
  *  thread. */
 typedef struct toggle_rng toggle_rng;
 
-/** Solve a system with the engine its TOGGLE_OPT_ENGINE option names (AUTO
+/** Solve a system with the engine its TOGGLE_SYSTEM_OPT_ENGINE option names (AUTO
  *  picks the fastest that applies). An unsolvable system is a successful
  *  solve whose solution says so.
  *  @param out     receives the solution (free with toggle_solution_free())

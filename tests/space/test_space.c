@@ -702,6 +702,51 @@ START_TEST(misuse)
 }
 END_TEST
 
+START_TEST(option_keys)
+{
+    /* the per-handle names keep the 1.0 values; a key of another handle is
+     * refused with a message naming it and its handle */
+    ck_assert_int_eq(TOGGLE_SEARCH_OPT_METRIC, TOGGLE_OPT_METRIC);
+    ck_assert_int_eq(TOGGLE_SEARCH_OPT_SEARCH_LIMIT, TOGGLE_OPT_SEARCH_LIMIT);
+    ck_assert_int_eq(TOGGLE_GENERATOR_OPT_SEED, TOGGLE_OPT_SEED);
+    ck_assert_int_eq(TOGGLE_GENERATOR_OPT_UNIQUE, TOGGLE_OPT_UNIQUE);
+    ck_assert_int_eq(TOGGLE_GENERATOR_OPT_PRESSES, TOGGLE_OPT_PRESSES);
+    ck_assert_int_eq(TOGGLE_GENERATOR_OPT_METRIC, TOGGLE_OPT_METRIC);
+    ck_assert_int_eq(TOGGLE_GENERATOR_OPT_LIT, TOGGLE_OPT_LIT);
+    ck_assert_int_eq(TOGGLE_GENERATOR_OPT_ATTEMPTS, TOGGLE_OPT_ATTEMPTS);
+    ck_assert_int_eq(TOGGLE_GENERATOR_OPT_SEARCH_LIMIT, TOGGLE_OPT_SEARCH_LIMIT);
+    toggle_graph *g = NULL;
+    toggle_system *s = NULL;
+    toggle_search *se = NULL;
+    toggle_generator *gen = NULL;
+    toggle_solution *sol = tu_solve_grid(4, 4, 0, 2, &g, &s);
+    ck_assert_int_eq(toggle_search_new(&se, sol), TOGGLE_OK);
+    ck_assert_int_eq(toggle_generator_new(&gen, s), TOGGLE_OK);
+    ck_assert_int_eq(toggle_search_set_option(se, TOGGLE_SEARCH_OPT_METRIC, 1), TOGGLE_OK);
+    ck_assert_int_eq(toggle_search_set_option(se, TOGGLE_SEARCH_OPT_SEARCH_LIMIT, 9), 0);
+    ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_SEED, 3), 0);
+    ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_METRIC, 1), 0);
+    ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_ATTEMPTS, 5), 0);
+    ck_assert_int_eq(toggle_search_set_option(se, TOGGLE_SYSTEM_OPT_ENGINE, 0), TOGGLE_EINVAL);
+    ck_assert_str_eq(toggle_last_error(),
+                     "TOGGLE_SYSTEM_OPT_ENGINE (1) is an option of a system, not of a search");
+    ck_assert_int_eq(toggle_search_set_option(se, TOGGLE_GENERATOR_OPT_LIT, 0), TOGGLE_EINVAL);
+    ck_assert_str_eq(toggle_last_error(),
+                     "TOGGLE_GENERATOR_OPT_LIT (8) is an option of a generator, not of a search");
+    ck_assert_int_eq(toggle_search_set_option(se, 10, 0), TOGGLE_EINVAL);
+    ck_assert_str_eq(toggle_last_error(), "option key 10 does not apply to a search");
+    ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, 0),
+                     TOGGLE_EINVAL);
+    ck_assert_str_eq(toggle_last_error(), "TOGGLE_SYSTEM_OPT_MEMORY_BUDGET (2) is an option of "
+                                          "a system, not of a generator");
+    ck_assert_int_eq(toggle_generator_set_option(gen, -1, 0), TOGGLE_EINVAL);
+    ck_assert_str_eq(toggle_last_error(), "option key -1 does not apply to a generator");
+    toggle_search_free(se);
+    toggle_generator_free(gen);
+    tu_free_all(g, s, sol);
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("space");
@@ -718,6 +763,7 @@ int main(void)
     tcase_add_test(tc, fewest_limit);
     tcase_add_test(tc, generator);
     tcase_add_test(tc, misuse);
+    tcase_add_test(tc, option_keys);
     suite_add_tcase(su, tc);
     return tu_run(su);
 }
