@@ -44,9 +44,10 @@ enum {
  *  values are those of the 1.0 names TOGGLE_OPT_METRIC and
  *  TOGGLE_OPT_SEARCH_LIMIT (system.h), which keep working. */
 enum {
-    TOGGLE_SEARCH_OPT_SEARCH_LIMIT = 3, /**< solutions the search may visit; default
-                                             the TOGGLE_SYSTEM_OPT_SEARCH_LIMIT of
-                                             the system solved (2^32 unless set) */
+    TOGGLE_SEARCH_OPT_SEARCH_LIMIT = 3, /**< solutions the search may visit; 0 =
+                                             unlimited (UINT64_MAX); default the
+                                             TOGGLE_SYSTEM_OPT_SEARCH_LIMIT of the
+                                             system solved (2^32 unless set) */
     TOGGLE_SEARCH_OPT_METRIC = 4        /**< a TOGGLE_METRIC_* value; default
                                              TOGGLE_METRIC_CELLS */
 };
@@ -56,7 +57,8 @@ enum {
  *  and TOGGLE_OPT_SEED .. TOGGLE_OPT_ATTEMPTS (system.h), which keep working. */
 enum {
     TOGGLE_GENERATOR_OPT_SEARCH_LIMIT = 3, /**< search limit of the fewest-press check;
-                                                default the system's
+                                                0 = unlimited (UINT64_MAX); default
+                                                the system's
                                                 TOGGLE_SYSTEM_OPT_SEARCH_LIMIT */
     TOGGLE_GENERATOR_OPT_METRIC = 4,       /**< the TOGGLE_METRIC_* of
                                                 TOGGLE_GENERATOR_OPT_PRESSES; default
@@ -123,8 +125,9 @@ TOGGLE_API void toggle_rng_free(toggle_rng *rng);
 /** Create a fewest-press search over the solutions of a solvable system.
  *  Options (toggle_search_set_option()): TOGGLE_SEARCH_OPT_METRIC (default
  *  TOGGLE_METRIC_CELLS) and TOGGLE_SEARCH_OPT_SEARCH_LIMIT (solutions the
- *  search may visit, default the system's TOGGLE_SYSTEM_OPT_SEARCH_LIMIT,
- *  2^32 unless set). The search copies what it needs.
+ *  search may visit; 0 = unlimited; default the system's
+ *  TOGGLE_SYSTEM_OPT_SEARCH_LIMIT, 2^32 unless set). The search copies what
+ *  it needs.
  *  @return TOGGLE_OK, TOGGLE_EINVAL, TOGGLE_ENOSOLUTION, TOGGLE_ENOMEM. */
 TOGGLE_API int toggle_search_new(toggle_search **out, const toggle_solution *solution);
 
@@ -179,7 +182,7 @@ TOGGLE_API void toggle_search_free(toggle_search *search);
  *    (default UINT64_MAX = no constraint);
  *  - TOGGLE_GENERATOR_OPT_ATTEMPTS: tries before giving up (default 100000);
  *  - TOGGLE_GENERATOR_OPT_SEARCH_LIMIT: passed to the fewest-press check
- *    (default the system's TOGGLE_SYSTEM_OPT_SEARCH_LIMIT).
+ *    (0 = unlimited; default the system's TOGGLE_SYSTEM_OPT_SEARCH_LIMIT).
  *  Without constraints the start is uniform over all reachable states.
  *  @return TOGGLE_OK, TOGGLE_EINVAL, TOGGLE_EUNSUPPORTED, TOGGLE_ENOMEM
  *          (from solving). */

@@ -41,7 +41,8 @@ enum {
     TOGGLE_SYSTEM_OPT_SEARCH_LIMIT = 3    /**< solutions a fewest-press search may visit:
                                                the default of toggle_search handles made
                                                from this system's solutions and of its
-                                               generators; default 2^32 */
+                                               generators; default 2^32; 0 = unlimited
+                                               (kept, and read back, as UINT64_MAX) */
 };
 
 /** The option keys of 1.0, one list for the three keyed handles. Deprecated
@@ -147,7 +148,8 @@ TOGGLE_API int toggle_system_set_option(toggle_system *system, int key, uint64_t
 /** Read an option (a TOGGLE_SYSTEM_OPT_* key).
  *  @param system  the system
  *  @param key     TOGGLE_SYSTEM_OPT_ENGINE, _MEMORY_BUDGET or _SEARCH_LIMIT
- *  @param value   receives the value
+ *  @param value   receives the value (a search limit set to 0 reads as
+ *                 UINT64_MAX)
  *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL, unknown key or a key of another
  *          handle). */
 TOGGLE_API int toggle_system_get_option(const toggle_system *system, int key,

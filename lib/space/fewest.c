@@ -274,9 +274,7 @@ int toggle_search_set_option(toggle_search *s, int key, uint64_t value)
         s->metric = (int)value;
         return TOGGLE_OK;
     case TOGGLE_OPT_SEARCH_LIMIT:
-        if (value == 0)
-            return toggle__error(TOGGLE_EINVAL, "search limit must be at least 1");
-        s->limit = value;
+        s->limit = value ? value : UINT64_MAX; /* 0: unlimited */
         return TOGGLE_OK;
     default:
         if (key > 0 && key <= TOGGLE_GENERATOR_OPT_ATTEMPTS)

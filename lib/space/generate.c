@@ -144,9 +144,7 @@ int toggle_generator_set_option(toggle_generator *g, int key, uint64_t value)
         g->attempts = value;
         return TOGGLE_OK;
     case TOGGLE_OPT_SEARCH_LIMIT:
-        if (!value)
-            return toggle__error(TOGGLE_EINVAL, "search limit must be at least 1");
-        g->limit = value;
+        g->limit = value ? value : UINT64_MAX; /* 0: unlimited */
         return TOGGLE_OK;
     case TOGGLE_SYSTEM_OPT_ENGINE:
     case TOGGLE_SYSTEM_OPT_MEMORY_BUDGET:

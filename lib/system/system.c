@@ -165,9 +165,7 @@ int toggle_system_set_option(toggle_system *s, int key, uint64_t value)
         s->budget = value;
         return TOGGLE_OK;
     case TOGGLE_OPT_SEARCH_LIMIT:
-        if (value == 0)
-            return toggle__error(TOGGLE_EINVAL, "search limit must be at least 1");
-        s->search_limit = value;
+        s->search_limit = value ? value : UINT64_MAX; /* 0: unlimited */
         return TOGGLE_OK;
     default:
         /* not a system key: get_option refuses it with the same message
