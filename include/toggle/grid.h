@@ -1,4 +1,5 @@
-/* libtoggle: grid-specific tools (nullities without elimination, packed readout). */
+/* libtoggle: grid-specific tools (nullities without elimination; the packed
+ * readout of big answers is declared in solution.h). */
 #ifndef TOGGLE_GRID_H
 #define TOGGLE_GRID_H
 
@@ -15,7 +16,9 @@ extern "C" {
  *  Grid systems (toggle_graph_new_grid() without TOGGLE_GRID_TORUS or
  *  TOGGLE_GRID_MOORE) over a prime modulus are solved by light chasing
  *  (TOGGLE_ENGINE_CHASE), which AUTO picks; its answers are the canonical
- *  ones of solution.h, the same as full elimination's. See docs/grid.md. */
+ *  ones of solution.h, the same as full elimination's. See docs/grid.md.
+ *  The packed readout of a big answer, toggle_solution_particular_packed(),
+ *  is declared in solution.h (included here). */
 
 /** Nullity of the game on a rows x cols grid over F_p, without building the
  *  board: deg gcd(P_rows(x), P_cols(x + 1)) for the classic board and
@@ -35,22 +38,6 @@ extern "C" {
  *          TOGGLE_ENOMEM (polynomials or the elimination too large). */
 TOGGLE_API int toggle_grid_nullity(size_t rows, size_t cols, uint64_t modulus, uint32_t flags,
                                    size_t *nullity);
-
-/** Copy entries [offset, offset + len) of the particular solution of a
- *  modulus-2 system as packed bits: entry offset + i goes to bit (i % 64)
- *  of words[i / 64]; bits past len in the last word are set to 0. Reads one
- *  row of a 10,000 x 10,000 board (offset = row * cols, len = cols) without
- *  unpacking the board.
- *  @param solution  the solution (borrowed)
- *  @param offset    first entry
- *  @param len       number of entries
- *  @param words     caller buffer of nwords words
- *  @param nwords    at least (len + 63) / 64
- *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL), TOGGLE_EUNSUPPORTED (modulus is
- *          not 2), TOGGLE_ENOSOLUTION (unsolvable), TOGGLE_ERANGE (range past
- *          the solution), TOGGLE_EBUFSIZE (nwords too small). */
-TOGGLE_API int toggle_solution_particular_packed(const toggle_solution *solution, size_t offset,
-                                                 size_t len, uint64_t *words, size_t nwords);
 
 #ifdef __cplusplus
 }

@@ -20,31 +20,61 @@ extern "C" {
  *  over 0 .. r_i - 1. For prime k every radix r_i is k; for composite k (the
  *  Howell engine) r_i = k / h_i, where h_i is the leading entry of generator
  *  i, a divisor of k. Every solution has exactly one such coefficient tuple,
- *  so the count is r_0 * ... * r_{d-1}. See docs/solution-spaces.md. */
+ *  so the count is r_0 * ... * r_{d-1}. See docs/solution-spaces.md.
+ *
+ *  The functions on a solution itself, toggle_solution_radix() and
+ *  toggle_solution_sample(), are declared in solution.h (included here),
+ *  with the toggle_rng type that sampling takes. */
 
 /** Opaque iterator over every solution of a solvable system. */
 typedef struct toggle_iter toggle_iter;
-/** Opaque seeded pseudo-random generator (xoshiro256**). Not thread-safe;
- *  use one per thread. */
-typedef struct toggle_rng toggle_rng;
 /** Opaque fewest-press search over a solution set. */
 typedef struct toggle_search toggle_search;
 /** Opaque generator of random solvable start states. */
 typedef struct toggle_generator toggle_generator;
 
-/** Weights for toggle_search (values of TOGGLE_OPT_METRIC). */
+/** Weights for toggle_search (values of TOGGLE_SEARCH_OPT_METRIC and
+ *  TOGGLE_GENERATOR_OPT_METRIC). */
 enum {
     TOGGLE_METRIC_CELLS = 0,  /**< number of cells pressed (x_i != 0) */
     TOGGLE_METRIC_PRESSES = 1 /**< total presses: sum of x_i read as 0..k-1 */
 };
 
-/** Radix r_i of coefficient i (see the file comment).
- *  @param solution  a solution from toggle_solve()
- *  @param index     which coefficient, < the nullity
- *  @param radix  receives r_i
- *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL), TOGGLE_ERANGE (index >= nullity). */
-TOGGLE_API int toggle_solution_radix(const toggle_solution *solution, size_t index,
-                                     uint64_t *radix);
+/** Option keys of a fewest-press search (toggle_search_set_option()). Their
+ *  values are those of the 1.0 names TOGGLE_OPT_METRIC and
+ *  TOGGLE_OPT_SEARCH_LIMIT (system.h), which keep working. */
+enum {
+    TOGGLE_SEARCH_OPT_SEARCH_LIMIT = 3, /**< solutions the search may visit; 0 =
+                                             unlimited (UINT64_MAX); default the
+                                             TOGGLE_SYSTEM_OPT_SEARCH_LIMIT of the
+                                             system solved (2^32 unless set) */
+    TOGGLE_SEARCH_OPT_METRIC = 4        /**< a TOGGLE_METRIC_* value; default
+                                             TOGGLE_METRIC_CELLS */
+};
+
+/** Option keys of a puzzle generator (toggle_generator_set_option()). Their
+ *  values are those of the 1.0 names TOGGLE_OPT_SEARCH_LIMIT, TOGGLE_OPT_METRIC
+ *  and TOGGLE_OPT_SEED .. TOGGLE_OPT_ATTEMPTS (system.h), which keep working. */
+enum {
+    TOGGLE_GENERATOR_OPT_SEARCH_LIMIT = 3, /**< search limit of the fewest-press check;
+                                                0 = unlimited (UINT64_MAX); default
+                                                the system's
+                                                TOGGLE_SYSTEM_OPT_SEARCH_LIMIT */
+    TOGGLE_GENERATOR_OPT_METRIC = 4,       /**< the TOGGLE_METRIC_* of
+                                                TOGGLE_GENERATOR_OPT_PRESSES; default
+                                                TOGGLE_METRIC_CELLS */
+    TOGGLE_GENERATOR_OPT_SEED = 5,         /**< seed of the generator's own rng (default
+                                                0); setting it restarts the sequence */
+    TOGGLE_GENERATOR_OPT_UNIQUE = 6,       /**< 1: the start must have exactly one
+                                                solution; 0 (the default): any */
+    TOGGLE_GENERATOR_OPT_PRESSES = 7,      /**< N: the fewest-press solution must weigh
+                                                exactly N; default UINT64_MAX = no
+                                                constraint */
+    TOGGLE_GENERATOR_OPT_LIT = 8,          /**< L: the start must have exactly L nonzero
+                                                cells; default UINT64_MAX = no constraint */
+    TOGGLE_GENERATOR_OPT_ATTEMPTS = 9      /**< tries before giving up, >= 1; default
+                                                100000 */
+};
 
 /* ---- iteration ---------------------------------------------------------- */
 
@@ -90,24 +120,23 @@ TOGGLE_API uint64_t toggle_rng_below(toggle_rng *rng, uint64_t bound);
 /** Free a generator. NULL is a no-op. */
 TOGGLE_API void toggle_rng_free(toggle_rng *rng);
 
-/** Write a uniformly random solution (n values) into x: each coefficient
- *  c_i is drawn uniformly from 0 .. r_i - 1 with rng.
- *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL), TOGGLE_EBUFSIZE (len < n),
- *          TOGGLE_ENOSOLUTION (unsolvable), TOGGLE_ENOMEM. */
-TOGGLE_API int toggle_solution_sample(const toggle_solution *solution, toggle_rng *rng,
-                                      uint64_t *x, size_t len);
-
 /* ---- fewest presses ------------------------------------------------------ */
 
 /** Create a fewest-press search over the solutions of a solvable system.
- *  Options (toggle_search_set_option()): TOGGLE_OPT_METRIC (default
- *  TOGGLE_METRIC_CELLS) and TOGGLE_OPT_SEARCH_LIMIT (solutions the search may
- *  visit, default 2^32; 0 = unlimited). The search copies what it needs.
+ *  Options (toggle_search_set_option()): TOGGLE_SEARCH_OPT_METRIC (default
+ *  TOGGLE_METRIC_CELLS) and TOGGLE_SEARCH_OPT_SEARCH_LIMIT (solutions the
+ *  search may visit; 0 = unlimited; default the system's
+ *  TOGGLE_SYSTEM_OPT_SEARCH_LIMIT, 2^32 unless set). The search copies what
+ *  it needs.
  *  @return TOGGLE_OK, TOGGLE_EINVAL, TOGGLE_ENOSOLUTION, TOGGLE_ENOMEM. */
 TOGGLE_API int toggle_search_new(toggle_search **out, const toggle_solution *solution);
 
-/** Set TOGGLE_OPT_METRIC or TOGGLE_OPT_SEARCH_LIMIT.
- *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL, unknown key, bad metric). */
+/** Set TOGGLE_SEARCH_OPT_METRIC or TOGGLE_SEARCH_OPT_SEARCH_LIMIT.
+ *  @param search  the search
+ *  @param key     a TOGGLE_SEARCH_OPT_* key
+ *  @param value   the value (see the keys)
+ *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL, unknown key or a key of another
+ *          handle, bad metric). */
 TOGGLE_API int toggle_search_set_option(toggle_search *search, int key, uint64_t value);
 
 /** Run the search. While the number of solutions fits the limit the answer
@@ -141,24 +170,30 @@ TOGGLE_API void toggle_search_free(toggle_search *search);
  *  target 0: A x = -s has a solution. The generator solves the system once
  *  (with the system's engine option) to learn the kernel.
  *  Options (toggle_generator_set_option()):
- *  - TOGGLE_OPT_SEED: seed of the generator's own rng (default 0); setting it
- *    restarts the sequence, so a (system, options, seed) triple always gives
- *    the same boards;
- *  - TOGGLE_OPT_UNIQUE: 1 = the start must have exactly one solution;
- *  - TOGGLE_OPT_PRESSES: N = the fewest-press solution must weigh exactly N
- *    under TOGGLE_OPT_METRIC (default UINT64_MAX = no constraint);
- *  - TOGGLE_OPT_METRIC: the metric for TOGGLE_OPT_PRESSES;
- *  - TOGGLE_OPT_LIT: L = the start must have exactly L nonzero cells
+ *  - TOGGLE_GENERATOR_OPT_SEED: seed of the generator's own rng (default 0);
+ *    setting it restarts the sequence, so a (system, options, seed) triple
+ *    always gives the same boards;
+ *  - TOGGLE_GENERATOR_OPT_UNIQUE: 1 = the start must have exactly one solution;
+ *  - TOGGLE_GENERATOR_OPT_PRESSES: N = the fewest-press solution must weigh
+ *    exactly N under TOGGLE_GENERATOR_OPT_METRIC (default UINT64_MAX = no
+ *    constraint);
+ *  - TOGGLE_GENERATOR_OPT_METRIC: the metric for TOGGLE_GENERATOR_OPT_PRESSES;
+ *  - TOGGLE_GENERATOR_OPT_LIT: L = the start must have exactly L nonzero cells
  *    (default UINT64_MAX = no constraint);
- *  - TOGGLE_OPT_ATTEMPTS: tries before giving up (default 100000);
- *  - TOGGLE_OPT_SEARCH_LIMIT: passed to the fewest-press check.
+ *  - TOGGLE_GENERATOR_OPT_ATTEMPTS: tries before giving up (default 100000);
+ *  - TOGGLE_GENERATOR_OPT_SEARCH_LIMIT: passed to the fewest-press check
+ *    (0 = unlimited; default the system's TOGGLE_SYSTEM_OPT_SEARCH_LIMIT).
  *  Without constraints the start is uniform over all reachable states.
  *  @return TOGGLE_OK, TOGGLE_EINVAL, TOGGLE_EUNSUPPORTED, TOGGLE_ENOMEM
  *          (from solving). */
 TOGGLE_API int toggle_generator_new(toggle_generator **out, const toggle_system *system);
 
 /** Set an option (see toggle_generator_new()).
- *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL, unknown key, bad value). */
+ *  @param gen    the generator
+ *  @param key    a TOGGLE_GENERATOR_OPT_* key
+ *  @param value  the value (see the keys)
+ *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL, unknown key or a key of another
+ *          handle, bad value). */
 TOGGLE_API int toggle_generator_set_option(toggle_generator *gen, int key, uint64_t value);
 
 /** Number of solutions of each generated start as a nullity: the number of
@@ -170,13 +205,14 @@ TOGGLE_API size_t toggle_generator_nullity(const toggle_generator *gen);
  *  @param start    receives the start state (n values < k)
  *  @param len      entries of start
  *  @param presses  receives a fewest-press solution's weight under the
- *                  metric when it was computed (TOGGLE_OPT_PRESSES set or
+ *                  metric when it was computed (TOGGLE_GENERATOR_OPT_PRESSES set or
  *                  the board unique), else UINT64_MAX; may be NULL
  *  @return TOGGLE_OK, TOGGLE_EINVAL, TOGGLE_EBUFSIZE (len < n),
- *          TOGGLE_ENOSOLUTION (TOGGLE_OPT_UNIQUE asked on a board whose
- *          nullity is > 0, or TOGGLE_OPT_PRESSES / TOGGLE_OPT_LIT larger than
- *          the board allows), TOGGLE_ELIMIT (no board met the constraints
- *          within TOGGLE_OPT_ATTEMPTS tries), TOGGLE_ENOMEM. */
+ *          TOGGLE_ENOSOLUTION (TOGGLE_GENERATOR_OPT_UNIQUE asked on a board
+ *          whose nullity is > 0, or TOGGLE_GENERATOR_OPT_PRESSES /
+ *          TOGGLE_GENERATOR_OPT_LIT larger than the board allows), TOGGLE_ELIMIT
+ *          (no board met the constraints within TOGGLE_GENERATOR_OPT_ATTEMPTS
+ *          tries), TOGGLE_ENOMEM. */
 TOGGLE_API int toggle_generator_next(toggle_generator *gen, uint64_t *start, size_t len,
                                      uint64_t *presses);
 

@@ -38,7 +38,11 @@ extern "C" {
  *  | 0x35 | "both mirrors" |
  *  | 0xC5 | "both diagonals" |
  *  | 0x0F | "90-degree rotation" |
- *  | 0xFF | "full D4" | */
+ *  | 0xFF | "full D4" |
+ *
+ *  Solutions counted up to a group of these symmetries,
+ *  toggle_solution_count_orbits(), are declared in solution.h (included
+ *  here). */
 
 /** Symmetry bits. */
 enum {
@@ -73,27 +77,6 @@ TOGGLE_API const char *toggle_symmetry_name(uint32_t mask);
  *  0x35 (identity, 180-degree rotation, both mirrors) otherwise; 0 for an
  *  empty shape. */
 TOGGLE_API uint32_t toggle_symmetry_of_shape(size_t rows, size_t cols);
-
-/** Count the solutions of a solved rows x cols board up to a group of
- *  symmetries (the number of orbits, by Burnside's lemma: the average over
- *  the group of the number of solutions each symmetry fixes). For the
- *  all-off to all-on game on an n x n board and group TOGGLE_SYM_ALL this is
- *  OEIS A075463 over F_2.
- *  @param solution  a solution from toggle_solve() of a system with
- *                   rows * cols unknowns and a prime modulus (borrowed)
- *  @param rows      rows of the board
- *  @param cols      columns of the board
- *  @param group     a subgroup of the shape's symmetries (a mask that
- *                   toggle_symmetry_name() names); the solution set must be
- *                   mapped onto itself by each of its symmetries
- *  @param orbits    receives the count (0 when the system is unsolvable)
- *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL argument, rows * cols != the
- *          number of unknowns, group not a subgroup or not a symmetry of the
- *          shape, solution set not invariant under the group),
- *          TOGGLE_EUNSUPPORTED (composite modulus), TOGGLE_EOVERFLOW (the
- *          count does not fit in 64 bits), TOGGLE_ENOMEM. */
-TOGGLE_API int toggle_solution_count_orbits(const toggle_solution *solution, size_t rows,
-                                            size_t cols, uint32_t group, uint64_t *orbits);
 
 #ifdef __cplusplus
 }

@@ -19,7 +19,7 @@ extern "C" {
 /** Opaque handle to an augmented system. */
 typedef struct toggle_system toggle_system;
 
-/** Engines (values of TOGGLE_OPT_ENGINE). */
+/** Engines (values of TOGGLE_SYSTEM_OPT_ENGINE). */
 enum {
     TOGGLE_ENGINE_AUTO = 0,    /**< let toggle_solve() choose (the default) */
     TOGGLE_ENGINE_FLINT = 1,   /**< dense elimination with FLINT's nmod_mat, prime k */
@@ -28,26 +28,46 @@ enum {
     TOGGLE_ENGINE_HOWELL = 4   /**< composite k: Howell form / CRT */
 };
 
-/** Option keys for toggle_system_set_option(). */
+/** Option keys of a system: toggle_system_set_option() and
+ *  toggle_system_get_option(). The keys of the three keyed handles never
+ *  share a value with a different meaning: a search's keys
+ *  (TOGGLE_SEARCH_OPT_*) and a generator's (TOGGLE_GENERATOR_OPT_*) are in
+ *  space.h, and giving one handle another's key fails with TOGGLE_EINVAL and
+ *  a message naming the key and the handle it belongs to. */
 enum {
-    TOGGLE_OPT_ENGINE = 1,         /**< a TOGGLE_ENGINE_* value; default AUTO */
-    TOGGLE_OPT_MEMORY_BUDGET = 2,  /**< bytes the solver may allocate; default
-                                        TOGGLE_DEFAULT_MEMORY_BUDGET; 0 = unlimited */
-    TOGGLE_OPT_SEARCH_LIMIT = 3,   /**< solutions a fewest-press search may visit:
-                                        the default of toggle_search handles made
-                                        from this system's solutions and of its
-                                        generators; default 2^32 */
-    /* Keys 4..9 are read by the search and generator handles of space.h,
-     * not by toggle_system_set_option(). */
-    TOGGLE_OPT_METRIC = 4,   /**< TOGGLE_METRIC_* of a fewest-press search */
-    TOGGLE_OPT_SEED = 5,     /**< seed of a generator's rng */
-    TOGGLE_OPT_UNIQUE = 6,   /**< 1: generated starts must have one solution */
-    TOGGLE_OPT_PRESSES = 7,  /**< fewest-press weight a generated start must have */
-    TOGGLE_OPT_LIT = 8,      /**< nonzero cells a generated start must have */
-    TOGGLE_OPT_ATTEMPTS = 9, /**< tries a generator may make */
-    TOGGLE_OPT_THREADS = 10  /**< threads an engine (and a search) may use:
-                                  default 1; 0 = one per online processor.
-                                  Answers never depend on it. (1.1) */
+    TOGGLE_SYSTEM_OPT_ENGINE = 1,         /**< a TOGGLE_ENGINE_* value; default AUTO */
+    TOGGLE_SYSTEM_OPT_MEMORY_BUDGET = 2,  /**< bytes the solver may allocate; default
+                                               TOGGLE_DEFAULT_MEMORY_BUDGET; 0 = unlimited */
+    TOGGLE_SYSTEM_OPT_SEARCH_LIMIT = 3,   /**< solutions a fewest-press search may visit:
+                                               the default of toggle_search handles made
+                                               from this system's solutions and of its
+                                               generators; default 2^32; 0 = unlimited
+                                               (kept, and read back, as UINT64_MAX) */
+    TOGGLE_SYSTEM_OPT_THREADS = 10        /**< threads an engine (and a search made
+                                               from this system's solutions) may use:
+                                               default 1; 0 = one per online
+                                               processor. Answers never depend on
+                                               it. (1.1) */
+};
+
+/** The option keys of 1.0, one list for the three keyed handles. Deprecated
+ *  (in the documentation only: no compiler warning) in favour of the
+ *  per-handle names, which have the same values; these names stay, with
+ *  these values, for good. */
+enum {
+    TOGGLE_OPT_ENGINE = 1,         /**< = TOGGLE_SYSTEM_OPT_ENGINE */
+    TOGGLE_OPT_MEMORY_BUDGET = 2,  /**< = TOGGLE_SYSTEM_OPT_MEMORY_BUDGET */
+    TOGGLE_OPT_SEARCH_LIMIT = 3,   /**< = TOGGLE_SYSTEM_OPT_SEARCH_LIMIT, and also
+                                        TOGGLE_SEARCH_OPT_SEARCH_LIMIT and
+                                        TOGGLE_GENERATOR_OPT_SEARCH_LIMIT */
+    TOGGLE_OPT_METRIC = 4,         /**< = TOGGLE_SEARCH_OPT_METRIC and
+                                        TOGGLE_GENERATOR_OPT_METRIC */
+    TOGGLE_OPT_SEED = 5,           /**< = TOGGLE_GENERATOR_OPT_SEED */
+    TOGGLE_OPT_UNIQUE = 6,         /**< = TOGGLE_GENERATOR_OPT_UNIQUE */
+    TOGGLE_OPT_PRESSES = 7,        /**< = TOGGLE_GENERATOR_OPT_PRESSES */
+    TOGGLE_OPT_LIT = 8,            /**< = TOGGLE_GENERATOR_OPT_LIT */
+    TOGGLE_OPT_ATTEMPTS = 9,       /**< = TOGGLE_GENERATOR_OPT_ATTEMPTS */
+    TOGGLE_OPT_THREADS = 10        /**< = TOGGLE_SYSTEM_OPT_THREADS (1.1) */
 };
 
 /** Default memory budget: 4 GiB. */
@@ -123,12 +143,21 @@ TOGGLE_API int toggle_system_entry(const toggle_system *system, size_t i, size_t
  *  @return TOGGLE_OK, TOGGLE_EINVAL, TOGGLE_ERANGE. */
 TOGGLE_API int toggle_system_rhs(const toggle_system *system, size_t i, uint64_t *value);
 
-/** Set an option (TOGGLE_OPT_*).
- *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL, unknown key, bad value). */
+/** Set an option (a TOGGLE_SYSTEM_OPT_* key).
+ *  @param system  the system
+ *  @param key     TOGGLE_SYSTEM_OPT_ENGINE, _MEMORY_BUDGET or _SEARCH_LIMIT
+ *  @param value   the value (see the keys)
+ *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL, unknown key or a key of another
+ *          handle, bad value). */
 TOGGLE_API int toggle_system_set_option(toggle_system *system, int key, uint64_t value);
 
-/** Read an option.
- *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL, unknown key). */
+/** Read an option (a TOGGLE_SYSTEM_OPT_* key).
+ *  @param system  the system
+ *  @param key     TOGGLE_SYSTEM_OPT_ENGINE, _MEMORY_BUDGET or _SEARCH_LIMIT
+ *  @param value   receives the value (a search limit set to 0 reads as
+ *                 UINT64_MAX)
+ *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL, unknown key or a key of another
+ *          handle). */
 TOGGLE_API int toggle_system_get_option(const toggle_system *system, int key,
                                         uint64_t *value);
 

@@ -260,6 +260,11 @@ int toggle_search_new(toggle_search **out, const toggle_solution *sol)
 
 int toggle_search_set_option(toggle_search *s, int key, uint64_t value)
 {
+    /* the keys of the other handles (system.h, space.h), by name */
+    static const char *const other[] = {NULL, "SYSTEM_OPT_ENGINE", "SYSTEM_OPT_MEMORY_BUDGET",
+                                        NULL, NULL, "GENERATOR_OPT_SEED",
+                                        "GENERATOR_OPT_UNIQUE", "GENERATOR_OPT_PRESSES",
+                                        "GENERATOR_OPT_LIT", "GENERATOR_OPT_ATTEMPTS"};
     if (!s)
         return toggle__error(TOGGLE_EINVAL, "search is NULL");
     switch (key) {
@@ -269,11 +274,13 @@ int toggle_search_set_option(toggle_search *s, int key, uint64_t value)
         s->metric = (int)value;
         return TOGGLE_OK;
     case TOGGLE_OPT_SEARCH_LIMIT:
-        if (value == 0)
-            return toggle__error(TOGGLE_EINVAL, "search limit must be at least 1");
-        s->limit = value;
+        s->limit = value ? value : UINT64_MAX; /* 0: unlimited */
         return TOGGLE_OK;
     default:
+        if (key > 0 && key <= TOGGLE_GENERATOR_OPT_ATTEMPTS)
+            return toggle__error(TOGGLE_EINVAL, "TOGGLE_%s (%d) is an option of a %s, not of a "
+                                 "search", other[key], key,
+                                 key < TOGGLE_GENERATOR_OPT_SEED ? "system" : "generator");
         return toggle__error(TOGGLE_EINVAL, "option key %d does not apply to a search", key);
     }
 }

@@ -136,7 +136,7 @@ int toggle_generator_set_option(toggle_generator *g, int key, uint64_t value)
         return TOGGLE_OK;
     case TOGGLE_OPT_UNIQUE:
         if (value > 1)
-            return toggle__error(TOGGLE_EINVAL, "TOGGLE_OPT_UNIQUE takes 0 or 1");
+            return toggle__error(TOGGLE_EINVAL, "TOGGLE_GENERATOR_OPT_UNIQUE takes 0 or 1");
         g->unique = value;
         return TOGGLE_OK;
     case TOGGLE_OPT_PRESSES:
@@ -156,10 +156,14 @@ int toggle_generator_set_option(toggle_generator *g, int key, uint64_t value)
         g->attempts = value;
         return TOGGLE_OK;
     case TOGGLE_OPT_SEARCH_LIMIT:
-        if (!value)
-            return toggle__error(TOGGLE_EINVAL, "search limit must be at least 1");
-        g->limit = value;
+        g->limit = value ? value : UINT64_MAX; /* 0: unlimited */
         return TOGGLE_OK;
+    case TOGGLE_SYSTEM_OPT_ENGINE:
+    case TOGGLE_SYSTEM_OPT_MEMORY_BUDGET:
+        /* the generator took these from its system when it was made */
+        return toggle__error(TOGGLE_EINVAL, "TOGGLE_SYSTEM_OPT_%s (%d) is an option of a "
+                             "system, not of a generator",
+                             key == TOGGLE_SYSTEM_OPT_ENGINE ? "ENGINE" : "MEMORY_BUDGET", key);
     default:
         return toggle__error(TOGGLE_EINVAL, "option key %d does not apply to a generator", key);
     }

@@ -179,9 +179,7 @@ int toggle_system_set_option(toggle_system *s, int key, uint64_t value)
         s->budget = value;
         return TOGGLE_OK;
     case TOGGLE_OPT_SEARCH_LIMIT:
-        if (value == 0)
-            return toggle__error(TOGGLE_EINVAL, "search limit must be at least 1");
-        s->search_limit = value;
+        s->search_limit = value ? value : UINT64_MAX; /* 0: unlimited */
         return TOGGLE_OK;
     case TOGGLE_OPT_THREADS:
         if (value > TOGGLE__MAX_THREADS)
@@ -190,12 +188,16 @@ int toggle_system_set_option(toggle_system *s, int key, uint64_t value)
         s->threads = (unsigned)value;
         return TOGGLE_OK;
     default:
-        return toggle__error(TOGGLE_EINVAL, "unknown option key %d", key);
+        /* not a system key: get_option refuses it with the same message
+         * (and writes nothing) */
+        return toggle_system_get_option(s, key, &value);
     }
 }
 
 int toggle_system_get_option(const toggle_system *s, int key, uint64_t *value)
 {
+    /* the generator's keys 5..9, by name (space.h) */
+    static const char *const gen_keys[] = {"SEED", "UNIQUE", "PRESSES", "LIT", "ATTEMPTS"};
     if (!s || !value)
         return toggle__error(TOGGLE_EINVAL, "system and value must not be NULL");
     switch (key) {
@@ -203,7 +205,15 @@ int toggle_system_get_option(const toggle_system *s, int key, uint64_t *value)
     case TOGGLE_OPT_MEMORY_BUDGET: *value = s->budget; return TOGGLE_OK;
     case TOGGLE_OPT_SEARCH_LIMIT: *value = s->search_limit; return TOGGLE_OK;
     case TOGGLE_OPT_THREADS: *value = s->threads; return TOGGLE_OK;
-    default: return toggle__error(TOGGLE_EINVAL, "unknown option key %d", key);
+    case TOGGLE_SEARCH_OPT_METRIC:
+        return toggle__error(TOGGLE_EINVAL, "TOGGLE_SEARCH_OPT_METRIC (%d) is an option of a "
+                             "search (and of a generator), not of a system", key);
+    default:
+        if (key >= TOGGLE_GENERATOR_OPT_SEED && key <= TOGGLE_GENERATOR_OPT_ATTEMPTS)
+            return toggle__error(TOGGLE_EINVAL, "TOGGLE_GENERATOR_OPT_%s (%d) is an option of "
+                                 "a generator, not of a system",
+                                 gen_keys[key - TOGGLE_GENERATOR_OPT_SEED], key);
+        return toggle__error(TOGGLE_EINVAL, "unknown option key %d", key);
     }
 }
 

@@ -429,6 +429,52 @@ START_TEST(symmetric_certificate_is_canonical)
 }
 END_TEST
 
+START_TEST(option_keys)
+{
+    /* the per-handle names keep the 1.0 values (pinned by abi/constants.txt
+     * too); a key of another handle is refused with a message naming it */
+    ck_assert_int_eq(TOGGLE_SYSTEM_OPT_ENGINE, TOGGLE_OPT_ENGINE);
+    ck_assert_int_eq(TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, TOGGLE_OPT_MEMORY_BUDGET);
+    ck_assert_int_eq(TOGGLE_SYSTEM_OPT_SEARCH_LIMIT, TOGGLE_OPT_SEARCH_LIMIT);
+    toggle_graph *g = NULL;
+    toggle_system *s = NULL;
+    ck_assert_int_eq(toggle_graph_new_grid(&g, 3, 3, 0), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_new(&s, g, 2, NULL, NULL), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, TOGGLE_ENGINE_GF2), 0);
+    uint64_t v = 0;
+    ck_assert_int_eq(toggle_system_get_option(s, TOGGLE_OPT_ENGINE, &v), TOGGLE_OK);
+    ck_assert_uint_eq(v, TOGGLE_ENGINE_GF2);
+    static const struct {
+        int key;
+        const char *msg;
+    } foreign[] = {
+        {TOGGLE_SEARCH_OPT_METRIC, "TOGGLE_SEARCH_OPT_METRIC (4) is an option of a search (and "
+                                   "of a generator), not of a system"},
+        {TOGGLE_GENERATOR_OPT_SEED, "TOGGLE_GENERATOR_OPT_SEED (5) is an option of a generator, "
+                                    "not of a system"},
+        {TOGGLE_GENERATOR_OPT_ATTEMPTS, "TOGGLE_GENERATOR_OPT_ATTEMPTS (9) is an option of a "
+                                        "generator, not of a system"},
+        {11, "unknown option key 11"},
+        {0, "unknown option key 0"},
+    };
+    for (size_t i = 0; i < sizeof foreign / sizeof foreign[0]; i++) {
+        ck_assert_int_eq(toggle_system_set_option(s, foreign[i].key, 1), TOGGLE_EINVAL);
+        ck_assert_str_eq(toggle_last_error(), foreign[i].msg);
+        v = 42;
+        ck_assert_int_eq(toggle_system_get_option(s, foreign[i].key, &v), TOGGLE_EINVAL);
+        ck_assert_str_eq(toggle_last_error(), foreign[i].msg);
+        ck_assert_uint_eq(v, 42);
+    }
+    for (int key = TOGGLE_GENERATOR_OPT_UNIQUE; key <= TOGGLE_GENERATOR_OPT_LIT; key++) {
+        ck_assert_int_eq(toggle_system_set_option(s, key, 1), TOGGLE_EINVAL);
+        ck_assert_ptr_nonnull(strstr(toggle_last_error(), "is an option of a generator"));
+    }
+    ck_assert_int_eq(toggle_system_get_option(s, TOGGLE_SYSTEM_OPT_ENGINE, &v), TOGGLE_OK);
+    ck_assert_uint_eq(v, TOGGLE_ENGINE_GF2); /* refused keys changed nothing */
+    tu_free_all(g, s, NULL);
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("solve");
@@ -446,6 +492,7 @@ int main(void)
     tcase_add_test(tc, memory_budget);
     tcase_add_test(tc, composite_unsupported_or_solved);
     tcase_add_test(tc, symmetric_certificate_is_canonical);
+    tcase_add_test(tc, option_keys);
     suite_add_tcase(su, tc);
     return tu_run(su);
 }

@@ -162,7 +162,7 @@ START_TEST(misuse_system)
     TU_EXPECT(toggle_system_set_option(NULL, TOGGLE_OPT_ENGINE, 0), TOGGLE_EINVAL);
     TU_EXPECT(toggle_system_set_option(real, 999, 0), TOGGLE_EINVAL);
     TU_EXPECT(toggle_system_set_option(real, TOGGLE_OPT_ENGINE, 77), TOGGLE_EINVAL);
-    TU_EXPECT(toggle_system_set_option(real, TOGGLE_OPT_SEARCH_LIMIT, 0), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_system_set_option(real, TOGGLE_SEARCH_OPT_METRIC, 0), TOGGLE_EINVAL);
     TU_EXPECT(toggle_system_get_option(NULL, TOGGLE_OPT_ENGINE, &v), TOGGLE_EINVAL);
     TU_EXPECT(toggle_system_get_option(real, TOGGLE_OPT_ENGINE, NULL), TOGGLE_EINVAL);
     TU_EXPECT(toggle_system_get_option(real, 999, &v), TOGGLE_EINVAL);

@@ -524,7 +524,9 @@ END_TEST
 START_TEST(fewest_limit)
 {
     /* 16x16 over F_2 has nullity 8: with a limit below 256 the answer is
-     * a solution, not proven, no better than the truth */
+     * a solution, not proven, no better than the truth; with 256 or 0
+     * (unlimited) it is proven, for a search, a system's default and a
+     * generator alike */
     toggle_graph *g = NULL;
     toggle_system *s = NULL;
     toggle_solution *sol = NULL;
@@ -543,27 +545,54 @@ START_TEST(fewest_limit)
     int ok;
     toggle_system_check(s, x, 256, &ok);
     ck_assert_int_eq(ok, 1);
-    ck_assert_int_eq(toggle_search_set_option(se, TOGGLE_OPT_SEARCH_LIMIT, 0), TOGGLE_EINVAL);
     ck_assert_int_eq(toggle_search_set_option(se, TOGGLE_OPT_METRIC, 7), TOGGLE_EINVAL);
-    ck_assert_int_eq(toggle_search_set_option(se, TOGGLE_OPT_SEARCH_LIMIT, 256), TOGGLE_OK);
-    ck_assert_int_eq(toggle_search_run(se), TOGGLE_OK);
-    ck_assert_int_eq(toggle_search_result(se, x, 256, &w, &proven, &visited), TOGGLE_OK);
-    ck_assert_int_eq(proven, 1);
-    ck_assert_uint_eq(w, a075464[15]);
+    /* a limit of all 256 solutions, and 0 = unlimited, prove the minimum */
+    static const uint64_t full[] = {256, 0};
+    for (size_t i = 0; i < 2; i++) {
+        ck_assert_int_eq(toggle_search_set_option(se, TOGGLE_SEARCH_OPT_SEARCH_LIMIT, full[i]), 0);
+        ck_assert_int_eq(toggle_search_run(se), TOGGLE_OK);
+        ck_assert_int_eq(toggle_search_result(se, x, 256, &w, &proven, &visited), TOGGLE_OK);
+        ck_assert_int_eq(proven, 1);
+        ck_assert_uint_eq(w, a075464[15]);
+        ck_assert_uint_eq(visited, 256);
+        ck_assert_int_eq(toggle_system_check(s, x, 256, &ok), TOGGLE_OK);
+        ck_assert_int_eq(ok, 1);
+    }
     ck_assert_int_eq(toggle_search_result(se, x, 255, &w, &proven, &visited), TOGGLE_EBUFSIZE);
     toggle_search_free(se);
     toggle_search_free(NULL);
     toggle_solution_free(sol);
-    /* the system's TOGGLE_OPT_SEARCH_LIMIT is the default of its searches */
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_SEARCH_LIMIT, 12), TOGGLE_OK);
-    ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
-    ck_assert_int_eq(toggle_search_new(&se, sol), TOGGLE_OK);
-    ck_assert_int_eq(toggle_search_run(se), TOGGLE_OK);
-    ck_assert_int_eq(toggle_search_result(se, NULL, 0, &w, &proven, &visited), TOGGLE_OK);
-    ck_assert_int_eq(proven, 0);
-    ck_assert(visited <= 12);
-    toggle_search_free(se);
-    tu_free_all(g, s, sol);
+    /* the system's TOGGLE_SYSTEM_OPT_SEARCH_LIMIT is the default of its
+     * searches; 0 is unlimited and reads back as UINT64_MAX */
+    static const uint64_t sys_limit[] = {12, 0};
+    for (size_t i = 0; i < 2; i++) {
+        uint64_t v = 0;
+        ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_SEARCH_LIMIT, sys_limit[i]),
+                         TOGGLE_OK);
+        ck_assert_int_eq(toggle_system_get_option(s, TOGGLE_SYSTEM_OPT_SEARCH_LIMIT, &v), 0);
+        ck_assert_uint_eq(v, sys_limit[i] ? sys_limit[i] : UINT64_MAX);
+        ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+        ck_assert_int_eq(toggle_search_new(&se, sol), TOGGLE_OK);
+        ck_assert_int_eq(toggle_search_run(se), TOGGLE_OK);
+        ck_assert_int_eq(toggle_search_result(se, NULL, 0, &w, &proven, &visited), TOGGLE_OK);
+        ck_assert_int_eq(proven, sys_limit[i] == 0);
+        ck_assert_uint_eq(visited, sys_limit[i] ? 12 : 256);
+        toggle_search_free(se);
+        toggle_solution_free(sol);
+    }
+    /* a generator on a system whose limit is 1: its fewest-press checks are
+     * never proven until its own limit is 0 */
+    toggle_generator *gen = NULL;
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_SEARCH_LIMIT, 1), TOGGLE_OK);
+    ck_assert_int_eq(toggle_generator_new(&gen, s), TOGGLE_OK);
+    ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_PRESSES, 3), 0);
+    ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_ATTEMPTS, 20), 0);
+    ck_assert_int_eq(toggle_generator_next(gen, x, 256, &w), TOGGLE_ELIMIT);
+    ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_SEARCH_LIMIT, 0), 0);
+    ck_assert_int_eq(toggle_generator_next(gen, x, 256, &w), TOGGLE_OK);
+    ck_assert_uint_eq(w, 3);
+    toggle_generator_free(gen);
+    tu_free_all(g, s, NULL);
 }
 END_TEST
 
@@ -702,6 +731,51 @@ START_TEST(misuse)
 }
 END_TEST
 
+START_TEST(option_keys)
+{
+    /* the per-handle names keep the 1.0 values; a key of another handle is
+     * refused with a message naming it and its handle */
+    ck_assert_int_eq(TOGGLE_SEARCH_OPT_METRIC, TOGGLE_OPT_METRIC);
+    ck_assert_int_eq(TOGGLE_SEARCH_OPT_SEARCH_LIMIT, TOGGLE_OPT_SEARCH_LIMIT);
+    ck_assert_int_eq(TOGGLE_GENERATOR_OPT_SEED, TOGGLE_OPT_SEED);
+    ck_assert_int_eq(TOGGLE_GENERATOR_OPT_UNIQUE, TOGGLE_OPT_UNIQUE);
+    ck_assert_int_eq(TOGGLE_GENERATOR_OPT_PRESSES, TOGGLE_OPT_PRESSES);
+    ck_assert_int_eq(TOGGLE_GENERATOR_OPT_METRIC, TOGGLE_OPT_METRIC);
+    ck_assert_int_eq(TOGGLE_GENERATOR_OPT_LIT, TOGGLE_OPT_LIT);
+    ck_assert_int_eq(TOGGLE_GENERATOR_OPT_ATTEMPTS, TOGGLE_OPT_ATTEMPTS);
+    ck_assert_int_eq(TOGGLE_GENERATOR_OPT_SEARCH_LIMIT, TOGGLE_OPT_SEARCH_LIMIT);
+    toggle_graph *g = NULL;
+    toggle_system *s = NULL;
+    toggle_search *se = NULL;
+    toggle_generator *gen = NULL;
+    toggle_solution *sol = tu_solve_grid(4, 4, 0, 2, &g, &s);
+    ck_assert_int_eq(toggle_search_new(&se, sol), TOGGLE_OK);
+    ck_assert_int_eq(toggle_generator_new(&gen, s), TOGGLE_OK);
+    ck_assert_int_eq(toggle_search_set_option(se, TOGGLE_SEARCH_OPT_METRIC, 1), TOGGLE_OK);
+    ck_assert_int_eq(toggle_search_set_option(se, TOGGLE_SEARCH_OPT_SEARCH_LIMIT, 9), 0);
+    ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_SEED, 3), 0);
+    ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_METRIC, 1), 0);
+    ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_ATTEMPTS, 5), 0);
+    ck_assert_int_eq(toggle_search_set_option(se, TOGGLE_SYSTEM_OPT_ENGINE, 0), TOGGLE_EINVAL);
+    ck_assert_str_eq(toggle_last_error(),
+                     "TOGGLE_SYSTEM_OPT_ENGINE (1) is an option of a system, not of a search");
+    ck_assert_int_eq(toggle_search_set_option(se, TOGGLE_GENERATOR_OPT_LIT, 0), TOGGLE_EINVAL);
+    ck_assert_str_eq(toggle_last_error(),
+                     "TOGGLE_GENERATOR_OPT_LIT (8) is an option of a generator, not of a search");
+    ck_assert_int_eq(toggle_search_set_option(se, 10, 0), TOGGLE_EINVAL);
+    ck_assert_str_eq(toggle_last_error(), "option key 10 does not apply to a search");
+    ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, 0),
+                     TOGGLE_EINVAL);
+    ck_assert_str_eq(toggle_last_error(), "TOGGLE_SYSTEM_OPT_MEMORY_BUDGET (2) is an option of "
+                                          "a system, not of a generator");
+    ck_assert_int_eq(toggle_generator_set_option(gen, -1, 0), TOGGLE_EINVAL);
+    ck_assert_str_eq(toggle_last_error(), "option key -1 does not apply to a generator");
+    toggle_search_free(se);
+    toggle_generator_free(gen);
+    tu_free_all(g, s, sol);
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("space");
@@ -718,6 +792,7 @@ int main(void)
     tcase_add_test(tc, fewest_limit);
     tcase_add_test(tc, generator);
     tcase_add_test(tc, misuse);
+    tcase_add_test(tc, option_keys);
     suite_add_tcase(su, tc);
     return tu_run(su);
 }

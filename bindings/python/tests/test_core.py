@@ -160,8 +160,36 @@ def test_options():
         assert info.value.name == "TOGGLE_ENOMEM" and info.value.message
         s.search_limit = 1000
         assert s.search_limit == 1000
+        s.search_limit = 0  # unlimited, read back as 2^64 - 1
+        assert s.search_limit == (1 << 64) - 1
         with pytest.raises(toggle.InvalidArgumentError):
             s.engine = "no-such-engine"
+
+
+def test_option_keys_per_handle():
+    # the per-handle names keep the values of the 1.0 names, which stay
+    assert (toggle.SYSTEM_OPT_ENGINE, toggle.SYSTEM_OPT_MEMORY_BUDGET,
+            toggle.SYSTEM_OPT_SEARCH_LIMIT) == (1, 2, 3)
+    assert (toggle.OPT_ENGINE, toggle.OPT_MEMORY_BUDGET, toggle.OPT_SEARCH_LIMIT) == (1, 2, 3)
+    assert (toggle.SEARCH_OPT_SEARCH_LIMIT, toggle.SEARCH_OPT_METRIC) == (3, 4)
+    assert (toggle.GENERATOR_OPT_SEARCH_LIMIT, toggle.GENERATOR_OPT_METRIC,
+            toggle.GENERATOR_OPT_SEED, toggle.GENERATOR_OPT_UNIQUE,
+            toggle.GENERATOR_OPT_PRESSES, toggle.GENERATOR_OPT_LIT,
+            toggle.GENERATOR_OPT_ATTEMPTS) == (3, 4, 5, 6, 7, 8, 9)
+    with toggle.System(toggle.Graph.grid(3), 2) as s:
+        s.set_option(toggle.SYSTEM_OPT_ENGINE, toggle.ENGINE_GF2)
+        assert s.get_option(toggle.OPT_ENGINE) == toggle.ENGINE_GF2
+        with pytest.raises(toggle.InvalidArgumentError) as info:
+            s.set_option(toggle.SEARCH_OPT_METRIC, 0)
+        assert info.value.message == ("TOGGLE_SEARCH_OPT_METRIC (4) is an option of a search "
+                                      "(and of a generator), not of a system")
+        with pytest.raises(toggle.InvalidArgumentError) as info:
+            s.get_option(toggle.GENERATOR_OPT_SEED)
+        assert "TOGGLE_GENERATOR_OPT_SEED (5) is an option of a generator" in info.value.message
+        with toggle.Generator(s) as gen:
+            with pytest.raises(toggle.InvalidArgumentError) as info:
+                gen.set_option(toggle.SYSTEM_OPT_ENGINE, 0)
+            assert "is an option of a system, not of a generator" in info.value.message
 
 
 def test_boards(arrays):

@@ -65,6 +65,29 @@ def test_fewest_presses_matches_brute_force(arrays):
         assert sol.fewest_presses("presses").weight == best.weight  # k = 2
         partial = sol.fewest_presses(limit=2)
         assert not partial.proven and s.check(partial.x)
+        assert not sol.fewest_presses(search_limit=2).proven
+        with pytest.raises(TypeError):
+            sol.fewest_presses(limit=2, search_limit=2)
+
+
+def test_search_limit_zero_is_unlimited(arrays):
+    # 16x16 over F_2: 256 solutions; a limit of 1 on the system is the
+    # default of its searches and generators, and 0 lifts it
+    with toggle.System(toggle.Graph.grid(16), 2) as s:
+        s.search_limit = 1
+        with s.solve() as sol:
+            assert not sol.fewest_presses().proven
+            for best in (sol.fewest_presses(search_limit=0), sol.fewest_presses(limit=0)):
+                assert best.proven and best.visited == 256 and best.weight == 104  # OEIS A075464
+                assert s.check(best.x)
+        with toggle.Generator(s, presses=3, attempts=20) as gen:
+            with pytest.raises(toggle.LimitError):
+                gen.next()  # the fewest-press check is never proven
+        with toggle.Generator(s, presses=3, attempts=20, search_limit=0) as gen:
+            assert gen.next()[1] == 3
+        s.search_limit = 0
+        with s.solve() as sol:
+            assert sol.fewest_presses().proven
 
 
 def test_generator(arrays):

@@ -23,9 +23,15 @@ ENGINE_FLINT = 1
 ENGINE_GF2 = 2
 ENGINE_CHASE = 3
 ENGINE_HOWELL = 4
-OPT_ENGINE = 1
-OPT_MEMORY_BUDGET = 2
-OPT_SEARCH_LIMIT = 3
+# option keys of a system (TOGGLE_SYSTEM_OPT_*); those of a search and a
+# generator are in _space
+SYSTEM_OPT_ENGINE = 1
+SYSTEM_OPT_MEMORY_BUDGET = 2
+SYSTEM_OPT_SEARCH_LIMIT = 3
+# the 1.0 names (TOGGLE_OPT_*), deprecated aliases with the same values
+OPT_ENGINE = SYSTEM_OPT_ENGINE
+OPT_MEMORY_BUDGET = SYSTEM_OPT_MEMORY_BUDGET
+OPT_SEARCH_LIMIT = SYSTEM_OPT_SEARCH_LIMIT
 DEFAULT_MEMORY_BUDGET = 4 << 30
 MAX_MODULUS = (1 << 63) - 1
 
@@ -321,12 +327,13 @@ class System(_Handle):
         return v.value
 
     def set_option(self, key, value):
-        """Set a TOGGLE_OPT_* option (see also the engine, memory_budget and
-        search_limit properties)."""
+        """Set a SYSTEM_OPT_* option (see also the engine, memory_budget and
+        search_limit properties). A key of a search or a generator raises
+        InvalidArgumentError naming it."""
         call("toggle_system_set_option", self._handle, int(key), int(value))
 
     def get_option(self, key):
-        """Read a TOGGLE_OPT_* option."""
+        """Read a SYSTEM_OPT_* option."""
         v = ctypes.c_uint64()
         call("toggle_system_get_option", self._handle, int(key), ctypes.byref(v))
         return v.value
@@ -334,29 +341,31 @@ class System(_Handle):
     @property
     def engine(self):
         """The forced engine's name ("auto" by default); assign a name or ENGINE_*."""
-        return engine_name(self.get_option(OPT_ENGINE))
+        return engine_name(self.get_option(SYSTEM_OPT_ENGINE))
 
     @engine.setter
     def engine(self, value):
-        self.set_option(OPT_ENGINE, _engine_value(value))
+        self.set_option(SYSTEM_OPT_ENGINE, _engine_value(value))
 
     @property
     def memory_budget(self):
         """Bytes the solver may allocate (0 = unlimited)."""
-        return self.get_option(OPT_MEMORY_BUDGET)
+        return self.get_option(SYSTEM_OPT_MEMORY_BUDGET)
 
     @memory_budget.setter
     def memory_budget(self, value):
-        self.set_option(OPT_MEMORY_BUDGET, value)
+        self.set_option(SYSTEM_OPT_MEMORY_BUDGET, value)
 
     @property
     def search_limit(self):
-        """Solutions a fewest-press search may visit."""
-        return self.get_option(OPT_SEARCH_LIMIT)
+        """Solutions a fewest-press search on this system's solutions (or a
+        generator) may visit by default: 2^32 unless set; 0 = unlimited,
+        read back as 2^64 - 1."""
+        return self.get_option(SYSTEM_OPT_SEARCH_LIMIT)
 
     @search_limit.setter
     def search_limit(self, value):
-        self.set_option(OPT_SEARCH_LIMIT, value)
+        self.set_option(SYSTEM_OPT_SEARCH_LIMIT, value)
 
     def check(self, x):
         """True if the presses x solve the system (A x = b mod k); no elimination."""

@@ -131,10 +131,10 @@ _PROTOTYPES = {
     "toggle_solution_particular_range": (c_int, [c_void_p, c_size_t, P(c_u64), c_size_t]),
     "toggle_solution_kernel_vector": (c_int, [c_void_p, c_size_t, P(c_u64), c_size_t]),
     "toggle_solution_certificate": (c_int, [c_void_p, P(c_u64), c_size_t]),
-    # grid.h
-    "toggle_grid_nullity": (c_int, [c_size_t, c_size_t, c_u64, c_u32, P(c_size_t)]),
     "toggle_solution_particular_packed": (c_int, [c_void_p, c_size_t, c_size_t, P(c_u64),
                                                   c_size_t]),
+    # grid.h
+    "toggle_grid_nullity": (c_int, [c_size_t, c_size_t, c_u64, c_u32, P(c_size_t)]),
 }
 
 

@@ -38,13 +38,24 @@ _ffi.declare({
 
 METRIC_CELLS = 0
 METRIC_PRESSES = 1
-OPT_METRIC = 4
-OPT_SEED = 5
-OPT_UNIQUE = 6
-OPT_PRESSES = 7
-OPT_LIT = 8
-OPT_ATTEMPTS = 9
-_OPT_SEARCH_LIMIT = 3
+# option keys of a search (TOGGLE_SEARCH_OPT_*) and of a generator
+# (TOGGLE_GENERATOR_OPT_*)
+SEARCH_OPT_SEARCH_LIMIT = 3
+SEARCH_OPT_METRIC = 4
+GENERATOR_OPT_SEARCH_LIMIT = 3
+GENERATOR_OPT_METRIC = 4
+GENERATOR_OPT_SEED = 5
+GENERATOR_OPT_UNIQUE = 6
+GENERATOR_OPT_PRESSES = 7
+GENERATOR_OPT_LIT = 8
+GENERATOR_OPT_ATTEMPTS = 9
+# the 1.0 names (TOGGLE_OPT_*), deprecated aliases with the same values
+OPT_METRIC = SEARCH_OPT_METRIC
+OPT_SEED = GENERATOR_OPT_SEED
+OPT_UNIQUE = GENERATOR_OPT_UNIQUE
+OPT_PRESSES = GENERATOR_OPT_PRESSES
+OPT_LIT = GENERATOR_OPT_LIT
+OPT_ATTEMPTS = GENERATOR_OPT_ATTEMPTS
 _NONE = (1 << 64) - 1
 _METRICS = {"cells": METRIC_CELLS, "presses": METRIC_PRESSES}
 
@@ -134,16 +145,22 @@ def _sample(self, rng=None, seed=None):
             rng.close()
 
 
-def _fewest_presses(self, metric="cells", limit=None):
+def _fewest_presses(self, metric="cells", limit=None, search_limit=None):
     """The solution with the fewest cells pressed (metric "cells") or the
     smallest total of presses ("presses"). Exact (proven) while the number
-    of solutions is within `limit` (default 2^32; 0 = unlimited); otherwise
-    the best one visited. Returns FewestPresses(x, weight, proven, visited)."""
+    of solutions is within `search_limit` (default the system's
+    search_limit, 2^32 unless set; 0 = unlimited); otherwise the best one
+    visited. `limit` is the 1.0 name of `search_limit` (give one of them).
+    Returns FewestPresses(x, weight, proven, visited)."""
+    if limit is not None and search_limit is not None:
+        raise TypeError("give search_limit or its old name limit, not both")
+    if search_limit is None:
+        search_limit = limit
     h = _new("toggle_search_new", self._handle)
     try:
-        call("toggle_search_set_option", h, OPT_METRIC, _metric(metric))
-        if limit is not None:
-            call("toggle_search_set_option", h, _OPT_SEARCH_LIMIT, limit)
+        call("toggle_search_set_option", h, SEARCH_OPT_METRIC, _metric(metric))
+        if search_limit is not None:
+            call("toggle_search_set_option", h, SEARCH_OPT_SEARCH_LIMIT, search_limit)
         call("toggle_search_run", h)
         n = self.cols
         buf = A.empty(n)
@@ -166,9 +183,11 @@ class Generator(_Handle):
     """Random solvable start states for the board of a system (its A and k).
 
     ``Generator(system, seed=0, unique=False, presses=None, lit=None,
-    metric="cells", attempts=None, search_limit=None)``; each ``next()``
-    returns ``(start, presses)`` where presses is the fewest-press weight
-    when it was computed, else None. Iterating yields starts forever."""
+    metric="cells", attempts=None, search_limit=None)``, one keyword per
+    GENERATOR_OPT_* key (search_limit 0 = unlimited; None keeps the
+    default); each ``next()`` returns ``(start, presses)`` where presses is
+    the fewest-press weight when it was computed, else None. Iterating
+    yields starts forever."""
 
     _free_name = "toggle_generator_free"
 
@@ -178,15 +197,17 @@ class Generator(_Handle):
         self._owner = None
         self._n = system.cols
         self._h = _new("toggle_generator_new", system._handle)
-        opts = [(OPT_METRIC, _metric(metric)), (OPT_UNIQUE, 1 if unique else 0),
-                (OPT_PRESSES, presses), (OPT_LIT, lit), (OPT_ATTEMPTS, attempts),
-                (_OPT_SEARCH_LIMIT, search_limit), (OPT_SEED, seed)]
+        opts = [(GENERATOR_OPT_METRIC, _metric(metric)),
+                (GENERATOR_OPT_UNIQUE, 1 if unique else 0), (GENERATOR_OPT_PRESSES, presses),
+                (GENERATOR_OPT_LIT, lit), (GENERATOR_OPT_ATTEMPTS, attempts),
+                (GENERATOR_OPT_SEARCH_LIMIT, search_limit), (GENERATOR_OPT_SEED, seed)]
         for key, value in opts:
             if value is not None:
                 self.set_option(key, value)
 
     def set_option(self, key, value):
-        """Set a raw TOGGLE_OPT_* generator option."""
+        """Set a raw GENERATOR_OPT_* option. A key of a system raises
+        InvalidArgumentError naming it."""
         call("toggle_generator_set_option", self._handle, int(key), int(value))
 
     @property

@@ -28,7 +28,7 @@ pub struct toggle_solution {
 pub struct toggle_iter {
     _private: [u8; 0],
 }
-/// Opaque seeded random generator (space.h).
+/// Opaque seeded random generator (declared in solution.h, made in space.h).
 #[repr(C)]
 pub struct toggle_rng {
     _private: [u8; 0],
@@ -81,18 +81,38 @@ pub const TOGGLE_ENGINE_FLINT: c_int = 1;
 pub const TOGGLE_ENGINE_GF2: c_int = 2;
 pub const TOGGLE_ENGINE_CHASE: c_int = 3;
 pub const TOGGLE_ENGINE_HOWELL: c_int = 4;
-pub const TOGGLE_OPT_ENGINE: c_int = 1;
-pub const TOGGLE_OPT_MEMORY_BUDGET: c_int = 2;
-pub const TOGGLE_OPT_SEARCH_LIMIT: c_int = 3;
-pub const TOGGLE_OPT_METRIC: c_int = 4;
-pub const TOGGLE_OPT_SEED: c_int = 5;
-pub const TOGGLE_OPT_UNIQUE: c_int = 6;
-pub const TOGGLE_OPT_PRESSES: c_int = 7;
-pub const TOGGLE_OPT_LIT: c_int = 8;
-pub const TOGGLE_OPT_ATTEMPTS: c_int = 9;
+// system.h: option keys of a system
+pub const TOGGLE_SYSTEM_OPT_ENGINE: c_int = 1;
+pub const TOGGLE_SYSTEM_OPT_MEMORY_BUDGET: c_int = 2;
+/// 0 = unlimited (read back as `u64::MAX`).
+pub const TOGGLE_SYSTEM_OPT_SEARCH_LIMIT: c_int = 3;
+// system.h: the 1.0 option keys, deprecated aliases of the per-handle keys
+// (same values; no `#[deprecated]`, as in C)
+pub const TOGGLE_OPT_ENGINE: c_int = TOGGLE_SYSTEM_OPT_ENGINE;
+pub const TOGGLE_OPT_MEMORY_BUDGET: c_int = TOGGLE_SYSTEM_OPT_MEMORY_BUDGET;
+pub const TOGGLE_OPT_SEARCH_LIMIT: c_int = TOGGLE_SYSTEM_OPT_SEARCH_LIMIT;
+pub const TOGGLE_OPT_METRIC: c_int = TOGGLE_SEARCH_OPT_METRIC;
+pub const TOGGLE_OPT_SEED: c_int = TOGGLE_GENERATOR_OPT_SEED;
+pub const TOGGLE_OPT_UNIQUE: c_int = TOGGLE_GENERATOR_OPT_UNIQUE;
+pub const TOGGLE_OPT_PRESSES: c_int = TOGGLE_GENERATOR_OPT_PRESSES;
+pub const TOGGLE_OPT_LIT: c_int = TOGGLE_GENERATOR_OPT_LIT;
+pub const TOGGLE_OPT_ATTEMPTS: c_int = TOGGLE_GENERATOR_OPT_ATTEMPTS;
 // space.h
 pub const TOGGLE_METRIC_CELLS: u64 = 0;
 pub const TOGGLE_METRIC_PRESSES: u64 = 1;
+// space.h: option keys of a search
+/// 0 = unlimited.
+pub const TOGGLE_SEARCH_OPT_SEARCH_LIMIT: c_int = 3;
+pub const TOGGLE_SEARCH_OPT_METRIC: c_int = 4;
+// space.h: option keys of a generator
+/// 0 = unlimited.
+pub const TOGGLE_GENERATOR_OPT_SEARCH_LIMIT: c_int = 3;
+pub const TOGGLE_GENERATOR_OPT_METRIC: c_int = 4;
+pub const TOGGLE_GENERATOR_OPT_SEED: c_int = 5;
+pub const TOGGLE_GENERATOR_OPT_UNIQUE: c_int = 6;
+pub const TOGGLE_GENERATOR_OPT_PRESSES: c_int = 7;
+pub const TOGGLE_GENERATOR_OPT_LIT: c_int = 8;
+pub const TOGGLE_GENERATOR_OPT_ATTEMPTS: c_int = 9;
 pub const TOGGLE_DEFAULT_MEMORY_BUDGET: u64 = 4 << 30;
 pub const TOGGLE_MAX_MODULUS: u64 = i64::MAX as u64;
 
@@ -220,17 +240,21 @@ extern "C" {
                                          v: *mut u64, len: usize) -> c_int;
     pub fn toggle_solution_certificate(solution: *const toggle_solution, y: *mut u64,
                                        len: usize) -> c_int;
+    pub fn toggle_solution_radix(solution: *const toggle_solution, index: usize, radix: *mut u64)
+                                 -> c_int;
+    pub fn toggle_solution_sample(solution: *const toggle_solution, rng: *mut toggle_rng,
+                                  x: *mut u64, len: usize) -> c_int;
+    pub fn toggle_solution_particular_packed(solution: *const toggle_solution, offset: usize,
+                                             len: usize, words: *mut u64, nwords: usize)
+                                             -> c_int;
+    pub fn toggle_solution_count_orbits(solution: *const toggle_solution, rows: usize,
+                                        cols: usize, group: u32, orbits: *mut u64) -> c_int;
 
     // grid.h
     pub fn toggle_grid_nullity(rows: usize, cols: usize, modulus: u64, flags: u32,
                                nullity: *mut usize) -> c_int;
-    pub fn toggle_solution_particular_packed(solution: *const toggle_solution, offset: usize,
-                                             len: usize, words: *mut u64, nwords: usize)
-                                             -> c_int;
 
     // space.h
-    pub fn toggle_solution_radix(solution: *const toggle_solution, index: usize, radix: *mut u64)
-                                 -> c_int;
     pub fn toggle_iter_new(out: *mut *mut toggle_iter, solution: *const toggle_solution) -> c_int;
     pub fn toggle_iter_next(iter: *mut toggle_iter, x: *mut u64, len: usize) -> c_int;
     pub fn toggle_iter_reset(iter: *mut toggle_iter);
@@ -240,8 +264,6 @@ extern "C" {
     pub fn toggle_rng_next(rng: *mut toggle_rng) -> u64;
     pub fn toggle_rng_below(rng: *mut toggle_rng, bound: u64) -> u64;
     pub fn toggle_rng_free(rng: *mut toggle_rng);
-    pub fn toggle_solution_sample(solution: *const toggle_solution, rng: *mut toggle_rng,
-                                  x: *mut u64, len: usize) -> c_int;
     pub fn toggle_search_new(out: *mut *mut toggle_search, solution: *const toggle_solution)
                              -> c_int;
     pub fn toggle_search_set_option(search: *mut toggle_search, key: c_int, value: u64) -> c_int;
@@ -286,8 +308,6 @@ extern "C" {
                                  -> c_int;
     pub fn toggle_symmetry_name(mask: u32) -> *const c_char;
     pub fn toggle_symmetry_of_shape(rows: usize, cols: usize) -> u32;
-    pub fn toggle_solution_count_orbits(solution: *const toggle_solution, rows: usize,
-                                        cols: usize, group: u32, orbits: *mut u64) -> c_int;
 
     // guard.h
     pub fn toggle_flint_guard_install() -> c_int;
@@ -302,6 +322,23 @@ mod tests {
     fn links_and_reports_major_version() {
         let v = unsafe { toggle_version_number() };
         assert_eq!(v / 10000, TOGGLE_VERSION_MAJOR);
+    }
+
+    #[test]
+    fn option_keys_keep_their_values() {
+        let system = [TOGGLE_SYSTEM_OPT_ENGINE, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET,
+                      TOGGLE_SYSTEM_OPT_SEARCH_LIMIT];
+        assert_eq!(system, [1, 2, 3]);
+        assert_eq!([TOGGLE_SEARCH_OPT_SEARCH_LIMIT, TOGGLE_SEARCH_OPT_METRIC], [3, 4]);
+        let generator = [TOGGLE_GENERATOR_OPT_SEARCH_LIMIT, TOGGLE_GENERATOR_OPT_METRIC,
+                         TOGGLE_GENERATOR_OPT_SEED, TOGGLE_GENERATOR_OPT_UNIQUE,
+                         TOGGLE_GENERATOR_OPT_PRESSES, TOGGLE_GENERATOR_OPT_LIT,
+                         TOGGLE_GENERATOR_OPT_ATTEMPTS];
+        assert_eq!(generator, [3, 4, 5, 6, 7, 8, 9]);
+        let old = [TOGGLE_OPT_ENGINE, TOGGLE_OPT_MEMORY_BUDGET, TOGGLE_OPT_SEARCH_LIMIT,
+                   TOGGLE_OPT_METRIC, TOGGLE_OPT_SEED, TOGGLE_OPT_UNIQUE, TOGGLE_OPT_PRESSES,
+                   TOGGLE_OPT_LIT, TOGGLE_OPT_ATTEMPTS];
+        assert_eq!(old, [1, 2, 3, 4, 5, 6, 7, 8, 9]);
     }
 
     #[test]

@@ -273,7 +273,7 @@ impl fmt::Debug for Graph {
     }
 }
 
-/// Elimination engines (the TOGGLE_OPT_ENGINE option).
+/// Elimination engines (the TOGGLE_SYSTEM_OPT_ENGINE option).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {
     /// Let the library choose (the default).
@@ -417,12 +417,13 @@ impl System {
         Ok(v)
     }
 
-    /// Set a raw TOGGLE_OPT_* option.
+    /// Set a raw `TOGGLE_SYSTEM_OPT_*` option (a key of a search or a
+    /// generator is an `InvalidArgument` error whose message names it).
     pub fn set_option(&mut self, key: i32, value: u64) -> Result<()> {
         check(unsafe { sys::toggle_system_set_option(self.ptr.as_ptr(), key, value) }).map(|_| ())
     }
 
-    /// Read a raw TOGGLE_OPT_* option.
+    /// Read a raw `TOGGLE_SYSTEM_OPT_*` option.
     pub fn option(&self, key: i32) -> Result<u64> {
         let mut v = 0u64;
         check(unsafe { sys::toggle_system_get_option(self.ptr.as_ptr(), key, &mut v) })?;
@@ -431,12 +432,25 @@ impl System {
 
     /// Force an engine (Engine::Auto lets the library choose).
     pub fn set_engine(&mut self, engine: Engine) -> Result<()> {
-        self.set_option(sys::TOGGLE_OPT_ENGINE, engine.code() as u64)
+        self.set_option(sys::TOGGLE_SYSTEM_OPT_ENGINE, engine.code() as u64)
     }
 
     /// Bytes the solver may allocate (0 = unlimited).
     pub fn set_memory_budget(&mut self, bytes: u64) -> Result<()> {
-        self.set_option(sys::TOGGLE_OPT_MEMORY_BUDGET, bytes)
+        self.set_option(sys::TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, bytes)
+    }
+
+    /// Solutions a fewest-press search may visit, the default of the
+    /// searches on this system's solutions and of its generators (2^32
+    /// unless set; 0 = unlimited).
+    pub fn set_search_limit(&mut self, limit: u64) -> Result<()> {
+        self.set_option(sys::TOGGLE_SYSTEM_OPT_SEARCH_LIMIT, limit)
+    }
+
+    /// The search limit ([`System::set_search_limit`]); `u64::MAX` when it
+    /// was set to 0 (unlimited).
+    pub fn search_limit(&self) -> Result<u64> {
+        self.option(sys::TOGGLE_SYSTEM_OPT_SEARCH_LIMIT)
     }
 
     /// True if the presses x solve the system (no elimination involved).

@@ -138,15 +138,16 @@ impl Solution {
     }
 
     /// The solution of least weight under `metric`. Exact (`proven`) while
-    /// the number of solutions is within `limit` (None: the library default
-    /// 2^32; Some(0): unlimited); otherwise the best one visited.
+    /// the number of solutions is within `limit` (None: the system's
+    /// search limit, 2^32 unless set; Some(0): unlimited); otherwise the
+    /// best one visited.
     pub fn fewest_presses(&self, metric: Metric, limit: Option<u64>) -> Result<Fewest> {
         let search = new_handle(|out| unsafe { sys::toggle_search_new(out, self.ptr.as_ptr()) })?;
         let s = search.as_ptr();
         let result = (|| {
-            check(unsafe { sys::toggle_search_set_option(s, sys::TOGGLE_OPT_METRIC, metric.code()) })?;
+            check(unsafe { sys::toggle_search_set_option(s, sys::TOGGLE_SEARCH_OPT_METRIC, metric.code()) })?;
             if let Some(l) = limit {
-                check(unsafe { sys::toggle_search_set_option(s, sys::TOGGLE_OPT_SEARCH_LIMIT, l) })?;
+                check(unsafe { sys::toggle_search_set_option(s, sys::TOGGLE_SEARCH_OPT_SEARCH_LIMIT, l) })?;
             }
             check(unsafe { sys::toggle_search_run(s) })?;
             let mut x = vec![0u64; self.cols()];
@@ -194,49 +195,50 @@ impl Generator {
             .map(|ptr| Generator { ptr, m })
     }
 
-    /// Set a raw `TOGGLE_OPT_*` option (SEED, UNIQUE, PRESSES, METRIC, LIT,
-    /// ATTEMPTS, SEARCH_LIMIT).
+    /// Set a raw `TOGGLE_GENERATOR_OPT_*` option (SEED, UNIQUE, PRESSES,
+    /// METRIC, LIT, ATTEMPTS, SEARCH_LIMIT); a key of a system is an
+    /// `InvalidArgument` error whose message names it.
     pub fn set_option(&mut self, key: i32, value: u64) -> Result<()> {
         check(unsafe { sys::toggle_generator_set_option(self.ptr.as_ptr(), key, value) }).map(|_| ())
     }
 
     /// Seed of the generator's own rng (default 0); restarts the sequence.
     pub fn set_seed(&mut self, seed: u64) -> Result<()> {
-        self.set_option(sys::TOGGLE_OPT_SEED, seed)
+        self.set_option(sys::TOGGLE_GENERATOR_OPT_SEED, seed)
     }
 
     /// Ask for starts with exactly one solution ([`Generator::generate`]
     /// then fails with `NoSolution` when the board's nullity is > 0).
     pub fn set_unique(&mut self, unique: bool) -> Result<()> {
-        self.set_option(sys::TOGGLE_OPT_UNIQUE, unique as u64)
+        self.set_option(sys::TOGGLE_GENERATOR_OPT_UNIQUE, unique as u64)
     }
 
     /// Ask for starts whose fewest-press solution weighs exactly `presses`
     /// under the metric (`None`: no constraint, the default).
     pub fn set_presses(&mut self, presses: Option<u64>) -> Result<()> {
-        self.set_option(sys::TOGGLE_OPT_PRESSES, presses.unwrap_or(u64::MAX))
+        self.set_option(sys::TOGGLE_GENERATOR_OPT_PRESSES, presses.unwrap_or(u64::MAX))
     }
 
     /// The metric of [`Generator::set_presses`] (default `Metric::Cells`).
     pub fn set_metric(&mut self, metric: Metric) -> Result<()> {
-        self.set_option(sys::TOGGLE_OPT_METRIC, metric.code())
+        self.set_option(sys::TOGGLE_GENERATOR_OPT_METRIC, metric.code())
     }
 
     /// Ask for starts with exactly `lit` nonzero cells (`None`: no
     /// constraint, the default).
     pub fn set_lit(&mut self, lit: Option<u64>) -> Result<()> {
-        self.set_option(sys::TOGGLE_OPT_LIT, lit.unwrap_or(u64::MAX))
+        self.set_option(sys::TOGGLE_GENERATOR_OPT_LIT, lit.unwrap_or(u64::MAX))
     }
 
     /// Tries before giving up with `ErrorKind::Limit` (default 100000).
     pub fn set_attempts(&mut self, attempts: u64) -> Result<()> {
-        self.set_option(sys::TOGGLE_OPT_ATTEMPTS, attempts)
+        self.set_option(sys::TOGGLE_GENERATOR_OPT_ATTEMPTS, attempts)
     }
 
     /// Search limit of the fewest-press check (see
-    /// [`Solution::fewest_presses`]).
+    /// [`Solution::fewest_presses`]; default the system's, 0 = unlimited).
     pub fn set_search_limit(&mut self, limit: u64) -> Result<()> {
-        self.set_option(sys::TOGGLE_OPT_SEARCH_LIMIT, limit)
+        self.set_option(sys::TOGGLE_GENERATOR_OPT_SEARCH_LIMIT, limit)
     }
 
     /// Nullity of the board: each generated start has k^nullity solutions

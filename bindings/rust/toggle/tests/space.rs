@@ -1,7 +1,7 @@
 //! Iteration, sampling and fewest presses, checked by brute force.
 
 use std::collections::HashSet;
-use toggle::{ErrorKind, Graph, GridFlags, Metric, Rng, System};
+use toggle::{sys, ErrorKind, Generator, Graph, GridFlags, Metric, Rng, System};
 
 fn four_by_four() -> (System, toggle::Solution) {
     let s = System::new(&Graph::grid(4, 4, GridFlags::CLASSIC).unwrap(), 2, None, None).unwrap();
@@ -59,4 +59,49 @@ fn sampling_and_fewest_presses() {
     assert!(s.check(&best.x).unwrap());
     let partial = sol.fewest_presses(Metric::Presses, Some(2)).unwrap();
     assert!(!partial.proven);
+}
+
+#[test]
+fn search_limit_zero_is_unlimited() {
+    // 16x16 over F_2: 256 solutions. A system limit of 1 is the default of
+    // its searches and generators; 0 lifts it (OEIS A075464: 104 presses).
+    let mut s = System::new(&Graph::grid(16, 16, GridFlags::CLASSIC).unwrap(), 2, None, None)
+        .unwrap();
+    s.set_search_limit(1).unwrap();
+    let sol = s.solve().unwrap();
+    assert!(!sol.fewest_presses(Metric::Cells, None).unwrap().proven);
+    let best = sol.fewest_presses(Metric::Cells, Some(0)).unwrap();
+    assert!(best.proven);
+    assert_eq!((best.visited, best.weight), (256, 104));
+    assert!(s.check(&best.x).unwrap());
+
+    let mut gen = Generator::new(&s).unwrap();
+    gen.set_presses(Some(3)).unwrap();
+    gen.set_attempts(20).unwrap();
+    assert_eq!(gen.generate().unwrap_err().kind(), ErrorKind::Limit); // never proven
+    gen.set_search_limit(0).unwrap();
+    assert_eq!(gen.generate().unwrap().presses, Some(3));
+
+    s.set_search_limit(0).unwrap();
+    assert_eq!(s.search_limit().unwrap(), u64::MAX);
+    assert_eq!(s.option(sys::TOGGLE_OPT_SEARCH_LIMIT).unwrap(), u64::MAX);
+    assert!(s.solve().unwrap().fewest_presses(Metric::Cells, None).unwrap().proven);
+}
+
+#[test]
+fn option_keys_of_another_handle_are_named() {
+    let (mut s, _) = four_by_four();
+    s.set_option(sys::TOGGLE_SYSTEM_OPT_ENGINE, sys::TOGGLE_ENGINE_GF2 as u64).unwrap();
+    assert_eq!(s.option(sys::TOGGLE_OPT_ENGINE).unwrap(), sys::TOGGLE_ENGINE_GF2 as u64);
+    let err = s.set_option(sys::TOGGLE_SEARCH_OPT_METRIC, 0).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidArgument);
+    assert_eq!(err.message(), "TOGGLE_SEARCH_OPT_METRIC (4) is an option of a search \
+                               (and of a generator), not of a system");
+    let err = s.option(sys::TOGGLE_GENERATOR_OPT_LIT).unwrap_err();
+    assert!(err.message().starts_with("TOGGLE_GENERATOR_OPT_LIT (8) is an option of a generator"));
+    let mut gen = Generator::new(&s).unwrap();
+    let err = gen.set_option(sys::TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, 0).unwrap_err();
+    assert_eq!(err.message(), "TOGGLE_SYSTEM_OPT_MEMORY_BUDGET (2) is an option of a system, \
+                               not of a generator");
+    gen.set_option(sys::TOGGLE_GENERATOR_OPT_SEED, 4).unwrap();
 }
