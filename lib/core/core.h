@@ -44,6 +44,25 @@ typedef struct toggle__failpoint {
 void toggle__failpoint_arm(toggle__failpoint *fp, uint64_t nth, bool sticky);
 bool toggle__failpoint_hit(toggle__failpoint *fp);
 
+/* The idioms of every handle constructor: allocate the zeroed handle (or
+ * return TOGGLE_ENOMEM naming it), and hand it out, or free it and return
+ * the failure. */
+#define TOGGLE__NEW_HANDLE(var, what)                                          \
+    do {                                                                       \
+        (var) = toggle__calloc(1, sizeof *(var));                              \
+        if (!(var))                                                            \
+            return toggle__error(TOGGLE_ENOMEM, "out of memory allocating " what); \
+    } while (0)
+#define TOGGLE__HAND_OUT(out, var, rc, free_fn)                                \
+    do {                                                                       \
+        if (rc) {                                                              \
+            free_fn(var);                                                      \
+            return (rc);                                                       \
+        }                                                                      \
+        *(out) = (var);                                                        \
+        return TOGGLE_OK;                                                      \
+    } while (0)
+
 /* Test hooks (thread-local): fail the nth allocation from now (n >= 1),
  * once or for every later call too; 0 disables. Returns calls counted. */
 void toggle__alloc_fail_at(uint64_t nth, bool sticky);

@@ -6,9 +6,8 @@
 
 static int graph_alloc(toggle_graph **out, int kind, uint32_t flags, size_t n)
 {
-    toggle_graph *g = toggle__calloc(1, sizeof *g);
-    if (!g)
-        return toggle__error(TOGGLE_ENOMEM, "out of memory allocating a graph");
+    toggle_graph *g;
+    TOGGLE__NEW_HANDLE(g, "a graph");
     atomic_init(&g->refs, 1);
     g->kind = kind;
     g->flags = flags;

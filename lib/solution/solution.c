@@ -6,9 +6,8 @@
 
 int toggle__solution_new(toggle_solution **out, const toggle_system *s, int engine)
 {
-    toggle_solution *sol = toggle__calloc(1, sizeof *sol);
-    if (!sol)
-        return toggle__error(TOGGLE_ENOMEM, "out of memory allocating a solution");
+    toggle_solution *sol;
+    TOGGLE__NEW_HANDLE(sol, "a solution");
     sol->m = s->m;
     sol->n = s->n;
     sol->k = s->k;

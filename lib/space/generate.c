@@ -73,9 +73,8 @@ int toggle_generator_new(toggle_generator **out, const toggle_system *system)
 {
     if (!out || !system)
         return toggle__error(TOGGLE_EINVAL, "out and system must not be NULL");
-    toggle_generator *g = toggle__calloc(1, sizeof *g);
-    if (!g)
-        return toggle__error(TOGGLE_ENOMEM, "out of memory allocating a generator");
+    toggle_generator *g;
+    TOGGLE__NEW_HANDLE(g, "a generator");
     g->m = system->m;
     g->n = system->n;
     g->k = system->k;
@@ -101,12 +100,7 @@ int toggle_generator_new(toggle_generator **out, const toggle_system *system)
         if (!g->x || !g->s)
             rc = toggle__error(TOGGLE_ENOMEM, "out of memory allocating a generator");
     }
-    if (rc) {
-        toggle_generator_free(g);
-        return rc;
-    }
-    *out = g;
-    return TOGGLE_OK;
+    TOGGLE__HAND_OUT(out, g, rc, toggle_generator_free);
 }
 
 void toggle_generator_free(toggle_generator *g)

@@ -225,9 +225,8 @@ int toggle_iter_new(toggle_iter **out, const toggle_solution *sol)
 {
     if (!out || !sol)
         return toggle__error(TOGGLE_EINVAL, "out and solution must not be NULL");
-    toggle_iter *it = toggle__calloc(1, sizeof *it);
-    if (!it)
-        return toggle__error(TOGGLE_ENOMEM, "out of memory allocating an iterator");
+    toggle_iter *it;
+    TOGGLE__NEW_HANDLE(it, "an iterator");
     int rc = toggle__space_init(&it->sp, sol);
     if (!rc)
         rc = toggle__vecs_init(&it->cur, sol->n, 1, sol->k);

@@ -160,12 +160,7 @@ int toggle_steps_new(toggle_steps **out, const toggle_system *system)
         if (!rc)
             rc = toggle_system_rhs(system, i, &ENTRY(st, i, st->n));
     }
-    if (rc) {
-        toggle_steps_free(st);
-        return rc;
-    }
-    *out = st;
-    return TOGGLE_OK;
+    TOGGLE__HAND_OUT(out, st, rc, toggle_steps_free);
 }
 
 void toggle_steps_free(toggle_steps *st)
@@ -489,10 +484,5 @@ int toggle_steps_system(const toggle_steps *st, toggle_system **out)
         rc = toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, st->budget);
     toggle__free(a);
     toggle__free(b);
-    if (rc) {
-        toggle_system_free(s);
-        return rc;
-    }
-    *out = s;
-    return TOGGLE_OK;
+    TOGGLE__HAND_OUT(out, s, rc, toggle_system_free);
 }
