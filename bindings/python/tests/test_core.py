@@ -166,6 +166,17 @@ def test_options():
             s.engine = "no-such-engine"
 
 
+def test_threads_option():
+    s = toggle.System(toggle.Graph.grid(3, 3), 2)
+    assert s.threads == 1 and toggle.SYSTEM_OPT_THREADS == toggle.OPT_THREADS == 10
+    s.threads = 0
+    assert s.threads == 0
+    s.threads = 2
+    assert s.solve().nullity == 0
+    with pytest.raises(toggle.InvalidArgumentError):
+        s.threads = 5000
+
+
 def test_option_keys_per_handle():
     # the per-handle names keep the values of the 1.0 names, which stay
     assert (toggle.SYSTEM_OPT_ENGINE, toggle.SYSTEM_OPT_MEMORY_BUDGET,

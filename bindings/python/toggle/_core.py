@@ -28,10 +28,12 @@ ENGINE_HOWELL = 4
 SYSTEM_OPT_ENGINE = 1
 SYSTEM_OPT_MEMORY_BUDGET = 2
 SYSTEM_OPT_SEARCH_LIMIT = 3
+SYSTEM_OPT_THREADS = 10
 # the 1.0 names (TOGGLE_OPT_*), deprecated aliases with the same values
 OPT_ENGINE = SYSTEM_OPT_ENGINE
 OPT_MEMORY_BUDGET = SYSTEM_OPT_MEMORY_BUDGET
 OPT_SEARCH_LIMIT = SYSTEM_OPT_SEARCH_LIMIT
+OPT_THREADS = SYSTEM_OPT_THREADS
 DEFAULT_MEMORY_BUDGET = 4 << 30
 MAX_MODULUS = (1 << 63) - 1
 
@@ -366,6 +368,16 @@ class System(_Handle):
     @search_limit.setter
     def search_limit(self, value):
         self.set_option(SYSTEM_OPT_SEARCH_LIMIT, value)
+
+    @property
+    def threads(self):
+        """Threads an engine may use for this system: 1 unless set; 0 = one
+        per online processor. Answers never depend on it."""
+        return self.get_option(SYSTEM_OPT_THREADS)
+
+    @threads.setter
+    def threads(self, value):
+        self.set_option(SYSTEM_OPT_THREADS, value)
 
     def check(self, x):
         """True if the presses x solve the system (A x = b mod k); no elimination."""

@@ -86,11 +86,13 @@ pub const TOGGLE_SYSTEM_OPT_ENGINE: c_int = 1;
 pub const TOGGLE_SYSTEM_OPT_MEMORY_BUDGET: c_int = 2;
 /// 0 = unlimited (read back as `u64::MAX`).
 pub const TOGGLE_SYSTEM_OPT_SEARCH_LIMIT: c_int = 3;
+pub const TOGGLE_SYSTEM_OPT_THREADS: c_int = 10;
 // system.h: the 1.0 option keys, deprecated aliases of the per-handle keys
 // (same values; no `#[deprecated]`, as in C)
 pub const TOGGLE_OPT_ENGINE: c_int = TOGGLE_SYSTEM_OPT_ENGINE;
 pub const TOGGLE_OPT_MEMORY_BUDGET: c_int = TOGGLE_SYSTEM_OPT_MEMORY_BUDGET;
 pub const TOGGLE_OPT_SEARCH_LIMIT: c_int = TOGGLE_SYSTEM_OPT_SEARCH_LIMIT;
+pub const TOGGLE_OPT_THREADS: c_int = TOGGLE_SYSTEM_OPT_THREADS;
 pub const TOGGLE_OPT_METRIC: c_int = TOGGLE_SEARCH_OPT_METRIC;
 pub const TOGGLE_OPT_SEED: c_int = TOGGLE_GENERATOR_OPT_SEED;
 pub const TOGGLE_OPT_UNIQUE: c_int = TOGGLE_GENERATOR_OPT_UNIQUE;

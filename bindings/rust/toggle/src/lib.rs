@@ -453,6 +453,17 @@ impl System {
         self.option(sys::TOGGLE_SYSTEM_OPT_SEARCH_LIMIT)
     }
 
+    /// Threads an engine may use for this system (1 unless set; 0 = one
+    /// per online processor). Answers never depend on it.
+    pub fn set_threads(&mut self, threads: u64) -> Result<()> {
+        self.set_option(sys::TOGGLE_SYSTEM_OPT_THREADS, threads)
+    }
+
+    /// The thread option ([`System::set_threads`]).
+    pub fn threads(&self) -> Result<u64> {
+        self.option(sys::TOGGLE_SYSTEM_OPT_THREADS)
+    }
+
     /// True if the presses x solve the system (no elimination involved).
     pub fn check(&self, x: &[u64]) -> Result<bool> {
         let mut ok: c_int = 0;

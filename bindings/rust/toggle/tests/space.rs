@@ -105,3 +105,16 @@ fn option_keys_of_another_handle_are_named() {
                                not of a generator");
     gen.set_option(sys::TOGGLE_GENERATOR_OPT_SEED, 4).unwrap();
 }
+
+#[test]
+fn threads_option() {
+    assert_eq!(sys::TOGGLE_SYSTEM_OPT_THREADS, 10);
+    assert_eq!(sys::TOGGLE_OPT_THREADS, sys::TOGGLE_SYSTEM_OPT_THREADS);
+    let mut s = System::new(&Graph::grid(5, 5, GridFlags::CLASSIC).unwrap(), 2, None, None)
+        .unwrap();
+    assert_eq!(s.threads().unwrap(), 1);
+    s.set_threads(2).unwrap();
+    assert_eq!(s.threads().unwrap(), 2);
+    assert_eq!(s.solve().unwrap().nullity(), 2);
+    assert_eq!(s.set_threads(5000).unwrap_err().kind(), ErrorKind::InvalidArgument);
+}
