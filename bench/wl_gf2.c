@@ -24,11 +24,16 @@
 enum { DENSE, BOARD, GAPPED, LOWRANK };
 
 typedef struct spec {
-    size_t n;     /* N; for a board its side (N = n^2) */
+    size_t n;     /* N (rows); for a board its side (N = n^2) */
     int kind;     /* matrix kind (DENSE, BOARD, GAPPED, LOWRANK) */
     int engine;   /* TOGGLE_ENGINE_* or -1 for M4RI */
-    size_t step;  /* GAPPED: one pivot column every `step` columns */
+    size_t step;  /* GAPPED: one pivot column every `step` columns; LOWRANK: rank N / step
+                   * (0: N / 8) */
+    size_t cols;  /* columns of A (0: N) */
+    unsigned threads; /* TOGGLE_OPT_THREADS (0: 1) */
 } spec;
+
+static size_t spec_cols(const spec *sp) { return sp->cols ? sp->cols : sp->n; }
 
 static uint64_t rng_next(uint64_t *s)
 {
@@ -38,28 +43,29 @@ static uint64_t rng_next(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-/* Fill a (n x n uint64 entries) with the matrix of the given kind. */
-static void fill_matrix(const spec *sp, size_t n, uint64_t *a, uint64_t *seed)
+/* Fill the packed rows x cols matrix a (rows of NW = (cols + 63) / 64
+ * words) with the matrix of the given kind. */
+static void fill_matrix(const spec *sp, size_t rows, size_t cols, uint64_t *a, uint64_t *seed)
 {
-    uint64_t bits = 0;
+    size_t NW = (cols + 63) / 64;
+    uint64_t last = cols % 64 ? ((uint64_t)1 << (cols % 64)) - 1 : ~(uint64_t)0;
+    memset(a, 0, rows * NW * sizeof *a);
     if (sp->kind == DENSE) {
-        for (size_t i = 0; i < n * n; i++) {
-            if (i % 64 == 0)
-                bits = rng_next(seed);
-            a[i] = bits & 1;
-            bits >>= 1;
+        for (size_t i = 0; i < rows; i++) {
+            for (size_t w = 0; w < NW; w++)
+                a[i * NW + w] = rng_next(seed);
+            a[i * NW + NW - 1] &= last;
         }
         return;
     }
-    /* rank R: a = Y C with Y random n x R (packed rows of RW words) */
+    /* rank R: a = Y C with Y random rows x R (packed rows of RW words) */
+    size_t n = rows;
     size_t step = sp->kind == GAPPED ? sp->step : 0;
-    size_t R = step ? n / step : n / 8, RW = (R + 63) / 64, NW = (n + 63) / 64;
-    uint64_t *y = calloc(n * RW + 1, sizeof *y), *row = calloc(NW + 1, sizeof *row);
-    uint64_t *c = calloc((step ? n * RW : R * NW) + 1, sizeof *c);
-    if (!y || !row || !c) {
-        memset(a, 0, n * n * sizeof *a);
+    size_t R = step ? cols / step : n / (sp->step ? sp->step : 8), RW = (R + 63) / 64;
+    uint64_t *y = calloc(n * RW + 1, sizeof *y);
+    uint64_t *c = calloc((step ? cols * RW : R * NW) + 1, sizeof *c);
+    if (!y || !c) {
         free(y);
-        free(row);
         free(c);
         return;
     }
@@ -69,7 +75,7 @@ static void fill_matrix(const spec *sp, size_t n, uint64_t *a, uint64_t *seed)
         for (size_t i = 0; i < n; i++)
             y[i * RW + RW - 1] &= ((uint64_t)1 << (R % 64)) - 1;
     if (step) { /* column j: pivot q = j / step itself, or a mask over pivots <= q */
-        for (size_t j = 0; j < n; j++) {
+        for (size_t j = 0; j < cols; j++) {
             size_t q = j / step < R ? j / step : R - 1;
             uint64_t *cj = c + j * RW;
             if (j % step == 0 && j / step < R) {
@@ -82,37 +88,39 @@ static void fill_matrix(const spec *sp, size_t n, uint64_t *a, uint64_t *seed)
                 cj[q / 64] &= ((uint64_t)1 << ((q + 1) % 64)) - 1;
         }
         for (size_t i = 0; i < n; i++)
-            for (size_t j = 0; j < n; j++) {
+            for (size_t j = 0; j < cols; j++) {
                 const uint64_t *cj = c + j * RW, *yi = y + i * RW;
                 uint64_t acc = 0;
                 for (size_t w = 0; w < RW; w++)
                     acc ^= yi[w] & cj[w];
-                a[i * n + j] = (uint64_t)__builtin_parityll(acc);
+                a[i * NW + j / 64] |= (uint64_t)__builtin_parityll(acc) << (j % 64);
             }
-    } else { /* low rank: C random R x n */
-        for (size_t i = 0; i < R * NW; i++)
-            c[i] = rng_next(seed);
+    } else { /* low rank: C random R x cols */
+        for (size_t l = 0; l < R; l++) {
+            for (size_t w = 0; w < NW; w++)
+                c[l * NW + w] = rng_next(seed);
+            c[l * NW + NW - 1] &= last;
+        }
         for (size_t i = 0; i < n; i++) {
-            memset(row, 0, NW * sizeof *row);
+            uint64_t *row = a + i * NW;
             for (size_t l = 0; l < R; l++)
                 if ((y[i * RW + l / 64] >> (l % 64)) & 1)
                     for (size_t w = 0; w < NW; w++)
                         row[w] ^= c[l * NW + w];
-            for (size_t j = 0; j < n; j++)
-                a[i * n + j] = (row[j / 64] >> (j % 64)) & 1;
         }
     }
     free(y);
-    free(row);
     free(c);
 }
 
-/* Random N x N over F_2 of the spec's kind as uint64 entries, b = A x0 (so
- * solvable). */
+/* Random rows x cols matrix over F_2 of the spec's kind, packed (rows of
+ * (cols + 63) / 64 words), and b = A x0 packed (so solvable). */
 static void dense_system(const spec *sp, size_t n, uint64_t **pa, uint64_t **pb)
 {
-    uint64_t seed = 0x5EED0000 + n + ((uint64_t)sp->kind << 32) + (sp->step << 40);
-    uint64_t *a = malloc(n * n * sizeof *a), *b = calloc(n, sizeof *b), *x = malloc(n * sizeof *x);
+    size_t cols = sp->kind == BOARD ? n : spec_cols(sp), NW = (cols + 63) / 64;
+    uint64_t seed = 0x5EED0000 + n + ((uint64_t)sp->kind << 32) + (sp->step << 40) + (cols << 20);
+    uint64_t *a = malloc((n * NW + 1) * sizeof *a), *b = calloc(n / 64 + 1, sizeof *b);
+    uint64_t *x = calloc(NW + 1, sizeof *x);
     if (!a || !b || !x) {
         free(a);
         free(b);
@@ -120,14 +128,14 @@ static void dense_system(const spec *sp, size_t n, uint64_t **pa, uint64_t **pb)
         *pa = *pb = NULL;
         return;
     }
-    fill_matrix(sp, n, a, &seed);
-    for (size_t j = 0; j < n; j++)
-        x[j] = rng_next(&seed) & 1;
+    fill_matrix(sp, n, cols, a, &seed);
+    for (size_t w = 0; w < NW; w++)
+        x[w] = rng_next(&seed);
     for (size_t i = 0; i < n; i++) {
         uint64_t acc = 0;
-        for (size_t j = 0; j < n; j++)
-            acc ^= a[i * n + j] & x[j];
-        b[i] = acc;
+        for (size_t w = 0; w < NW; w++)
+            acc ^= a[i * NW + w] & x[w];
+        b[i / 64] |= (uint64_t)__builtin_parityll(acc) << (i % 64);
     }
     free(x);
     *pa = a;
@@ -153,13 +161,15 @@ static void *toggle_setup(const void *arg)
         dense_system(sp, sp->n, &a, &b);
         if (!a)
             return NULL;
-        int rc = toggle_system_new_matrix(&s, sp->n, sp->n, a, b, 2);
+        size_t cols = spec_cols(sp);
+        int rc = toggle_system_new_packed(&s, sp->n, cols, a, (cols + 63) / 64, b);
         free(a);
         free(b);
         if (rc)
             return NULL;
     }
     if (toggle_system_set_option(s, TOGGLE_OPT_ENGINE, (uint64_t)sp->engine)
+        || toggle_system_set_option(s, TOGGLE_OPT_THREADS, sp->threads ? sp->threads : 1)
         || toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, 0)) {
         toggle_system_free(s);
         return NULL;
@@ -203,11 +213,12 @@ static void *m4ri_setup(const void *arg)
 {
     const spec *sp = arg;
     size_t N = sp->kind == BOARD ? sp->n * sp->n : sp->n;
+    size_t C = sp->kind == BOARD ? N : spec_cols(sp), NW = (C + 63) / 64;
     m4ri_state *st = calloc(1, sizeof *st);
     if (!st)
         return NULL;
-    st->src = mzd_init((rci_t)N, (rci_t)(N + 1));
-    st->work = mzd_init((rci_t)N, (rci_t)(N + 1));
+    st->src = mzd_init((rci_t)N, (rci_t)(C + 1));
+    st->work = mzd_init((rci_t)N, (rci_t)(C + 1));
     if (sp->kind == BOARD) {
         size_t n = sp->n;
         for (size_t r = 0; r < n; r++)
@@ -229,9 +240,9 @@ static void *m4ri_setup(const void *arg)
         }
         for (size_t i = 0; i < N; i++) {
             word *row = mzd_row(st->src, (rci_t)i);
-            for (size_t j = 0; j < N; j++)
-                row[j / 64] |= (word)a[i * N + j] << (j % 64);
-            row[N / 64] |= (word)b[i] << (N % 64);
+            for (size_t w = 0; w < NW; w++)
+                row[w] |= (word)a[i * NW + w];
+            row[C / 64] |= (word)((b[i / 64] >> (i % 64)) & 1) << (C % 64);
         }
         free(a);
         free(b);
@@ -261,7 +272,8 @@ static void m4ri_teardown(void *state)
 /* ---- the table ------------------------------------------------------------ */
 
 #define SPECS(n, kind, step)                                                               \
-    {n, kind, -1, step}, {n, kind, TOGGLE_ENGINE_GF2, step}, {n, kind, TOGGLE_ENGINE_FLINT, step}
+    {n, kind, -1, step, 0, 0}, {n, kind, TOGGLE_ENGINE_GF2, step, 0, 0},                   \
+        {n, kind, TOGGLE_ENGINE_FLINT, step, 0, 0}
 static const spec specs[] = {
     SPECS(1024, DENSE, 0), SPECS(2048, DENSE, 0), SPECS(4096, DENSE, 0), SPECS(8192, DENSE, 0),
     SPECS(32, BOARD, 0), SPECS(50, BOARD, 0), SPECS(70, BOARD, 0),
@@ -299,7 +311,82 @@ static const bench_workload gf2_workloads[] = {
     GROUP("gf2/lightsout/64", 33, 0, 1, 0),   /* N = 4096, nullity 28 */
 };
 
+/* ---- large sizes, rectangles, ranks, threads, packed input (issue 15) -- */
+
+static const spec big_specs[] = {
+    {16384, DENSE, -1, 0, 0, 0},   {16384, DENSE, TOGGLE_ENGINE_GF2, 0, 0, 0},
+    {32768, DENSE, -1, 0, 0, 0},   {32768, DENSE, TOGGLE_ENGINE_GF2, 0, 0, 0},
+    {8192, LOWRANK, -1, 2, 0, 0},  {8192, LOWRANK, TOGGLE_ENGINE_GF2, 2, 0, 0},  /* rank N/2 */
+    {8192, LOWRANK, -1, 8, 0, 0},  {8192, LOWRANK, TOGGLE_ENGINE_GF2, 8, 0, 0},  /* rank N/8 */
+    {8192, DENSE, -1, 0, 4096, 0}, {8192, DENSE, TOGGLE_ENGINE_GF2, 0, 4096, 0}, /* 2N x N */
+    {4096, DENSE, -1, 0, 8192, 0}, {4096, DENSE, TOGGLE_ENGINE_GF2, 0, 8192, 0}, /* N x 2N */
+    {8192, DENSE, TOGGLE_ENGINE_GF2, 0, 0, 1}, {8192, DENSE, TOGGLE_ENGINE_GF2, 0, 0, 2},
+    {100, BOARD, TOGGLE_ENGINE_GF2, 0, 0, 1},  {100, BOARD, TOGGLE_ENGINE_GF2, 0, 0, 2},
+    {16384, DENSE, TOGGLE_ENGINE_GF2, 0, 0, 1}, {16384, DENSE, TOGGLE_ENGINE_GF2, 0, 0, 2},
+    {32768, DENSE, TOGGLE_ENGINE_GF2, 0, 0, 0},
+    {16384, LOWRANK, -1, 8, 0, 0}, {16384, LOWRANK, TOGGLE_ENGINE_GF2, 8, 0, 0},
+};
+
+/* toggle_system_new_packed alone on the data of a spec: the cost of building. */
+typedef struct build_state {
+    uint64_t *a, *b;
+    size_t n;
+} build_state;
+
+static void *build_setup(const void *arg)
+{
+    const spec *sp = arg;
+    build_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return NULL;
+    dense_system(sp, sp->n, &st->a, &st->b);
+    st->n = sp->n;
+    if (!st->a) {
+        free(st);
+        return NULL;
+    }
+    return st;
+}
+
+static int build_run(void *state, int check)
+{
+    build_state *st = state;
+    toggle_system *s = NULL;
+    (void)check;
+    if (toggle_system_new_packed(&s, st->n, st->n, st->a, (st->n + 63) / 64, st->b))
+        return 1;
+    toggle_system_free(s);
+    return 0;
+}
+
+static void build_teardown(void *state)
+{
+    build_state *st = state;
+    free(st->a);
+    free(st->b);
+    free(st);
+}
+
+#define BIG(grp, i, reps)                                                                        M4RI_WL(grp "/m4ri", grp, 0, reps, &big_specs[i])                                          TOGGLE_WL(grp "/toggle-gf2", grp, "toggle-gf2", "m4ri", 0, reps, &big_specs[i + 1])
+#define THREADS(grp, i, reps)                                                                    TOGGLE_WL(grp "/toggle-gf2-t1", grp, "toggle-gf2-t1", NULL, 0, reps, &big_specs[i]),        TOGGLE_WL(grp "/toggle-gf2-t2", grp, "toggle-gf2-t2", "toggle-gf2-t1", 0, reps,                      &big_specs[i + 1])
+
+static const bench_workload gf2_big_workloads[] = {
+    BIG("gf2/dense/16384", 0, 3),
+    BIG("gf2/dense/32768", 2, 1),
+    BIG("gf2/rankhalf/8192", 4, 3),
+    BIG("gf2/lowrank/8192", 6, 3),
+    BIG("gf2/rect2NxN/4096", 8, 3),
+    BIG("gf2/rectNx2N/4096", 10, 3),
+    BIG("gf2/lowrank/16384", 19, 1),
+    THREADS("gf2/threads/dense/8192", 12, 3),
+    THREADS("gf2/threads/lightsout/100", 14, 3),
+    THREADS("gf2/threads/dense/16384", 16, 1),
+    {"gf2/build/32768/toggle-packed", "gf2/dense/32768", "build-packed", "toggle-gf2", 0, 3,
+     build_setup, build_run, build_teardown, &big_specs[18]},
+};
+
 void bench_register_gf2(void)
 {
     bench_register(gf2_workloads, sizeof gf2_workloads / sizeof *gf2_workloads);
+    bench_register(gf2_big_workloads, sizeof gf2_big_workloads / sizeof *gf2_big_workloads);
 }

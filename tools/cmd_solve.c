@@ -25,6 +25,7 @@ static const char solve_usage[] =
     "  --mod K            the modulus (default 2)\n"
     "Solving:\n"
     "  --engine NAME      auto (default), flint, gf2, chase, howell\n"
+    "  --threads N        threads for the solve (default 0: every online CPU)\n"
     "  --budget BYTES     memory budget for the solver (0 = unlimited)\n"
     "Output:\n"
     "  --all              also print the kernel basis\n"
@@ -49,6 +50,7 @@ typedef struct {
     int json, all, steps, orbits;
     int all_solutions, fewest, metric; /* solution spaces (cli_space_report) */
     uint64_t limit;
+    uint64_t threads; /* --threads: 0 (default) = every online CPU */
 } solve_opts;
 
 /* Read a start or target state: a board file or a keyword. *out is malloc'd
@@ -265,6 +267,9 @@ int cmd_solve(int argc, char **argv)
         } else if (cli_opt(argc, argv, &i, "--engine", &val)) {
             if (!(o.engine = val))
                 return cli_fail("--engine", "needs a name");
+        } else if (cli_opt(argc, argv, &i, "--threads", &val)) {
+            if (!val || cli_parse_u64(val, &o.threads))
+                return cli_fail("--threads", "expected a number (0: every online CPU)");
         } else if (cli_opt(argc, argv, &i, "--budget", &val)) {
             if (!(o.budget = val))
                 return cli_fail("--budget", "needs a number of bytes");
@@ -300,6 +305,13 @@ int cmd_solve(int argc, char **argv)
         if (rc) {
             toggle_system_free(s);
             return cli_status("--engine", rc);
+        }
+    }
+    {
+        int rc = toggle_system_set_option(s, TOGGLE_OPT_THREADS, o.threads);
+        if (rc) {
+            toggle_system_free(s);
+            return cli_status("--threads", rc);
         }
     }
     if (o.budget) {

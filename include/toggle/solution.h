@@ -147,6 +147,23 @@ TOGGLE_API int toggle_solution_sample(const toggle_solution *solution, toggle_rn
 TOGGLE_API int toggle_solution_particular_packed(const toggle_solution *solution, size_t offset,
                                                  size_t len, uint64_t *words, size_t nwords);
 
+/** Copy entries [offset, offset + len) of kernel basis vector `index` of a
+ *  modulus-2 system as packed bits, in the layout of
+ *  toggle_solution_particular_packed: entry offset + i goes to bit (i % 64)
+ *  of words[i / 64]; bits past len in the last word are set to 0. (1.1)
+ *  @param solution  the solution (borrowed)
+ *  @param index     kernel vector, below toggle_solution_nullity()
+ *  @param offset    first entry
+ *  @param len       number of entries
+ *  @param words     caller buffer of nwords words
+ *  @param nwords    at least (len + 63) / 64
+ *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL), TOGGLE_EUNSUPPORTED (modulus is
+ *          not 2), TOGGLE_ERANGE (index >= nullity, or range past the
+ *          vector), TOGGLE_EBUFSIZE (nwords too small). */
+TOGGLE_API int toggle_solution_kernel_packed(const toggle_solution *solution, size_t index,
+                                             size_t offset, size_t len, uint64_t *words,
+                                             size_t nwords);
+
 /* ---- symmetry (see symmetry.h) ------------------------------------------- */
 
 /** Count the solutions of a solved rows x cols board up to a group of

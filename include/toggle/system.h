@@ -97,6 +97,26 @@ TOGGLE_API int toggle_system_new_matrix(toggle_system **out, size_t m, size_t n,
                                         const uint64_t *a, const uint64_t *b,
                                         uint64_t modulus);
 
+/** Build a modulus-2 system from packed bit rows, 64 entries to a word:
+ *  entry A[i][j] is bit (j % 64) (bit 0 = least significant) of word
+ *  a[i * a_stride + j / 64], so row i starts at word i * a_stride and
+ *  needs (n + 63) / 64 words; b[i] is bit (i % 64) of b[i / 64]. Padding
+ *  bits (columns >= n in a row's last word, words of the stride past the
+ *  row, bits >= m in b's last word) are ignored, whatever they hold. The
+ *  rows are copied (the caller keeps a and b); the system holds A at one
+ *  bit per entry, so a 32768 x 32768 system takes 128 MiB instead of
+ *  toggle_system_new_matrix's 8 GiB of input.
+ *  @param out       receives the new system
+ *  @param m         number of equations (rows)
+ *  @param n         number of unknowns (columns)
+ *  @param a         packed rows of A (may be NULL when m or n is 0)
+ *  @param a_stride  words from one row of a to the next, at least (n + 63) / 64
+ *  @param b         packed right-hand side, (m + 63) / 64 words (may be NULL when m is 0)
+ *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL out, a or b; a_stride too small),
+ *          TOGGLE_EOVERFLOW (size overflows size_t), TOGGLE_ENOMEM. */
+TOGGLE_API int toggle_system_new_packed(toggle_system **out, size_t m, size_t n,
+                                        const uint64_t *a, size_t a_stride, const uint64_t *b);
+
 /** Parse the augmented text format: one equation per line, the entries of
  *  A then '|' then the right-hand side. For k <= 10 entries are single digits
  *  with no separator (spaces between them are allowed); for k > 10 they are

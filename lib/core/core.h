@@ -161,4 +161,18 @@ static inline void toggle__vecs_set(toggle__vecs *v, size_t i, size_t j, uint64_
 void toggle__bits_transpose(uint64_t *dst, size_t dstride, const uint64_t *src, size_t sstride,
                             size_t rows, size_t cols);
 
+/* ---- fork-join thread pool (lib/core/pool.c) --------------------------- */
+/* Owned by one caller (created per solve, never shared between systems).
+ * toggle__pool_run calls fn(ctx, t, nt) once on each of the nt threads (the
+ * caller is t = 0) and returns when all have returned. toggle__pool_new
+ * returns NULL for threads < 2 or when no worker could be started (a NULL
+ * pool runs fn(ctx, 0, 1) on the caller); it may start fewer threads than
+ * asked (toggle__pool_threads says how many). */
+typedef struct toggle__pool toggle__pool;
+typedef void (*toggle__pool_fn)(void *ctx, unsigned t, unsigned nt);
+toggle__pool *toggle__pool_new(unsigned threads);
+unsigned toggle__pool_threads(const toggle__pool *p);
+void toggle__pool_run(toggle__pool *p, toggle__pool_fn fn, void *ctx);
+void toggle__pool_free(toggle__pool *p);
+
 #endif

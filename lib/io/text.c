@@ -116,6 +116,33 @@ static int read_values(const char *s, size_t n, uint64_t k, bool dots, size_t li
     return TOGGLE_OK;
 }
 
+/* Append the line just read (the width values of a) as packed row m of
+ * *bits (rows of *bw words, capacity *cap words), and empty a. */
+static int pack_line(u64buf *a, size_t width, size_t m, uint64_t **bits, size_t *cap,
+                     size_t *bw)
+{
+    size_t W = width / 64 + (width % 64 != 0), need;
+    *bw = W;
+    if (!toggle__mul_ok(m + 1, W, &need) || need > SIZE_MAX / 16)
+        return toggle__error(TOGGLE_EOVERFLOW, "input too large");
+    if (need > *cap || !*bits) {
+        size_t nc = *cap ? *cap * 2 : 64;
+        while (nc < need)
+            nc *= 2;
+        uint64_t *v = toggle__realloc(*bits, nc * sizeof *v);
+        if (!v)
+            return toggle__error(TOGGLE_ENOMEM, "out of memory reading input");
+        *bits = v;
+        *cap = nc;
+    }
+    uint64_t *row = *bits + m * W;
+    memset(row, 0, W * sizeof *row);
+    for (size_t j = 0; j < width; j++)
+        row[j >> 6] |= (a->v[j] & 1) << (j & 63);
+    a->len = 0;
+    return TOGGLE_OK;
+}
+
 int toggle_system_parse(toggle_system **out, const char *text, size_t len, uint64_t k)
 {
     if (!out || (!text && len))
@@ -124,6 +151,10 @@ int toggle_system_parse(toggle_system **out, const char *text, size_t len, uint6
     if (rc)
         return rc;
     u64buf a = {0}, b = {0};
+    /* k = 2: each line's values are packed into `bits` at once (rows of
+     * bw words), so A is never held at a word per entry */
+    uint64_t *bits = NULL;
+    size_t bcap = 0, bw = 0;
     size_t pos = 0, lineno = 0, width = 0, m = 0;
     const char *line;
     size_t ll;
@@ -151,10 +182,17 @@ int toggle_system_parse(toggle_system **out, const char *text, size_t len, uint6
         else if (cnt != width)
             rc = toggle__error(TOGGLE_EPARSE, "line %zu has %zu entries, expected %zu",
                                lineno, cnt, width);
+        if (!rc && k == 2)
+            rc = pack_line(&a, width, m, &bits, &bcap, &bw);
         m++;
     }
-    if (!rc)
+    if (!rc && k == 2) {
+        rc = toggle__system_adopt_packed(out, m, width, bits, b.v, false);
+        bits = NULL;
+    } else if (!rc) {
         rc = toggle_system_new_matrix(out, m, width, a.v, b.v, k);
+    }
+    toggle__free(bits);
     toggle__free(a.v);
     toggle__free(b.v);
     return rc;

@@ -146,33 +146,66 @@ int toggle_solution_certificate(const toggle_solution *sol, uint64_t *y, size_t 
     return copy_whole(&sol->cert, 0, sol->m, y, len, "y");
 }
 
-int toggle_solution_particular_packed(const toggle_solution *sol, size_t offset, size_t len,
-                                      uint64_t *words, size_t nwords)
+/* Bits [offset, offset + len) of the packed vector src (n bits) into
+ * words (need words, bits past len zero). */
+static void copy_bits(const uint64_t *src, size_t n, size_t offset, size_t len, uint64_t *words,
+                      size_t need)
 {
-    size_t end, need = len / 64 + (len % 64 != 0);
-    if (!sol || (!words && nwords))
-        return toggle__error(TOGGLE_EINVAL, "solution and words must not be NULL");
-    if (sol->k != 2)
-        return toggle__error(TOGGLE_EUNSUPPORTED, "packed readout needs modulus 2, not %llu",
-                             (unsigned long long)sol->k);
-    if (!sol->solvable)
-        return toggle__error(TOGGLE_ENOSOLUTION, "the system has no solution");
-    if (!toggle__add_ok(offset, len, &end) || end > sol->n)
-        return toggle__error(TOGGLE_ERANGE, "range [%zu, +%zu) is outside a solution of %zu",
-                             offset, len, sol->n);
-    if (nwords < need)
-        return toggle__error(TOGGLE_EBUFSIZE, "%zu entries need %zu words, buffer has %zu",
-                             len, need, nwords);
-    const uint64_t *src = toggle__vecs_row(&sol->x, 0);
     size_t q = offset >> 6;
     unsigned sh = offset & 63;
     for (size_t i = 0; i < need; i++) {
         uint64_t wv = src[q + i] >> sh;
-        if (sh && (q + i + 1) * 64 < sol->n)
+        if (sh && (q + i + 1) * 64 < n)
             wv |= src[q + i + 1] << (64 - sh);
         words[i] = wv;
     }
     if (len % 64)
         words[need - 1] &= ((uint64_t)1 << (len % 64)) - 1;
+}
+
+/* The checks both packed readouts share: modulus 2, range, buffer. */
+static int packed_args(const toggle_solution *sol, size_t offset, size_t len, const uint64_t *words,
+                       size_t nwords, size_t *need)
+{
+    size_t end;
+    *need = len / 64 + (len % 64 != 0);
+    if (!sol || (!words && nwords))
+        return toggle__error(TOGGLE_EINVAL, "solution and words must not be NULL");
+    if (sol->k != 2)
+        return toggle__error(TOGGLE_EUNSUPPORTED, "packed readout needs modulus 2, not %llu",
+                             (unsigned long long)sol->k);
+    if (!toggle__add_ok(offset, len, &end) || end > sol->n)
+        return toggle__error(TOGGLE_ERANGE, "range [%zu, +%zu) is outside a vector of %zu",
+                             offset, len, sol->n);
+    if (nwords < *need)
+        return toggle__error(TOGGLE_EBUFSIZE, "%zu entries need %zu words, buffer has %zu",
+                             len, *need, nwords);
+    return TOGGLE_OK;
+}
+
+int toggle_solution_particular_packed(const toggle_solution *sol, size_t offset, size_t len,
+                                      uint64_t *words, size_t nwords)
+{
+    size_t need;
+    if (sol && sol->k == 2 && !sol->solvable && (words || !nwords))
+        return toggle__error(TOGGLE_ENOSOLUTION, "the system has no solution");
+    int rc = packed_args(sol, offset, len, words, nwords, &need);
+    if (rc)
+        return rc;
+    copy_bits(toggle__vecs_row(&sol->x, 0), sol->n, offset, len, words, need);
+    return TOGGLE_OK;
+}
+
+int toggle_solution_kernel_packed(const toggle_solution *sol, size_t index, size_t offset,
+                                  size_t len, uint64_t *words, size_t nwords)
+{
+    size_t need;
+    int rc = packed_args(sol, offset, len, words, nwords, &need);
+    if (rc)
+        return rc;
+    if (index >= sol->kernel.count)
+        return toggle__error(TOGGLE_ERANGE, "kernel vector %zu requested, the basis has %zu",
+                             index, sol->kernel.count);
+    copy_bits(toggle__vecs_row(&sol->kernel, index), sol->n, offset, len, words, need);
     return TOGGLE_OK;
 }

@@ -122,6 +122,61 @@ int toggle_system_new_matrix(toggle_system **out, size_t m, size_t n, const uint
     return TOGGLE_OK;
 }
 
+static size_t bit_words(size_t n) { return n / 64 + (n % 64 != 0); }
+
+int toggle__system_adopt_packed(toggle_system **out, size_t m, size_t n, uint64_t *rows,
+                                const uint64_t *b, bool b_packed)
+{
+    toggle_system *s = system_alloc(m, n, 2);
+    if (!s) {
+        toggle__free(rows);
+        return toggle__error(TOGGLE_ENOMEM, "out of memory allocating a %zu x %zu system", m, n);
+    }
+    s->a.len = n;
+    s->a.count = m;
+    s->a.stride = toggle__vecs_stride(n, 2);
+    s->a.width = 1;
+    s->a.packed = true;
+    s->a.data = rows ? rows : toggle__calloc(1, sizeof(uint64_t));
+    if (!s->a.data) {
+        toggle_system_free(s);
+        return toggle__error(TOGGLE_ENOMEM, "out of memory allocating a %zu x %zu system", m, n);
+    }
+    for (size_t i = 0; i < m; i++)
+        toggle__vecs_set(&s->b, 0, i, b_packed ? (b[i >> 6] >> (i & 63)) & 1 : b[i] & 1);
+    *out = s;
+    return TOGGLE_OK;
+}
+
+int toggle_system_new_packed(toggle_system **out, size_t m, size_t n, const uint64_t *a,
+                             size_t a_stride, const uint64_t *b)
+{
+    size_t W = bit_words(n), words;
+    if (!out)
+        return toggle__error(TOGGLE_EINVAL, "out is NULL");
+    if (a_stride < W)
+        return toggle__error(TOGGLE_EINVAL, "a row stride of %zu words is below the %zu words "
+                             "of %zu columns", a_stride, W, n);
+    if (!toggle__mul_ok(m, W, &words) || words > SIZE_MAX / sizeof(uint64_t))
+        return toggle__error(TOGGLE_EOVERFLOW, "%zu x %zu bit matrix overflows size_t", m, n);
+    if ((m && W && !a) || (!b && m))
+        return toggle__error(TOGGLE_EINVAL, "a and b must not be NULL for a %zu x %zu system",
+                             m, n);
+    if (m > 1 && W && a_stride > (SIZE_MAX / sizeof(uint64_t) - W) / (m - 1))
+        return toggle__error(TOGGLE_EOVERFLOW, "a row stride of %zu words overflows size_t",
+                             a_stride);
+    uint64_t *rows = toggle__malloc_array(words ? words : 1, sizeof *rows);
+    if (!rows)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory allocating a %zu x %zu system", m, n);
+    /* padding bits (columns >= n of a row's last word) are ignored: masked here */
+    uint64_t last = n % 64 ? ((uint64_t)1 << (n % 64)) - 1 : ~(uint64_t)0;
+    for (size_t i = 0; i < m && W; i++) {
+        memcpy(rows + i * W, a + i * a_stride, W * sizeof *rows);
+        rows[i * W + W - 1] &= last;
+    }
+    return toggle__system_adopt_packed(out, m, n, rows, b, true);
+}
+
 size_t toggle_system_rows(const toggle_system *s) { return s ? s->m : 0; }
 size_t toggle_system_cols(const toggle_system *s) { return s ? s->n : 0; }
 uint64_t toggle_system_modulus(const toggle_system *s) { return s ? s->k : 0; }

@@ -25,6 +25,13 @@ struct toggle_system {
  * the online processors (at least 1, at most TOGGLE__MAX_THREADS). */
 unsigned toggle__system_threads(const toggle_system *s);
 
+/* A modulus-2 m x n system whose A is `rows` (m rows of (n + 63) / 64
+ * words, padding bits zero), adopted: freed with the system, or here on
+ * failure (rows may be NULL when m or n is 0). b: m bits packed
+ * (b_packed) or m values (only bit 0 read). */
+int toggle__system_adopt_packed(toggle_system **out, size_t m, size_t n, uint64_t *rows,
+                                const uint64_t *b, bool b_packed);
+
 /* b[i] (no bounds check). */
 static inline uint64_t toggle__rhs(const toggle_system *s, size_t i)
 {

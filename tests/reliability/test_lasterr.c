@@ -348,6 +348,7 @@ static const uint8_t PATH3[] = {0, 1, 0, 1, 0, 1, 0, 1, 0};
 static const size_t EDGES[] = {0, 1, 1, 2, 2, 3, 1, 0};
 static const uint64_t MAT2[] = {1, 2, 3, 4};
 static const uint64_t A23[] = {1, 0, 1, 0, 1, 1}, B2[] = {1, 0};
+static const uint64_t A23P[] = {5, 6}, B2P[] = {1}; /* A23 and B2 packed */
 #define EDGE_TEXT "nodes 5\n# a path and a loner\n0 1\n1 2\n\n2 3\n"
 
 /* ---- the calls: X(label, setup, expression giving a status) --------------
@@ -400,6 +401,7 @@ static const uint64_t A23[] = {1, 0, 1, 0, 1, 1}, B2[] = {1, 0};
     X(toggle_system_new__start_and_target, su_graph,                                               \
       toggle_system_new(&f->s, f->g, 3, f->v, f->w))                                               \
     X(toggle_system_new_matrix, su_none, toggle_system_new_matrix(&f->s, 2, 3, A23, B2, 2))        \
+    X(toggle_system_new_packed, su_none, toggle_system_new_packed(&f->s, 2, 3, A23P, 1, B2P))      \
     X(toggle_system_new_matrix__empty, su_none,                                                    \
       toggle_system_new_matrix(&f->s, 0, 0, NULL, NULL, 5))                                        \
     X(toggle_system_parse, su_none, toggle_system_parse(&f->s, SYS_MOD3, strlen(SYS_MOD3), 3))     \
@@ -472,6 +474,8 @@ static const uint64_t A23[] = {1, 0, 1, 0, 1, 1}, B2[] = {1, 0};
     X(toggle_solution_certificate, su_unsolvable, toggle_solution_certificate(f->sol, f->v, 2))    \
     X(toggle_solution_particular_packed, su_grid,                                                  \
       toggle_solution_particular_packed(f->sol, 3, 10, f->v, 1))                                   \
+    X(toggle_solution_kernel_packed, su_grid,                                                      \
+      toggle_solution_kernel_packed(f->sol, 3, 2, 14, f->v, 1))                                    \
     X(toggle_solution_radix, su_grid, THEN(toggle_solution_radix(f->sol, 3, &f->u), f->u == 2))    \
     X(toggle_solution_radix__mod_6, su_grid6,                                                      \
       THEN(toggle_solution_radix(f->sol, 0, &f->u), f->u == 2 || f->u == 3 || f->u == 6))          \

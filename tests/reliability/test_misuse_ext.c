@@ -59,7 +59,28 @@ START_TEST(misuse_grid)
     TU_EXPECT(toggle_solution_particular_packed(sol_bad, 0, 16, words, 1), TOGGLE_ENOSOLUTION);
     TU_EXPECT(toggle_solution_particular_packed(sol_ok, 10, 16, words, 1), TOGGLE_ERANGE);
     TU_EXPECT(toggle_solution_particular_packed(sol_ok, SIZE_MAX, 2, words, 1), TOGGLE_ERANGE);
+    TU_EXPECT(toggle_solution_kernel_packed(NULL, 0, 0, 16, words, 1), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_solution_kernel_packed(sol_ok, 0, 0, 16, NULL, 1), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_solution_kernel_packed(sol_ok, 99, 0, 16, words, 1), TOGGLE_ERANGE);
+    TU_EXPECT(toggle_solution_kernel_packed(sol_ok, 0, 10, 16, words, 1), TOGGLE_ERANGE);
+    TU_EXPECT(toggle_solution_kernel_packed(sol_ok, 0, 0, 16, words, 0), TOGGLE_EBUFSIZE);
     ck_assert_uint_eq(words[0], 5);
+    tu_quiet_end();
+}
+END_TEST
+
+START_TEST(misuse_packed_system)
+{
+    tu_quiet_begin();
+    toggle_system *s = (toggle_system *)&s;
+    const uint64_t a[2] = {3, 1}, b[1] = {1};
+    TU_EXPECT(toggle_system_new_packed(NULL, 2, 2, a, 1, b), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_system_new_packed(&s, 2, 2, NULL, 1, b), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_system_new_packed(&s, 2, 2, a, 1, NULL), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_system_new_packed(&s, 2, 65, a, 1, b), TOGGLE_EINVAL); /* stride < 2 words */
+    TU_EXPECT(toggle_system_new_packed(&s, SIZE_MAX, 64, a, 1, b), TOGGLE_EOVERFLOW);
+    TU_EXPECT(toggle_system_new_packed(&s, 3, 64, a, SIZE_MAX / 2, b), TOGGLE_EOVERFLOW);
+    ck_assert_ptr_eq(s, (toggle_system *)&s);
     tu_quiet_end();
 }
 END_TEST
@@ -235,6 +256,7 @@ int main(void)
     TCase *tc = tcase_create("misuse");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, misuse_grid);
+    tcase_add_test(tc, misuse_packed_system);
     tcase_add_test(tc, misuse_space);
     tcase_add_test(tc, misuse_render);
     tcase_add_test(tc, misuse_symmetry_and_guard);

@@ -1,4 +1,4 @@
-/* Internal interface of the packed GF(2) engine (lib/gf2), shared with its tests. */
+/* Internal interface of the packed GF(2) engine (lib/engine/gf2), shared with its tests. */
 #ifndef TOGGLE_GF2_H
 #define TOGGLE_GF2_H
 
@@ -13,13 +13,30 @@
  * zero on entry and are zero on return. pivots (rows entries, may be NULL
  * when rows == 0) receives the pivot column of each of the first *rank rows,
  * ascending. Workspace comes from toggle__malloc and is bounded by
- * toggle__gf2_workspace_bytes(rows, cols) bytes.
+ * toggle__gf2_workspace_bytes(rows, cols, NULL) bytes.
  * Returns TOGGLE_OK or TOGGLE_ENOMEM (then M holds a partially reduced
  * matrix with the same row space). */
 int toggle__gf2_rref(uint64_t *M, size_t rows, size_t cols, size_t stride, size_t *pivots,
                      size_t *rank);
 
-/* Upper bound on the workspace toggle__gf2_rref allocates for this shape. */
-uint64_t toggle__gf2_workspace_bytes(size_t rows, size_t cols);
+/* How toggle__gf2_rref_cfg works (NULL = {1 thread, AUTO}). */
+enum { TOGGLE__GF2_AUTO = 0, TOGGLE__GF2_PLAIN = 1, TOGGLE__GF2_BLOCKED = 2 };
+typedef struct toggle__gf2_cfg {
+    unsigned threads; /* threads for the row passes (0 or 1: the caller only); a pool is
+                       * created for the call and joined before it returns */
+    int mode;         /* AUTO: blocked from the tuned cutoff up, else plain; PLAIN: Four-Russians
+                       * blocks only; BLOCKED: panels of `panel` words at every size */
+    size_t panel;     /* BLOCKED: panel width in words, 1 .. 16 */
+    unsigned fault;   /* tests only: 1 drops each panel's last pivot row from its update,
+                       * 2 ends each panel's pivot search one column early */
+} toggle__gf2_cfg;
+
+/* toggle__gf2_rref with a configuration: the same RREF for every cfg. */
+int toggle__gf2_rref_cfg(uint64_t *M, size_t rows, size_t cols, size_t stride, size_t *pivots,
+                         size_t *rank, const toggle__gf2_cfg *cfg);
+
+/* Upper bound on the workspace toggle__gf2_rref_cfg allocates for this shape
+ * and configuration (cfg may be NULL). */
+uint64_t toggle__gf2_workspace_bytes(size_t rows, size_t cols, const toggle__gf2_cfg *cfg);
 
 #endif

@@ -16,6 +16,16 @@
  * nt * k pivots per row pass). */
 #define GF2_SPANW 4
 #define GF2_LUTB (GF2_SPANW * 8) /* bytes of a window */
+#define GF2_MAX_THREADS 64   /* threads one elimination uses at most */
+/* The blocked elimination (rref_blocked): panels of GF2_PANEL_WORDS words
+ * (64 tables of 8 bits, 1 MiB per strip of 8 words), used from
+ * GF2_BLOCK_MIN_ROWS rows and 2 panels of columns (the tuned cutoff,
+ * docs/gf2.md); tests force any width up to GF2_MAX_PANEL. */
+#define GF2_PANEL_WORDS 8
+#define GF2_MAX_PANEL 16
+/* Measured (docs/gf2.md): the blocked form does not beat the plain one yet
+ * on this machine at N <= 16384, so AUTO keeps the plain form. */
+#define GF2_BLOCK_MIN_ROWS ((size_t)1 << 62)
 
 #if defined(__GNUC__)
 #define GF2_INLINE static inline __attribute__((always_inline))
@@ -68,15 +78,6 @@ static void choose_plan(size_t rows, size_t W, plan *p)
     p->k = k;
     p->nt = nt;
     p->strip = strip ? strip : 1;
-}
-
-uint64_t toggle__gf2_workspace_bytes(size_t rows, size_t cols)
-{
-    size_t W = words_for(cols);
-    plan p;
-    choose_plan(rows, W, &p);
-    uint64_t tw = (uint64_t)p.nt << p.k;
-    return tw * p.strip * 8 + (uint64_t)rows * GF2_MAXT + GF2_LUTB * 256 * 8 + 64;
 }
 
 /* Up to 64 bits of row starting at column c, low bit = column c; the caller
@@ -232,11 +233,13 @@ static pass_fn pick_pass(void)
  * window (words c / 64 .. c / 64 + GF2_SPANW - 1, and below cols), skipping
  * columns without one; their columns go to pc[0 ..]. The pivot rows end at
  * rows r .. r + kbar - 1, reduced among themselves on the pivot columns.
- * Rows below are not modified except by swaps. *next receives the first
+ * Rows below are not modified except by swaps (mirrored in perm when it is
+ * not NULL). *next receives the first
  * column not examined (all examined non-pivot columns are zero below row
  * r + kbar after the row pass). Returns kbar. */
 static unsigned find_pivots(uint64_t *M, size_t stride, size_t rows, size_t r, size_t c,
-                            unsigned K, size_t W, size_t cols, size_t *pc, size_t *next)
+                            unsigned K, size_t W, size_t cols, size_t *pc, size_t *next,
+                            size_t *perm)
 {
     size_t w0 = c >> 6, n = W - w0;
     size_t end = (w0 + GF2_SPANW) * 64 < cols ? (w0 + GF2_SPANW) * 64 : cols;
@@ -298,8 +301,14 @@ static unsigned find_pivots(uint64_t *M, size_t stride, size_t rows, size_t r, s
             xor_row(p + w0, M + (r + l) * stride + w0, n);
         }
         uint64_t *dst = M + (r + found) * stride;
-        if (hit != r + found)
+        if (hit != r + found) {
             swap_rows(dst + w0, p + w0, n);
+            if (perm) {
+                size_t t = perm[hit];
+                perm[hit] = perm[r + found];
+                perm[r + found] = t;
+            }
+        }
         for (unsigned l = 0; l < found; l++) {
             uint64_t *q = M + (r + l) * stride;
             if (bit(q, j))
@@ -342,8 +351,95 @@ static unsigned build_gather(const size_t *pc, unsigned kbar, size_t w0, uint64_
     return nb;
 }
 
-int toggle__gf2_rref(uint64_t *M, size_t rows, size_t cols, size_t stride, size_t *pivots,
-                     size_t *rank)
+/* ---- threads ------------------------------------------------------------ */
+
+/* Threads worth using on a rows x W matrix: one below about 256 KiB (the
+ * hand-off costs more than it saves), else at most one per 8-word column
+ * chunk. The pool is created per call, never shared (no global state). */
+static unsigned useful_threads(size_t rows, size_t W, unsigned threads)
+{
+    if (threads <= 1 || (uint64_t)rows * W < ((uint64_t)1 << 15))
+        return 1;
+    size_t chunks = (W + 7) / 8;
+    unsigned t = threads > GF2_MAX_THREADS ? GF2_MAX_THREADS : threads;
+    return chunks < t ? (unsigned)chunks : t;
+}
+
+/* [lo, hi) of n items for thread t of nt, in multiples of `align`. */
+static void split(size_t n, unsigned t, unsigned nt, size_t align, size_t *lo, size_t *hi)
+{
+    size_t chunk = (n + nt - 1) / nt;
+    chunk = (chunk + align - 1) / align * align;
+    size_t a = (size_t)t * chunk;
+    *lo = a < n ? a : n;
+    *hi = a + chunk < n ? a + chunk : n;
+}
+
+/* ---- the plain Four-Russians Gauss-Jordan ------------------------------- */
+
+typedef struct plain_job {
+    pass_args a;      /* the block's pass; tab and column range per thread */
+    uint64_t **tabs;  /* one table set per thread */
+    pass_fn pass;
+    /* index phase */
+    int gaps;
+    unsigned nb, kk, nt;
+    const unsigned *pos;
+    uint64_t (*lut)[256];
+    const size_t *pc;
+} plain_job;
+
+static void index_rows(void *ctx, unsigned t, unsigned nt)
+{
+    plain_job *j = ctx;
+    const pass_args *a = &j->a;
+    size_t lo, hi;
+    split(a->rows, t, nt, 64, &lo, &hi);
+    for (size_t i = lo; i < hi; i++) {
+        const uint64_t *row = a->M + i * a->stride;
+        uint64_t x = 0;
+        if (i >= a->skip_lo && i < a->skip_hi)
+            x = 0;
+        else if (!j->gaps)
+            x = window(row, j->pc[0], a->kbar);
+        else
+            for (unsigned b = 0; b < j->nb; b++)
+                x |= j->lut[b][(uint8_t)(row[a->w0 + j->pos[b] / 8] >> (j->pos[b] % 8 * 8))];
+        uint8_t *d = (uint8_t *)a->idx + i * GF2_MAXT;
+        for (unsigned q = 0; q < GF2_MAXT; q++) {
+            d[q] = q < j->nt ? (uint8_t)(x & (((uint64_t)1 << j->kk) - 1)) : 0;
+            x >>= j->kk;
+        }
+    }
+}
+
+static void pass_cols(void *ctx, unsigned t, unsigned nt)
+{
+    plain_job *j = ctx;
+    pass_args a = j->a;
+    size_t lo, hi;
+    split(j->a.W - j->a.w0, t, nt, 8, &lo, &hi);
+    if (lo >= hi)
+        return;
+    a.w0 = j->a.w0 + lo;
+    a.W = j->a.w0 + hi;
+    a.tab = j->tabs[t];
+    j->pass(&a);
+}
+
+static uint64_t plain_bytes(size_t rows, size_t W, unsigned threads)
+{
+    plan p;
+    choose_plan(rows, W, &p);
+    uint64_t tw = (uint64_t)p.nt << p.k;
+    unsigned T = useful_threads(rows, W, threads);
+    return T * (tw * p.strip * 8 + 64) + (uint64_t)rows * GF2_MAXT + GF2_LUTB * 256 * 8 + 64;
+}
+
+/* RREF of M in place by Four-Russians blocks (docs/gf2.md); perm (may be
+ * NULL) mirrors the row swaps. */
+static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size_t *pivots,
+                      size_t *rank, size_t *perm, toggle__pool *pool)
 {
     size_t W = words_for(cols);
     *rank = 0;
@@ -351,23 +447,23 @@ int toggle__gf2_rref(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
         return TOGGLE_OK;
     plan p;
     choose_plan(rows, W, &p);
+    unsigned T = useful_threads(rows, W, toggle__pool_threads(pool));
     size_t trows = (size_t)p.nt << p.k, tabw, idxb;
     if (!toggle__mul_ok(trows, p.strip, &tabw) || !toggle__mul_ok(rows, GF2_MAXT, &idxb))
         return toggle__error(TOGGLE_EOVERFLOW, "GF(2) workspace overflows size_t");
-    uint64_t *tab = toggle__malloc_array(tabw, sizeof *tab);
+    uint64_t *tabs[GF2_MAX_THREADS] = {0};
     uint8_t *idx = toggle__calloc(idxb, 1);
     uint64_t (*lut)[256] = NULL; /* allocated at the first block with gaps */
-    if (!tab || !idx) {
-        toggle__free(tab);
-        toggle__free(idx);
-        return toggle__error(TOGGLE_ENOMEM, "out of memory for GF(2) elimination tables");
-    }
+    int rc = idx ? TOGGLE_OK : TOGGLE_ENOMEM;
+    for (unsigned t = 0; t < T && !rc; t++)
+        if (!(tabs[t] = toggle__malloc_array(tabw, sizeof(uint64_t))))
+            rc = TOGGLE_ENOMEM;
     pass_fn pass = pick_pass();
     size_t r = 0, c = 0;
     unsigned Kmax = p.k * p.nt;
-    while (r < rows && c < cols) {
+    while (!rc && r < rows && c < cols) {
         size_t next, *pc = pivots + r;
-        unsigned kbar = find_pivots(M, stride, rows, r, c, Kmax, W, cols, pc, &next);
+        unsigned kbar = find_pivots(M, stride, rows, r, c, Kmax, W, cols, pc, &next, perm);
         if (kbar > 0) {
             /* tables of k bits each; the last may be narrower */
             unsigned nt = (kbar + p.k - 1) / p.k, nb = 0, pos[GF2_LUTB];
@@ -375,42 +471,342 @@ int toggle__gf2_rref(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
             size_t w0 = c >> 6;
             if (gaps) {
                 if (!lut && !(lut = toggle__malloc_array(GF2_LUTB, sizeof *lut))) {
-                    toggle__free(tab);
-                    toggle__free(idx);
-                    return toggle__error(TOGGLE_ENOMEM, "out of memory for GF(2) elimination");
+                    rc = TOGGLE_ENOMEM;
+                    break;
                 }
                 nb = build_gather(pc, kbar, w0, lut, pos);
             }
-            for (size_t i = 0; i < rows; i++) {
-                const uint64_t *row = M + i * stride;
-                uint64_t x = 0;
-                if (i >= r && i < r + kbar)
-                    x = 0;
-                else if (!gaps)
-                    x = window(row, pc[0], kbar);
-                else
-                    for (unsigned b = 0; b < nb; b++)
-                        x |= lut[b][(uint8_t)(row[w0 + pos[b] / 8] >> (pos[b] % 8 * 8))];
-                uint8_t *d = idx + i * GF2_MAXT;
-                for (unsigned t = 0; t < GF2_MAXT; t++) {
-                    d[t] = t < nt ? (uint8_t)(x & (((uint64_t)1 << p.k) - 1)) : 0;
-                    x >>= p.k;
-                }
-            }
-            pass_args a = {
-                .M = M, .stride = stride, .rows = rows, .skip_lo = r, .skip_hi = r + kbar,
-                .w0 = w0, .W = W, .piv = M + r * stride, .k = p.k, .nt = nt,
-                .kbar = kbar, .strip = p.strip, .tab = tab, .idx = idx,
+            plain_job j = {
+                .a = {.M = M, .stride = stride, .rows = rows, .skip_lo = r, .skip_hi = r + kbar,
+                      .w0 = w0, .W = W, .piv = M + r * stride, .k = p.k, .nt = nt,
+                      .kbar = kbar, .strip = p.strip, .tab = tabs[0], .idx = idx},
+                .tabs = tabs, .pass = pass, .gaps = gaps, .nb = nb, .kk = p.k, .nt = nt,
+                .pos = pos, .lut = lut, .pc = pc,
             };
-            pass(&a);
+            /* small blocks stay on the caller: a hand-off costs microseconds */
+            int par = T > 1 && (uint64_t)rows * (W - w0) >= ((uint64_t)1 << 14);
+            toggle__pool_run(par ? pool : NULL, index_rows, &j);
+            toggle__pool_run(par ? pool : NULL, pass_cols, &j);
         }
         r += kbar;
         c = next;
     }
     *rank = r;
-    toggle__free(tab);
+    for (unsigned t = 0; t < T; t++)
+        toggle__free(tabs[t]);
     toggle__free(idx);
     toggle__free(lut);
+    if (rc)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for GF(2) elimination tables");
     return TOGGLE_OK;
 }
 
+/* ---- the blocked Gauss-Jordan: panels with one delayed update ----------- */
+
+/* Rows updated by the pivot rows of one panel: every other row x becomes
+ * x + sum_l x[p_l] * P_l, where P_l are the reduced pivot rows (identity on
+ * the pivot columns p_l). One 8-bit table per byte of the panel that holds
+ * pivot columns, indexed by the row's own byte there (its non-pivot bits
+ * select nothing), so one pass over each row applies the whole panel. */
+typedef struct upd_args {
+    uint64_t *M;
+    size_t stride, rows, skip_lo, skip_hi; /* rows [skip_lo, skip_hi) are the P_l */
+    size_t pw0, pbw;                       /* panel words [pw0, pw0 + pbw) */
+    unsigned nb;                           /* bytes of the panel with pivot columns */
+    const unsigned *bpos;                  /* their byte offsets in the panel */
+    const uint8_t *bmask;                  /* their pivot-column masks */
+    const unsigned *bbase;                 /* index of their first pivot row */
+    size_t w_lo, w_hi, r_lo, r_hi;         /* this call's words and rows */
+    size_t strip;
+    uint64_t *tab;                         /* nb * 256 entries of strip words */
+} upd_args;
+
+GF2_INLINE void upd_tables(const upd_args *a, size_t ws, size_t n)
+{
+    const uint64_t *piv = a->M + a->skip_lo * a->stride;
+    for (unsigned q = 0; q < a->nb; q++) {
+        uint64_t *T = a->tab + ((size_t)q << 8) * a->strip;
+        memset(T, 0, n * sizeof *T);
+        unsigned m = a->bmask[q];
+        size_t prev = 0;
+        for (size_t i = 1; i < 256; i++) {
+            size_t g = i ^ (i >> 1);
+            unsigned b = (unsigned)__builtin_ctzll((unsigned long long)i);
+            const uint64_t *restrict pt = T + prev * a->strip;
+            uint64_t *restrict dt = T + g * a->strip;
+            if ((m >> b) & 1) {
+                const uint64_t *restrict src =
+                    piv + (a->bbase[q] + (unsigned)__builtin_popcount(m & ((1u << b) - 1))) * a->stride + ws;
+                for (size_t w = 0; w < n; w++)
+                    dt[w] = pt[w] ^ src[w];
+            } else {
+                memcpy(dt, pt, n * sizeof *dt);
+            }
+            prev = g;
+        }
+    }
+}
+
+GF2_INLINE void upd_rows(const upd_args *a, size_t ws, size_t n)
+{
+    const uint64_t *t[GF2_MAXT];
+    for (size_t r = a->r_lo; r < a->r_hi; r++) {
+        if (r >= a->skip_lo && r < a->skip_hi) {
+            r = a->skip_hi - 1;
+            continue;
+        }
+        uint64_t *row = a->M + r * a->stride;
+        uint8_t x[GF2_MAX_PANEL * 8];
+        uint64_t any = 0;
+        for (unsigned q = 0; q < a->nb; q++) {
+            unsigned b = a->bpos[q];
+            x[q] = (uint8_t)(row[a->pw0 + b / 8] >> (b % 8 * 8));
+            any |= x[q];
+        }
+        if (!any)
+            continue;
+        uint64_t *dst = row + ws;
+        unsigned q = 0;
+        for (; q + 8 <= a->nb; q += 8) {
+            for (unsigned i = 0; i < 8; i++)
+                t[i] = a->tab + (((size_t)(q + i) << 8) + x[q + i]) * a->strip;
+            xor_fused(dst, t, 8, n);
+        }
+        for (; q < a->nb; q++) {
+            t[0] = a->tab + (((size_t)q << 8) + x[q]) * a->strip;
+            xor_fused(dst, t, 1, n);
+        }
+    }
+}
+
+GF2_INLINE void upd_body(const upd_args *a)
+{
+    for (size_t ws = a->w_lo; ws < a->w_hi; ws += a->strip) {
+        size_t n = a->w_hi - ws < a->strip ? a->w_hi - ws : a->strip;
+        upd_tables(a, ws, n);
+        upd_rows(a, ws, n);
+    }
+}
+
+typedef void (*upd_fn)(const upd_args *);
+static void upd_generic(const upd_args *a) { upd_body(a); }
+#ifdef GF2_X86
+__attribute__((target("avx2"))) static void upd_avx2(const upd_args *a) { upd_body(a); }
+__attribute__((target("avx512f"))) static void upd_avx512(const upd_args *a) { upd_body(a); }
+#endif
+
+static upd_fn pick_upd(void)
+{
+#ifdef GF2_X86
+    if (__builtin_cpu_supports("avx512f"))
+        return upd_avx512;
+    if (__builtin_cpu_supports("avx2"))
+        return upd_avx2;
+#endif
+    return upd_generic;
+}
+
+typedef struct upd_job {
+    upd_args a;
+    uint64_t **tabs;
+    upd_fn fn;
+} upd_job;
+
+/* Phase 1: the words right of the panel, split by columns (the rows' panel
+ * bytes, their table indices, are not written yet). */
+static void upd_right(void *ctx, unsigned t, unsigned nt)
+{
+    upd_job *j = ctx;
+    upd_args a = j->a;
+    size_t w0 = a.pw0 + a.pbw, lo, hi;
+    split(a.w_hi - w0, t, nt, a.strip, &lo, &hi);
+    if (lo >= hi)
+        return;
+    a.w_lo = w0 + lo;
+    a.w_hi = w0 + hi;
+    a.r_lo = 0;
+    a.r_hi = a.rows;
+    a.tab = j->tabs[t];
+    j->fn(&a);
+}
+
+/* Phase 2: the panel itself, split by rows (each row reads its indices
+ * before it writes them: the panel is one strip). */
+static void upd_panel(void *ctx, unsigned t, unsigned nt)
+{
+    upd_job *j = ctx;
+    upd_args a = j->a;
+    split(a.rows, t, nt, 64, &a.r_lo, &a.r_hi);
+    if (a.r_lo >= a.r_hi)
+        return;
+    a.w_lo = a.pw0;
+    a.w_hi = a.pw0 + a.pbw;
+    a.tab = j->tabs[t];
+    j->fn(&a);
+}
+
+/* Workspace of the blocked elimination with panels of pbw words. */
+static uint64_t blocked_bytes(size_t rows, size_t W, size_t pbw, unsigned threads)
+{
+    unsigned T = useful_threads(rows, W, threads);
+    uint64_t tabs = (uint64_t)T * (pbw * 8) * 256 * pbw * 8;
+    uint64_t copy = (uint64_t)rows * pbw * 8 + (uint64_t)rows * 3 * sizeof(size_t);
+    uint64_t a = plain_bytes(rows, pbw, 1), b = plain_bytes(pbw * 64, W, threads);
+    return tabs + copy + (a > b ? a : b) + pbw * 64 * sizeof(size_t) + 4096;
+}
+
+typedef struct blocked_ws {
+    uint64_t *P;                 /* the lower rows' panel, searched for pivots */
+    size_t *perm, *who, *where;  /* rows of P by origin; M's rows by origin */
+    size_t *ppc;                 /* pivot columns of the panel */
+    uint64_t *tabs[GF2_MAX_THREADS];
+} blocked_ws;
+
+static void blocked_free(blocked_ws *w, unsigned T)
+{
+    toggle__free(w->P);
+    toggle__free(w->perm);
+    toggle__free(w->who);
+    toggle__free(w->where);
+    toggle__free(w->ppc);
+    for (unsigned t = 0; t < T; t++)
+        toggle__free(w->tabs[t]);
+}
+
+/* Gauss-Jordan by panels of pbw words: for each panel, (1) the pivot
+ * columns and a set of independent rows are found on a copy of the lower
+ * rows' panel (plain RREF, swaps tracked); (2) those rows move to the top
+ * of the lower part and are reduced among themselves over the whole width
+ * (plain RREF of r1 rows: identity on the pivot columns); (3) every other
+ * row gets x += x[pivots] * P in one pass (upd_*). Same RREF as plain. */
+static int rref_blocked(uint64_t *M, size_t rows, size_t cols, size_t stride, size_t *pivots,
+                        size_t *rank, size_t pbw, unsigned fault, toggle__pool *pool)
+{
+    size_t W = words_for(cols);
+    unsigned T = useful_threads(rows, W, toggle__pool_threads(pool));
+    blocked_ws w = {0};
+    size_t tabw = (pbw * 8) * 256 * pbw;
+    int rc = TOGGLE_OK;
+    if (!(w.P = toggle__malloc_array(rows, pbw * sizeof(uint64_t))) ||
+        !(w.perm = toggle__malloc_array(rows, sizeof(size_t))) ||
+        !(w.who = toggle__malloc_array(rows, sizeof(size_t))) ||
+        !(w.where = toggle__malloc_array(rows, sizeof(size_t))) ||
+        !(w.ppc = toggle__malloc_array(pbw * 64, sizeof(size_t))))
+        rc = TOGGLE_ENOMEM;
+    for (unsigned t = 0; t < T && !rc; t++)
+        if (!(w.tabs[t] = toggle__malloc_array(tabw, sizeof(uint64_t))))
+            rc = TOGGLE_ENOMEM;
+    if (rc) {
+        blocked_free(&w, T);
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for GF(2) blocked elimination");
+    }
+    upd_fn fn = pick_upd();
+    size_t r0 = 0;
+    for (size_t pw0 = 0; pw0 < W && r0 < rows && !rc; pw0 += pbw) {
+        size_t nw = W - pw0 < pbw ? W - pw0 : pbw, pcols = cols - pw0 * 64;
+        if (pcols > nw * 64)
+            pcols = nw * 64;
+        if (fault == 2 && pcols > 1) /* tests only: a wrong panel boundary */
+            pcols--;
+        size_t low = rows - r0, r1 = 0;
+        for (size_t i = 0; i < low; i++) {
+            memcpy(w.P + i * pbw, M + (r0 + i) * stride + pw0, nw * sizeof(uint64_t));
+            w.perm[i] = w.who[i] = w.where[i] = i;
+        }
+        if ((rc = rref_plain(w.P, low, pcols, pbw, w.ppc, &r1, w.perm, NULL)))
+            break;
+        if (r1 == 0)
+            continue;
+        /* (1 -> 2) the rows P came from, to rows r0 .. r0 + r1 - 1 of M */
+        for (size_t l = 0; l < r1; l++) {
+            size_t o = w.perm[l], at = w.where[o];
+            if (at != l) {
+                swap_rows(M + (r0 + l) * stride + pw0, M + (r0 + at) * stride + pw0, W - pw0);
+                size_t o2 = w.who[l];
+                w.who[l] = o;
+                w.where[o] = l;
+                w.who[at] = o2;
+                w.where[o2] = at;
+            }
+        }
+        /* (2) reduce them among themselves: their RREF has r1 pivots, on the
+         * panel's pivot columns (they are independent there) */
+        size_t rr = 0, *pv = pivots + r0;
+        if ((rc = rref_plain(M + r0 * stride + pw0, r1, cols - pw0 * 64, stride, pv, &rr, NULL,
+                             pool)))
+            break;
+        if (rr != r1 || pv[r1 - 1] != w.ppc[r1 - 1]) {
+            rc = toggle__error(TOGGLE_EINTERNAL, "GF(2) panel rank %zu, reduced rank %zu", r1, rr);
+            break;
+        }
+        for (size_t l = 0; l < r1; l++)
+            pv[l] += pw0 * 64;
+        /* (3) one pass over every other row */
+        unsigned bpos[GF2_MAX_PANEL * 8], bbase[GF2_MAX_PANEL * 8], nb = 0;
+        uint8_t bmask[GF2_MAX_PANEL * 8] = {0}, pm[GF2_MAX_PANEL * 8] = {0};
+        for (size_t l = 0; l < r1 - (fault == 1); l++)
+            pm[w.ppc[l] / 8] |= (uint8_t)(1u << (w.ppc[l] % 8));
+        for (unsigned b = 0, base = 0; b < nw * 8; b++) {
+            if (!pm[b])
+                continue;
+            bpos[nb] = b;
+            bmask[nb] = pm[b];
+            bbase[nb++] = base;
+            base += (unsigned)__builtin_popcount(pm[b]);
+        }
+        upd_job j = {
+            .a = {.M = M, .stride = stride, .rows = rows, .skip_lo = r0, .skip_hi = r0 + r1,
+                  .pw0 = pw0, .pbw = nw, .nb = nb, .bpos = bpos, .bmask = bmask, .bbase = bbase,
+                  .w_lo = pw0, .w_hi = W, .r_lo = 0, .r_hi = rows, .strip = pbw,
+                  .tab = w.tabs[0]},
+            .tabs = w.tabs, .fn = fn,
+        };
+        toggle__pool_run(T > 1 ? pool : NULL, upd_right, &j);
+        toggle__pool_run(T > 1 ? pool : NULL, upd_panel, &j);
+        r0 += r1;
+    }
+    *rank = r0;
+    blocked_free(&w, T);
+    return rc;
+}
+
+/* ---- entry points ------------------------------------------------------- */
+
+/* Panel words for this shape and configuration; 0 = plain. */
+static size_t panel_words(size_t rows, size_t W, const toggle__gf2_cfg *cfg)
+{
+    if (!cfg || cfg->mode == TOGGLE__GF2_AUTO)
+        return rows >= GF2_BLOCK_MIN_ROWS && W >= 2 * GF2_PANEL_WORDS ? GF2_PANEL_WORDS : 0;
+    if (cfg->mode == TOGGLE__GF2_PLAIN)
+        return 0;
+    return cfg->panel < 1 ? 1 : cfg->panel > GF2_MAX_PANEL ? GF2_MAX_PANEL : cfg->panel;
+}
+
+uint64_t toggle__gf2_workspace_bytes(size_t rows, size_t cols, const toggle__gf2_cfg *cfg)
+{
+    size_t W = words_for(cols), pw = panel_words(rows, W, cfg);
+    unsigned threads = cfg ? cfg->threads : 1;
+    uint64_t pool = threads > 1 ? (uint64_t)threads * 256 + 1024 : 0;
+    return pool + (pw ? blocked_bytes(rows, W, pw, threads) : plain_bytes(rows, W, threads));
+}
+
+int toggle__gf2_rref_cfg(uint64_t *M, size_t rows, size_t cols, size_t stride, size_t *pivots,
+                         size_t *rank, const toggle__gf2_cfg *cfg)
+{
+    size_t W = words_for(cols), pw = panel_words(rows, W, cfg);
+    *rank = 0;
+    if (rows == 0 || cols == 0)
+        return TOGGLE_OK;
+    unsigned want = useful_threads(rows, W, cfg ? cfg->threads : 1);
+    toggle__pool *pool = toggle__pool_new(want); /* NULL: the caller alone */
+    int rc = pw ? rref_blocked(M, rows, cols, stride, pivots, rank, pw, cfg ? cfg->fault : 0, pool)
+                : rref_plain(M, rows, cols, stride, pivots, rank, NULL, pool);
+    toggle__pool_free(pool);
+    return rc;
+}
+
+int toggle__gf2_rref(uint64_t *M, size_t rows, size_t cols, size_t stride, size_t *pivots,
+                     size_t *rank)
+{
+    return toggle__gf2_rref_cfg(M, rows, cols, stride, pivots, rank, NULL);
+}

@@ -18,15 +18,17 @@ static size_t words_for(size_t cols) { return cols / 64 + (cols % 64 != 0); }
 
 /* Bytes of a rows x cols packed matrix plus its elimination workspace, as
  * unsigned __int128 so that no product wraps. */
-static unsigned __int128 matrix_cost(size_t rows, size_t cols)
+static unsigned __int128 matrix_cost(size_t rows, size_t cols, const toggle__gf2_cfg *cfg)
 {
-    return (unsigned __int128)rows * words_for(cols) * 8 + toggle__gf2_workspace_bytes(rows, cols);
+    return (unsigned __int128)rows * words_for(cols) * 8
+         + toggle__gf2_workspace_bytes(rows, cols, cfg);
 }
 
 static int gf2_estimate(const toggle_system *s, uint64_t *bytes)
 {
     size_t m = s->m, n = s->n;
-    unsigned __int128 e = matrix_cost(m, n == SIZE_MAX ? n : n + 1)
+    toggle__gf2_cfg cfg = {.threads = toggle__system_threads(s)};
+    unsigned __int128 e = matrix_cost(m, n == SIZE_MAX ? n : n + 1, &cfg)
                         + (unsigned __int128)m * sizeof(size_t) + (unsigned __int128)n / 8
                         + (unsigned __int128)n * sizeof(size_t) + 4096;
     *bytes = e > UINT64_MAX ? UINT64_MAX : (uint64_t)e;
@@ -98,8 +100,10 @@ static int gf2_solve(const toggle_system *s, toggle_solution *sol)
     size_t *pivot = toggle__calloc(s->m ? s->m : 1, sizeof *pivot);
     if (!pivot)
         rc = toggle__error(TOGGLE_ENOMEM, "out of memory for pivot bookkeeping");
-    if (!rc)
-        rc = toggle__gf2_rref(M, s->m, s->n + 1, stride, pivot, &rank);
+    if (!rc) {
+        toggle__gf2_cfg cfg = {.threads = toggle__system_threads(s)};
+        rc = toggle__gf2_rref_cfg(M, s->m, s->n + 1, stride, pivot, &rank, &cfg);
+    }
     if (!rc) {
         toggle__vecs R = {.len = s->n + 1, .count = s->m, .stride = stride, .width = 1,
                           .packed = true, .data = M};

@@ -119,11 +119,13 @@ static void gapped_matrix(tu_rng *g, uint64_t *M, size_t rows, size_t cols, size
 
 #define PATTERN 0xA5C3F00F5A3C0FF0ull
 
-/* Run toggle__gf2_rref on a matrix embedded in a larger buffer: guard rows
- * before and after, extra words past each row, all filled with a pattern.
- * gap_step != SIZE_MAX: a gapped_matrix with that step instead. */
-static void check_embedded(tu_rng *g, size_t rows, size_t cols, size_t rank, int zero_cols,
-                           size_t gap_step)
+/* Run toggle__gf2_rref_cfg (cfg NULL: toggle__gf2_rref) on the rows x cols
+ * matrix `in` (rows of W words) embedded in a larger buffer: guard rows
+ * before and after, extra words past each row, all filled with a pattern;
+ * the result must be `want` (rank rw, pivots pw) and nothing outside the
+ * matrix may change. */
+static void run_embedded(tu_rng *g, const uint64_t *in, const uint64_t *want, size_t rw,
+                         const size_t *pw, size_t rows, size_t cols, const toggle__gf2_cfg *cfg)
 {
     size_t W = (cols + 63) / 64, extra = 1 + tu_below(g, 3), stride = W + extra, guard = 2;
     size_t total = (rows + 2 * guard) * stride;
@@ -131,23 +133,22 @@ static void check_embedded(tu_rng *g, size_t rows, size_t cols, size_t rank, int
     for (size_t i = 0; i < total; i++)
         buf[i] = PATTERN ^ i;
     uint64_t *M = buf + guard * stride;
-    uint64_t *ref = calloc(rows * W + 1, sizeof *ref);
-    if (gap_step != SIZE_MAX)
-        gapped_matrix(g, ref, rows, cols, W, gap_step);
-    else
-        random_matrix(g, ref, rows, cols, W, rank, zero_cols);
     for (size_t i = 0; i < rows; i++)
-        memcpy(M + i * stride, ref + i * W, W * sizeof *M);
-    size_t *p1 = calloc(rows + 1, sizeof *p1), *p2 = calloc(rows + 1, sizeof *p2), r1 = 0;
-    size_t r2 = naive_rref(ref, rows, cols, W, p2);
-    int rc = toggle__gf2_rref(M, rows, cols, stride, p1, &r1);
+        memcpy(M + i * stride, in + i * W, W * sizeof *M);
+    size_t *p1 = calloc(rows + 1, sizeof *p1), r1 = 0;
+    int rc = cfg ? toggle__gf2_rref_cfg(M, rows, cols, stride, p1, &r1, cfg)
+                 : toggle__gf2_rref(M, rows, cols, stride, p1, &r1);
     ck_assert_int_eq(rc, TOGGLE_OK);
-    ck_assert_msg(r1 == r2, "rank %zu, naive %zu (rows=%zu cols=%zu)", r1, r2, rows, cols);
+    int mode = cfg ? cfg->mode : -1, panel = cfg ? (int)cfg->panel : 0;
+    unsigned thr = cfg ? cfg->threads : 1;
+    ck_assert_msg(r1 == rw, "rank %zu, expected %zu (rows=%zu cols=%zu mode=%d panel=%d threads=%u)",
+                  r1, rw, rows, cols, mode, panel, thr);
     for (size_t i = 0; i < r1; i++)
-        ck_assert_uint_eq(p1[i], p2[i]);
+        ck_assert_uint_eq(p1[i], pw[i]);
     for (size_t i = 0; i < rows; i++)
-        ck_assert_msg(memcmp(M + i * stride, ref + i * W, W * sizeof *M) == 0,
-                      "row %zu differs from the naive RREF (rows=%zu cols=%zu)", i, rows, cols);
+        ck_assert_msg(memcmp(M + i * stride, want + i * W, W * sizeof *M) == 0,
+                      "row %zu differs from the expected RREF (rows=%zu cols=%zu mode=%d "
+                      "panel=%d threads=%u)", i, rows, cols, mode, panel, thr);
     for (size_t i = 0; i < total; i++) {
         size_t row = i / stride, w = i % stride;
         int inside = row >= guard && row < guard + rows && w < W;
@@ -158,8 +159,38 @@ static void check_embedded(tu_rng *g, size_t rows, size_t cols, size_t rank, int
         for (size_t i = 0; i < rows; i++)
             ck_assert_msg((M[i * stride + W - 1] >> (cols % 64)) == 0, "padding bits set");
     free(buf);
-    free(ref);
     free(p1);
+}
+
+/* Every way toggle__gf2_rref_cfg can work (plain, blocked with panels of
+ * 1, 2, 3 and 8 words, AUTO), each with 1, 2, 3 or 8 threads: each must give
+ * exactly the naive RREF. */
+static const toggle__gf2_cfg all_cfgs[] = {
+    {1, TOGGLE__GF2_PLAIN, 0, 0},   {2, TOGGLE__GF2_PLAIN, 0, 0},   {3, TOGGLE__GF2_PLAIN, 0, 0},
+    {8, TOGGLE__GF2_PLAIN, 0, 0},   {1, TOGGLE__GF2_BLOCKED, 1, 0}, {2, TOGGLE__GF2_BLOCKED, 2, 0},
+    {3, TOGGLE__GF2_BLOCKED, 3, 0}, {8, TOGGLE__GF2_BLOCKED, 8, 0}, {1, TOGGLE__GF2_BLOCKED, 8, 0},
+    {8, TOGGLE__GF2_AUTO, 0, 0},
+};
+
+/* A random (gap_step == SIZE_MAX) or gapped matrix against the naive RREF,
+ * by toggle__gf2_rref and every configuration. */
+static void check_embedded(tu_rng *g, size_t rows, size_t cols, size_t rank, int zero_cols,
+                           size_t gap_step)
+{
+    size_t W = (cols + 63) / 64;
+    uint64_t *in = calloc(rows * W + 1, sizeof *in), *ref = calloc(rows * W + 1, sizeof *ref);
+    if (gap_step != SIZE_MAX)
+        gapped_matrix(g, in, rows, cols, W, gap_step);
+    else
+        random_matrix(g, in, rows, cols, W, rank, zero_cols);
+    memcpy(ref, in, rows * W * sizeof *in);
+    size_t *p2 = calloc(rows + 1, sizeof *p2);
+    size_t r2 = naive_rref(ref, rows, cols, W, p2);
+    run_embedded(g, in, ref, r2, p2, rows, cols, NULL);
+    for (size_t c = 0; c < sizeof all_cfgs / sizeof *all_cfgs; c++)
+        run_embedded(g, in, ref, r2, p2, rows, cols, &all_cfgs[c]);
+    free(in);
+    free(ref);
     free(p2);
 }
 
@@ -205,6 +236,75 @@ START_TEST(rref_gapped_and_low_rank)
     const size_t low[][3] = {{1000, 1000, 1}, {700, 1300, 2}, {300, 2000, 3}, {2000, 300, 1}};
     for (size_t s = 0; s < sizeof low / sizeof *low; s++)
         check_embedded(&g, low[s][0], low[s][1], low[s][2], 0, SIZE_MAX);
+}
+END_TEST
+
+/* The blocked elimination against the plain Four-Russians one on sizes
+ * around the tuned cutoff (2048 rows, 2 panels of 512 columns) and the
+ * panel boundaries: random, low-rank, gapped and rectangular. */
+static int same_rref(const toggle__gf2_cfg *cfg, const uint64_t *in, const uint64_t *want,
+                     size_t rw, const size_t *pw, size_t rows, size_t cols)
+{
+    size_t W = (cols + 63) / 64, r = 0;
+    uint64_t *M = malloc((rows * W + 1) * sizeof *M);
+    size_t *p = calloc(rows + 1, sizeof *p);
+    memcpy(M, in, rows * W * sizeof *M);
+    ck_assert_int_eq(toggle__gf2_rref_cfg(M, rows, cols, W, p, &r, cfg), TOGGLE_OK);
+    int same = r == rw && memcmp(p, pw, r * sizeof *p) == 0 &&
+               memcmp(M, want, rows * W * sizeof *M) == 0;
+    free(M);
+    free(p);
+    return same;
+}
+
+static void blocked_vs_plain(tu_rng *g, size_t rows, size_t cols, size_t rank, size_t gap)
+{
+    size_t W = (cols + 63) / 64, r = 0;
+    uint64_t *in = calloc(rows * W + 1, sizeof *in), *ref = malloc((rows * W + 1) * sizeof *ref);
+    if (gap != SIZE_MAX)
+        gapped_matrix(g, in, rows, cols, W, gap);
+    else
+        random_matrix(g, in, rows, cols, W, rank, 1);
+    memcpy(ref, in, rows * W * sizeof *in);
+    size_t *p = calloc(rows + 1, sizeof *p);
+    toggle__gf2_cfg plain = {1, TOGGLE__GF2_PLAIN, 0, 0};
+    ck_assert_int_eq(toggle__gf2_rref_cfg(ref, rows, cols, W, p, &r, &plain), TOGGLE_OK);
+    const toggle__gf2_cfg cfgs[] = {
+        {1, TOGGLE__GF2_AUTO, 0, 0}, {2, TOGGLE__GF2_AUTO, 0, 0}, {3, TOGGLE__GF2_BLOCKED, 8, 0},
+        {8, TOGGLE__GF2_BLOCKED, 5, 0}, {2, TOGGLE__GF2_BLOCKED, 16, 0},
+    };
+    for (size_t c = 0; c < sizeof cfgs / sizeof *cfgs; c++)
+        ck_assert_msg(same_rref(&cfgs[c], in, ref, r, p, rows, cols),
+                      "%zu x %zu (rank %zu, gap %zu): mode %d panel %zu threads %u differs "
+                      "from plain", rows, cols, rank, gap, cfgs[c].mode, cfgs[c].panel,
+                      cfgs[c].threads);
+    /* a wrong update is caught, and a wrong panel boundary where a pivot
+     * sits on the last column of a panel (dense full-rank matrices) */
+    if (r > 0) {
+        const toggle__gf2_cfg bad[] = {{1, TOGGLE__GF2_BLOCKED, 8, 1}, {2, TOGGLE__GF2_BLOCKED, 8, 2}};
+        for (size_t c = 0; c < (rank == 0 && gap == SIZE_MAX ? 2u : 1u); c++)
+            ck_assert_msg(!same_rref(&bad[c], in, ref, r, p, rows, cols),
+                          "fault %u not detected on %zu x %zu", bad[c].fault, rows, cols);
+    }
+    free(in);
+    free(ref);
+    free(p);
+}
+
+START_TEST(blocked_matches_plain_around_cutoffs)
+{
+    tu_rng g = tu_rng_for(311);
+    const size_t shapes[][4] = {
+        /* rows, cols, rank (0: dense), gap step (SIZE_MAX: none) */
+        {2047, 1024, 0, SIZE_MAX}, {2048, 1024, 0, SIZE_MAX}, {2049, 1025, 0, SIZE_MAX},
+        {2048, 1023, 0, SIZE_MAX}, {2100, 1537, 0, SIZE_MAX}, {2048, 2049, 0, SIZE_MAX},
+        {2048, 2048, 300, SIZE_MAX}, {2049, 1600, 513, SIZE_MAX}, {2048, 1100, 0, 2},
+        {2050, 1200, 0, 8}, {2048, 1300, 0, 70}, {4100, 1090, 0, SIZE_MAX},
+        {1090, 4100, 0, SIZE_MAX}, {2048, 4100, 0, SIZE_MAX}, {4097, 2048, 1000, SIZE_MAX},
+        {2048, 1024, 1, SIZE_MAX},
+    };
+    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
+        blocked_vs_plain(&g, shapes[s][0], shapes[s][1], shapes[s][2], shapes[s][3]);
 }
 END_TEST
 
@@ -419,6 +519,87 @@ START_TEST(agrees_with_flint_graphs)
 }
 END_TEST
 
+/* toggle_system_new_packed (garbage in the padding bits and stride words,
+ * which are ignored) and the k = 2 parser give the system new_matrix gives:
+ * same entries, and with 1, 2 and 3 threads the same answers as FLINT;
+ * kernel vectors read packed at any offset match the unpacked ones. */
+START_TEST(packed_input_and_readout)
+{
+    tu_rng g = tu_rng_for(331);
+    size_t iters = tu_iters(30);
+    for (size_t it = 0; it < iters; it++) {
+        size_t m = 1 + tu_below(&g, 150), n = 1 + tu_below(&g, 150);
+        size_t W = (n + 63) / 64, stride = W + tu_below(&g, 3);
+        uint64_t *a = calloc(m * n, sizeof *a), *b = calloc(m, sizeof *b);
+        random_system(&g, m, n, a, b);
+        uint64_t *pa = malloc(m * stride * sizeof *pa), *pb = malloc(((m + 63) / 64) * 8);
+        for (size_t i = 0; i < m * stride; i++)
+            pa[i] = tu_next(&g); /* garbage everywhere, then the entries */
+        for (size_t i = 0; i < (m + 63) / 64; i++)
+            pb[i] = tu_next(&g);
+        for (size_t i = 0; i < m; i++) {
+            for (size_t j = 0; j < n; j++)
+                if (getb(pa + i * stride, j) != (int)a[i * n + j])
+                    flipb(pa + i * stride, j);
+            if (getb(pb, i) != (int)b[i])
+                flipb(pb, i);
+        }
+        toggle_system *s = NULL, *t = NULL;
+        ck_assert_int_eq(toggle_system_new_packed(&s, m, n, pa, stride, pb), TOGGLE_OK);
+        /* the parser (k = 2) fills packed rows directly */
+        size_t tl = m * (n + 4) + 1, p = 0;
+        char *text = malloc(tl);
+        for (size_t i = 0; i < m; i++) {
+            for (size_t j = 0; j < n; j++)
+                text[p++] = (char)('0' + a[i * n + j]);
+            text[p++] = '|';
+            text[p++] = (char)('0' + b[i]);
+            text[p++] = '\n';
+        }
+        ck_assert_int_eq(toggle_system_parse(&t, text, p, 2), TOGGLE_OK);
+        ck_assert_uint_eq(toggle_system_rows(t), m);
+        ck_assert_uint_eq(toggle_system_cols(t), n);
+        for (size_t i = 0; i < m; i++) {
+            uint64_t v = 9, w = 9;
+            for (size_t j = 0; j < n; j++) {
+                ck_assert_int_eq(toggle_system_entry(s, i, j, &v), TOGGLE_OK);
+                ck_assert_int_eq(toggle_system_entry(t, i, j, &w), TOGGLE_OK);
+                ck_assert_uint_eq(v, a[i * n + j]);
+                ck_assert_uint_eq(w, a[i * n + j]);
+            }
+            ck_assert_int_eq(toggle_system_rhs(s, i, &v), TOGGLE_OK);
+            ck_assert_uint_eq(v, b[i]);
+        }
+        unsigned th = (unsigned)(1 + it % 3);
+        ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_THREADS, th), TOGGLE_OK);
+        compare_engines(s, a, b, m, n);
+        toggle_solution *q = solve_with(s, TOGGLE_ENGINE_GF2);
+        size_t d = toggle_solution_nullity(q), off = tu_below(&g, n), len = tu_below(&g, n - off + 1);
+        uint64_t *v = calloc(n, sizeof *v), *pw = calloc(n / 64 + 2, sizeof *pw);
+        for (size_t i = 0; i < d; i++) {
+            ck_assert_int_eq(toggle_solution_kernel_vector(q, i, v, n), TOGGLE_OK);
+            ck_assert_int_eq(toggle_solution_kernel_packed(q, i, off, len, pw, n / 64 + 2),
+                             TOGGLE_OK);
+            for (size_t j = 0; j < len; j++)
+                ck_assert_uint_eq((pw[j / 64] >> (j % 64)) & 1, v[off + j]);
+            if (len % 64)
+                ck_assert_uint_eq(pw[len / 64] >> (len % 64), 0);
+        }
+        ck_assert_int_eq(toggle_solution_kernel_packed(q, d, 0, 0, pw, 1), TOGGLE_ERANGE);
+        toggle_solution_free(q);
+        toggle_system_free(s);
+        toggle_system_free(t);
+        free(v);
+        free(pw);
+        free(text);
+        free(a);
+        free(b);
+        free(pa);
+        free(pb);
+    }
+}
+END_TEST
+
 START_TEST(supports_only_modulus_2)
 {
     uint64_t a[4] = {1, 0, 0, 1}, b[2] = {1, 1};
@@ -576,10 +757,12 @@ int main(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, rref_matches_naive_and_stays_inside);
     tcase_add_test(tc, rref_gapped_and_low_rank);
+    tcase_add_test(tc, blocked_matches_plain_around_cutoffs);
     tcase_add_test(tc, transpose_matches_bits);
     tcase_add_test(tc, agrees_with_flint_random);
     tcase_add_test(tc, agrees_with_flint_larger);
     tcase_add_test(tc, agrees_with_flint_graphs);
+    tcase_add_test(tc, packed_input_and_readout);
     tcase_add_test(tc, supports_only_modulus_2);
     tcase_add_test(tc, budget_uses_packed_size);
     tcase_add_test(tc, allocation_failures);
