@@ -23,6 +23,7 @@ ENGINE_FLINT = 1
 ENGINE_GF2 = 2
 ENGINE_CHASE = 3
 ENGINE_HOWELL = 4
+ENGINE_BLAS = 5  # builds with the blas engine (docs/blas.md)
 OPT_ENGINE = 1
 OPT_MEMORY_BUDGET = 2
 OPT_SEARCH_LIMIT = 3
