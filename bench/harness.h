@@ -34,7 +34,7 @@ uint64_t bench_rng(uint64_t *state);
  * every one of these that is linked in (they are weak references there), so
  * a new workload file needs only its line in bench/meson.build. Names are
  * bench_register_<file suffix>: wl_core.c -> bench_register_core. */
-void bench_register_core(void);   /* wl_core.c: dense GF(p), FLINT direct */
+void bench_register_core(void);   /* wl_core.c: dense GF(p), FLINT direct, AUTO (blas engine) */
 void bench_register_io(void);     /* wl_io.c: parsing and writing large systems */
 void bench_register_gf2(void);    /* wl_gf2.c: packed GF(2), M4RI */
 void bench_register_grid(void);   /* wl_grid.c: light chasing, polynomial nullity */

@@ -17,6 +17,8 @@ typedef struct {
     uint64_t p;      /* 0: the first prime above 2^62 */
     size_t nullity;  /* 0: random A (full rank, almost surely); else A = B C of rank n - nullity */
     int solvable;    /* 1: b = A x0; 0: random b (unsolvable almost surely when A is singular) */
+    int automatic;   /* 1: toggle_solve with AUTO (the "gfp/auto" groups); 0: FLINT forced */
+    unsigned threads; /* TOGGLE_OPT_THREADS (0: the default, 1) */
 } dense_arg;
 
 typedef struct {
@@ -108,7 +110,9 @@ static void *dense_setup(const void *arg)
     if (d->solvable)
         consistent_rhs(st, &s);
     if (toggle_system_new_matrix(&st->sys, d->n, d->n, st->a, st->b, st->p) != TOGGLE_OK
-        || toggle_system_set_option(st->sys, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_FLINT)
+        || toggle_system_set_option(st->sys, TOGGLE_OPT_ENGINE,
+                                    d->automatic ? TOGGLE_ENGINE_AUTO : TOGGLE_ENGINE_FLINT)
+        || (d->threads && toggle_system_set_option(st->sys, TOGGLE_OPT_THREADS, d->threads))
         || toggle_system_set_option(st->sys, TOGGLE_OPT_MEMORY_BUDGET, 0)) {
         dense_teardown(st);
         return NULL;
@@ -187,9 +191,9 @@ static int run_flint_nullspace(void *p, int check)
 
 #define DENSE(N, P, PN, Q)                                                                 \
     {"gfp/dense/" #N "/p" PN "/toggle-flint", "gfp/dense/" #N "/p=" PN, "toggle-flint",    \
-     "flint-rref", Q, 5, dense_setup, run_toggle, dense_teardown, &(dense_arg){N, P, 0, 1}},  \
+     "flint-rref", Q, 5, dense_setup, run_toggle, dense_teardown, &(dense_arg){N, P, 0, 1, 0, 0}},  \
     {"gfp/dense/" #N "/p" PN "/flint-rref", "gfp/dense/" #N "/p=" PN, "flint-rref", NULL, Q, \
-     5, dense_setup, run_flint_rref, dense_teardown, &(dense_arg){N, P, 0, 1}}
+     5, dense_setup, run_flint_rref, dense_teardown, &(dense_arg){N, P, 0, 1, 0, 0}}
 
 /* Nullspace of a rank-deficient A: FLINT's nmod_mat_nullspace against
  * toggle_solve plus reading every kernel vector. KIND "nullspace": b = A x0
@@ -198,12 +202,44 @@ static int run_flint_nullspace(void *p, int check)
 #define NULLSPACE(KIND, S, N, P, PN, D, Q)                                                 \
     {"gfp/" KIND "/" #N "/p" PN "/toggle-flint", "gfp/" KIND "/" #N "/p=" PN,              \
      "toggle-flint", "flint-nullspace", Q, 5, dense_setup, run_toggle, dense_teardown,     \
-     &(dense_arg){N, P, D, S}},                                                            \
+     &(dense_arg){N, P, D, S, 0, 0}},                                                            \
     {"gfp/" KIND "/" #N "/p" PN "/flint-nullspace", "gfp/" KIND "/" #N "/p=" PN,           \
      "flint-nullspace", NULL, Q, 5, dense_setup, run_flint_nullspace, dense_teardown,      \
-     &(dense_arg){N, P, D, S}}
+     &(dense_arg){N, P, D, S, 0, 0}}
+
+/* Issue 16: toggle_solve with AUTO (the blas engine for p < 2^26 from
+ * N = 96, FLINT above 2^26) against nmod_mat_rref on the same dense
+ * [A | b], b = A x0. P = 0 is not used here: PN names the prime. */
+#define AUTO(N, P, PN, Q, R)                                                               \
+    {"gfp/auto/" #N "/p" PN "/toggle-auto", "gfp/auto/" #N "/p=" PN, "toggle-auto",        \
+     "flint-rref", Q, R, dense_setup, run_toggle, dense_teardown,                          \
+     &(dense_arg){N, P, 0, 1, 1, 0}},                                                      \
+    {"gfp/auto/" #N "/p" PN "/flint-rref", "gfp/auto/" #N "/p=" PN, "flint-rref", NULL, Q,  \
+     R, dense_setup, run_flint_rref, dense_teardown, &(dense_arg){N, P, 0, 1, 1, 0}}
+
+/* Two threads against one (TOGGLE_OPT_THREADS), AUTO, same system. */
+#define THREADS(N, P, PN, Q, R)                                                            \
+    {"gfp/threads/" #N "/p" PN "/toggle-1t", "gfp/threads/" #N "/p=" PN, "toggle-1t",      \
+     NULL, Q, R, dense_setup, run_toggle, dense_teardown, &(dense_arg){N, P, 0, 1, 1, 1}}, \
+    {"gfp/threads/" #N "/p" PN "/toggle-2t", "gfp/threads/" #N "/p=" PN, "toggle-2t",      \
+     "toggle-1t", Q, R, dense_setup, run_toggle, dense_teardown,                           \
+     &(dense_arg){N, P, 0, 1, 1, 2}}
 
 static const bench_workload core[] = {
+    AUTO(256, 3, "3", 1, 5),
+    AUTO(256, 65521, "65521", 1, 5),
+    AUTO(256, 1048573, "1048573", 1, 5),
+    AUTO(256, 67108879, "67108879", 1, 5),
+    AUTO(2000, 3, "3", 0, 3),
+    AUTO(2000, 65521, "65521", 0, 3),
+    AUTO(2000, 1048573, "1048573", 0, 3),
+    AUTO(2000, 67108879, "67108879", 0, 3),
+    AUTO(4000, 3, "3", 0, 1),
+    AUTO(4000, 65521, "65521", 0, 1),
+    AUTO(4000, 1048573, "1048573", 0, 1),
+    AUTO(4000, 67108879, "67108879", 0, 1),
+    THREADS(4000, 65521, "65521", 0, 1),
+    THREADS(512, 65521, "65521", 1, 3),
     DENSE(128, 3, "3", 1),
     DENSE(256, 3, "3", 0),
     DENSE(512, 3, "3", 0),

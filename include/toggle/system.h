@@ -25,7 +25,9 @@ enum {
     TOGGLE_ENGINE_FLINT = 1,   /**< dense elimination with FLINT's nmod_mat, prime k */
     TOGGLE_ENGINE_GF2 = 2,     /**< bit-packed elimination, k = 2 */
     TOGGLE_ENGINE_CHASE = 3,   /**< light chasing on grids */
-    TOGGLE_ENGINE_HOWELL = 4   /**< composite k: Howell form / CRT */
+    TOGGLE_ENGINE_HOWELL = 4,  /**< composite k: Howell form / CRT */
+    TOGGLE_ENGINE_BLAS = 5     /**< dense elimination through a BLAS, prime
+                                    k < 2^26 (builds with -Dblas; 1.1) */
 };
 
 /** Option keys of a system: toggle_system_set_option() and
@@ -201,7 +203,7 @@ TOGGLE_API int toggle_system_check(const toggle_system *system, const uint64_t *
 TOGGLE_API int toggle_system_check_certificate(const toggle_system *system,
                                                const uint64_t *y, size_t len, int *valid);
 
-/** Name of an engine ("auto", "flint", "gf2", "chase", "howell"), or NULL. */
+/** Name of an engine ("auto", "flint", "gf2", "chase", "howell", "blas"), or NULL. */
 TOGGLE_API const char *toggle_engine_name(int engine);
 
 /** Look up an engine by name.

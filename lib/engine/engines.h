@@ -8,9 +8,19 @@
 #ifndef TOGGLE_ENGINES_H
 #define TOGGLE_ENGINES_H
 
+/* The blas engine (docs/blas.md) exists only in builds with -Dblas, which
+ * define TOGGLE_HAVE_BLAS for the library and for the suites that link its
+ * internals. */
+#ifdef TOGGLE_HAVE_BLAS
+#define TOGGLE__ENGINE_BLAS(X) X(BLAS, blas)
+#else
+#define TOGGLE__ENGINE_BLAS(X)
+#endif
+
 #define TOGGLE__ENGINES(X) \
     X(CHASE, chase)        \
     X(GF2, gf2)            \
+    TOGGLE__ENGINE_BLAS(X) \
     X(FLINT, flint)        \
     X(HOWELL, howell)
 

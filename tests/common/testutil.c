@@ -282,3 +282,55 @@ void tu_free_all(toggle_graph *g, toggle_system *s, toggle_solution *sol)
     toggle_system_free(s);
     toggle_graph_free(g);
 }
+
+toggle_solution *tu_solve_with(toggle_system *s, int engine)
+{
+    toggle_solution *sol = NULL;
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, (uint64_t)engine), TOGGLE_OK);
+    int rc = toggle_solve(&sol, s);
+    ck_assert_msg(rc == TOGGLE_OK, "engine %d: %s: %s", engine, toggle_status_name(rc),
+                  toggle_last_error());
+    ck_assert_int_eq(toggle_solution_engine(sol), engine);
+    return sol;
+}
+
+void tu_compare_engines(toggle_system *s, int ref, int test, const uint64_t *a,
+                        const uint64_t *b, size_t m, size_t n, uint64_t k)
+{
+    toggle_solution *f = tu_solve_with(s, ref);
+    toggle_solution *q = tu_solve_with(s, test);
+    size_t d = n - tu_rank(a, m, n, k);
+    const char *err = tu_verify(q, a, b, m, n, k, d);
+    ck_assert_msg(!err, "engine %d verifier: %s (m=%zu n=%zu k=%llu)", test, err, m, n,
+                  (unsigned long long)k);
+    err = tu_verify(f, a, b, m, n, k, d);
+    ck_assert_msg(!err, "engine %d verifier: %s (m=%zu n=%zu k=%llu)", ref, err, m, n,
+                  (unsigned long long)k);
+    ck_assert_int_eq(toggle_solution_is_solvable(f), toggle_solution_is_solvable(q));
+    ck_assert_uint_eq(toggle_solution_nullity(f), toggle_solution_nullity(q));
+    size_t len = (m > n ? m : n) + 1;
+    uint64_t *u = calloc(len, sizeof *u), *v = calloc(len, sizeof *v);
+    if (toggle_solution_is_solvable(f) == 1) {
+        ck_assert_int_eq(toggle_solution_particular(f, u, n), TOGGLE_OK);
+        ck_assert_int_eq(toggle_solution_particular(q, v, n), TOGGLE_OK);
+        ck_assert_msg(memcmp(u, v, n * sizeof *u) == 0,
+                      "particular solutions differ (m=%zu n=%zu k=%llu)", m, n,
+                      (unsigned long long)k);
+    } else {
+        ck_assert_int_eq(toggle_solution_certificate(f, u, m), TOGGLE_OK);
+        ck_assert_int_eq(toggle_solution_certificate(q, v, m), TOGGLE_OK);
+        ck_assert_msg(memcmp(u, v, m * sizeof *u) == 0, "certificates differ (m=%zu n=%zu k=%llu)",
+                      m, n, (unsigned long long)k);
+    }
+    for (size_t i = 0; i < d; i++) {
+        ck_assert_int_eq(toggle_solution_kernel_vector(f, i, u, n), TOGGLE_OK);
+        ck_assert_int_eq(toggle_solution_kernel_vector(q, i, v, n), TOGGLE_OK);
+        ck_assert_msg(memcmp(u, v, n * sizeof *u) == 0,
+                      "kernel vector %zu differs (m=%zu n=%zu k=%llu)", i, m, n,
+                      (unsigned long long)k);
+    }
+    free(u);
+    free(v);
+    toggle_solution_free(f);
+    toggle_solution_free(q);
+}

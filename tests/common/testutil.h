@@ -47,6 +47,16 @@ void tu_apply(const uint64_t *a, size_t m, size_t n, const uint64_t *x, uint64_t
 const char *tu_verify(const toggle_solution *sol, const uint64_t *a, const uint64_t *b,
                       size_t m, size_t n, uint64_t k, size_t expected_nullity);
 
+/* Solve s with engine forced (asserting success and that engine answered). */
+toggle_solution *tu_solve_with(toggle_system *s, int engine);
+
+/* Solve s with the engines `ref` and `test` (prime k; dense copy a, b of
+ * the system): identical canonical answers (solvability, nullity,
+ * particular solution, certificate, every kernel vector), each checked by
+ * tu_verify against the rank computed here. */
+void tu_compare_engines(toggle_system *s, int ref, int test, const uint64_t *a,
+                        const uint64_t *b, size_t m, size_t n, uint64_t k);
+
 /* Rank of a dense matrix over F_p by the test's own Gaussian elimination. */
 size_t tu_rank(const uint64_t *a, size_t m, size_t n, uint64_t p);
 

@@ -63,6 +63,9 @@ static const bcase huge[] = {
     {"auto 2000x2000 k=5 torus", TOGGLE_ENGINE_AUTO, 5, 2000, 2000, TOGGLE_GRID_TORUS},
     {"chase 4000x4000 (budget 1 MiB)", TOGGLE_ENGINE_CHASE, 2, 4000, 4000, 0},
     {"howell 1000x1000 k=4", TOGGLE_ENGINE_HOWELL, 4, 1000, 1000, 0},
+#ifdef TOGGLE_HAVE_BLAS /* else the option is refused and AUTO would chase the grid */
+    {"blas 3000x3000 k=3", TOGGLE_ENGINE_BLAS, 3, 3000, 3000, 0},
+#endif
 };
 
 static int over_budget_child(const void *arg, long out[3])
@@ -117,6 +120,10 @@ static const bcase moderate[] = {
     {"chase 400x400", TOGGLE_ENGINE_CHASE, 2, 400, 400, 0},
     {"chase 200x200 k=3", TOGGLE_ENGINE_CHASE, 3, 200, 200, 0},
     {"howell 24x24 k=4", TOGGLE_ENGINE_HOWELL, 4, 24, 24, 0},
+    {"blas 40x40 torus k=3 (certificate)", TOGGLE_ENGINE_BLAS, 3, 40, 40, TOGGLE_GRID_TORUS},
+    {"blas 30x30 torus k=65521", TOGGLE_ENGINE_BLAS, 65521, 30, 30, TOGGLE_GRID_TORUS},
+    {"blas 45x45 k=5", TOGGLE_ENGINE_BLAS, 5, 45, 45, 0},
+    {"blas 20x20 k=1048573", TOGGLE_ENGINE_BLAS, 1048573, 20, 20, 0},
 };
 
 static int estimate_child(const void *arg, long out[3])

@@ -201,6 +201,21 @@ def test_option_keys_per_handle():
             with pytest.raises(toggle.InvalidArgumentError) as info:
                 gen.set_option(toggle.SYSTEM_OPT_ENGINE, 0)
             assert "is an option of a system, not of a generator" in info.value.message
+def test_blas_engine_when_built():
+    """The blas engine (builds with -Dblas) gives FLINT's canonical answers."""
+    try:
+        code = toggle.engine_from_name("blas")
+    except toggle.InvalidArgumentError:
+        pytest.skip("this build has no blas engine")
+    assert code == toggle.ENGINE_BLAS
+    answers = []
+    for engine in ("flint", "blas"):
+        with toggle.System(toggle.Graph.grid(5, 5, toggle.GRID_TORUS), 3) as s:
+            s.engine = engine
+            with s.solve() as sol:
+                assert sol.engine == engine
+                answers.append((sol.nullity, [tolist(v) for v in sol.kernel()]))
+    assert answers[0] == answers[1]
 
 
 def test_boards(arrays):

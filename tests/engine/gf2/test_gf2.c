@@ -333,52 +333,6 @@ END_TEST
 
 /* ---- cross-engine agreement ---------------------------------------------- */
 
-static toggle_solution *solve_with(toggle_system *s, int engine)
-{
-    toggle_solution *sol = NULL;
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, (uint64_t)engine), TOGGLE_OK);
-    int rc = toggle_solve(&sol, s);
-    ck_assert_msg(rc == TOGGLE_OK, "engine %d: %s: %s", engine, toggle_status_name(rc),
-                  toggle_last_error());
-    ck_assert_int_eq(toggle_solution_engine(sol), engine);
-    return sol;
-}
-
-/* Both engines on s (dense copy a, b): identical answers, each verified. */
-static void compare_engines(toggle_system *s, const uint64_t *a, const uint64_t *b, size_t m,
-                            size_t n)
-{
-    toggle_solution *f = solve_with(s, TOGGLE_ENGINE_FLINT);
-    toggle_solution *q = solve_with(s, TOGGLE_ENGINE_GF2);
-    size_t d = n - tu_rank(a, m, n, 2);
-    const char *err = tu_verify(q, a, b, m, n, 2, d);
-    ck_assert_msg(!err, "gf2 verifier: %s (m=%zu n=%zu)", err, m, n);
-    err = tu_verify(f, a, b, m, n, 2, d);
-    ck_assert_msg(!err, "flint verifier: %s (m=%zu n=%zu)", err, m, n);
-    ck_assert_int_eq(toggle_solution_is_solvable(f), toggle_solution_is_solvable(q));
-    ck_assert_uint_eq(toggle_solution_nullity(f), toggle_solution_nullity(q));
-    size_t len = (m > n ? m : n) + 1;
-    uint64_t *u = calloc(len, sizeof *u), *v = calloc(len, sizeof *v);
-    if (toggle_solution_is_solvable(f) == 1) {
-        ck_assert_int_eq(toggle_solution_particular(f, u, n), TOGGLE_OK);
-        ck_assert_int_eq(toggle_solution_particular(q, v, n), TOGGLE_OK);
-        ck_assert_msg(memcmp(u, v, n * sizeof *u) == 0, "particular solutions differ (m=%zu n=%zu)",
-                      m, n);
-    } else {
-        ck_assert_int_eq(toggle_solution_certificate(f, u, m), TOGGLE_OK);
-        ck_assert_int_eq(toggle_solution_certificate(q, v, m), TOGGLE_OK);
-        ck_assert_msg(memcmp(u, v, m * sizeof *u) == 0, "certificates differ (m=%zu n=%zu)", m, n);
-    }
-    for (size_t i = 0; i < d; i++) {
-        ck_assert_int_eq(toggle_solution_kernel_vector(f, i, u, n), TOGGLE_OK);
-        ck_assert_int_eq(toggle_solution_kernel_vector(q, i, v, n), TOGGLE_OK);
-        ck_assert_msg(memcmp(u, v, n * sizeof *u) == 0, "kernel vector %zu differs", i);
-    }
-    free(u);
-    free(v);
-    toggle_solution_free(f);
-    toggle_solution_free(q);
-}
 
 /* A random dense system as uint64 arrays: rank-limited or not, b = A x0
  * (consistent) or random. */
@@ -421,7 +375,7 @@ START_TEST(agrees_with_flint_random)
         random_system(&g, m, n, a, b);
         toggle_system *s = NULL;
         ck_assert_int_eq(toggle_system_new_matrix(&s, m, n, a, b, 2), TOGGLE_OK);
-        compare_engines(s, a, b, m, n);
+        tu_compare_engines(s, TOGGLE_ENGINE_FLINT, TOGGLE_ENGINE_GF2, a, b, m, n, 2);
         toggle_system_free(s);
         free(a);
         free(b);
@@ -439,7 +393,7 @@ START_TEST(agrees_with_flint_larger)
         random_system(&g, m, n, a, b);
         toggle_system *s = NULL;
         ck_assert_int_eq(toggle_system_new_matrix(&s, m, n, a, b, 2), TOGGLE_OK);
-        compare_engines(s, a, b, m, n);
+        tu_compare_engines(s, TOGGLE_ENGINE_FLINT, TOGGLE_ENGINE_GF2, a, b, m, n, 2);
         toggle_system_free(s);
         free(a);
         free(b);
@@ -468,7 +422,7 @@ START_TEST(agrees_with_flint_graphs)
         ck_assert_int_eq(toggle_system_new(&s, gr, 2, pattern ? NULL : start,
                                            pattern ? NULL : zero), TOGGLE_OK);
         uint64_t *a = tu_grid_matrix(rows, cols, flags);
-        compare_engines(s, a, b, n, n);
+        tu_compare_engines(s, TOGGLE_ENGINE_FLINT, TOGGLE_ENGINE_GF2, a, b, n, n, 2);
         /* AUTO takes a k = 2 engine, never FLINT */
         toggle_solution *sol = NULL;
         ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_AUTO),
@@ -510,7 +464,7 @@ START_TEST(agrees_with_flint_graphs)
                 b[i] = 1;
             toggle_system *s = NULL;
             ck_assert_int_eq(toggle_system_new(&s, gr, 2, NULL, NULL), TOGGLE_OK);
-            compare_engines(s, a, b, n, n);
+            tu_compare_engines(s, TOGGLE_ENGINE_FLINT, TOGGLE_ENGINE_GF2, a, b, n, n, 2);
             tu_free_all(gr, s, NULL);
             free(a);
             free(b);
@@ -572,8 +526,8 @@ START_TEST(packed_input_and_readout)
         }
         unsigned th = (unsigned)(1 + it % 3);
         ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_THREADS, th), TOGGLE_OK);
-        compare_engines(s, a, b, m, n);
-        toggle_solution *q = solve_with(s, TOGGLE_ENGINE_GF2);
+        tu_compare_engines(s, TOGGLE_ENGINE_FLINT, TOGGLE_ENGINE_GF2, a, b, m, n, 2);
+        toggle_solution *q = tu_solve_with(s, TOGGLE_ENGINE_GF2);
         size_t d = toggle_solution_nullity(q), off = tu_below(&g, n), len = tu_below(&g, n - off + 1);
         uint64_t *v = calloc(n, sizeof *v), *pw = calloc(n / 64 + 2, sizeof *pw);
         for (size_t i = 0; i < d; i++) {

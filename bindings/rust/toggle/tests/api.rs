@@ -71,6 +71,25 @@ fn errors_carry_name_and_message() {
 }
 
 #[test]
+fn blas_engine_when_built() {
+    // the blas engine exists in builds with -Dblas; it agrees with FLINT
+    if Engine::from_name("blas").is_err() {
+        return;
+    }
+    assert_eq!(Engine::from_name("blas").unwrap(), Engine::Blas);
+    let g = Graph::grid(5, 5, GridFlags::TORUS).unwrap();
+    let mut answers = Vec::new();
+    for e in [Engine::Flint, Engine::Blas] {
+        let mut s = System::new(&g, 3, None, None).unwrap();
+        s.set_engine(e).unwrap();
+        let sol = s.solve().unwrap();
+        assert_eq!(sol.engine(), Some(e));
+        answers.push((sol.nullity(), sol.count().unwrap()));
+    }
+    assert_eq!(answers[0], answers[1]);
+}
+
+#[test]
 fn constructors_agree() {
     let edges = [(0, 1), (0, 2), (1, 3), (2, 3)];
     let mut adj = vec![0u8; 16];

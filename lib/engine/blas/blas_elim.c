@@ -1,0 +1,316 @@
+/* Exact RREF over F_p in doubles (docs/blas.md).
+ *
+ * Entries are centred residues, |v| <= h = floor(p / 2). A product of
+ * K such entries summed onto a residue stays below h + K h^2, so a BLAS
+ * dgemm over an inner dimension of at most kmax = (2^52 - h) / h^2 is exact
+ * (every partial sum is an integer below 2^52); the result is reduced once
+ * per chunk. 2^52 rather than 2^53 keeps the reduction free of FMA and
+ * rounding instructions the baseline ISA lacks: the quotient is rounded
+ * with the 1.5 * 2^52 trick (exact for |x / p| < 2^51) and x - q p is exact.
+ *
+ * Phase 1, row echelon form: recursive on column halves (Gaussian
+ * elimination with row swaps, L stored in place at the pivot columns of the
+ * rows below each pivot, as LAPACK's getrf does); after the left half, the
+ * right half is updated by a unit lower triangular solve and one product
+ * (in row chunks). Phase 2, reduction: the pivot rows are scaled to unit
+ * pivots and the non-pivot columns X solve U_P X = U_F (unit upper
+ * triangular, recursive, products through the BLAS). */
+#include <math.h>
+#include <string.h>
+
+#include <cblas.h>
+
+#include "blas.h"
+#include "core.h"
+
+#define BASE 16   /* columns eliminated without the BLAS */
+#define TBASE 32  /* triangular solves below this size: substitution */
+
+typedef struct {
+    double p, pinv, h;
+    size_t kmax; /* inner dimension of one exact product */
+} fp;
+
+static inline double red(const fp *f, double x)
+{
+    const double magic = 6755399441055744.0; /* 1.5 * 2^52 */
+    double q = (x * f->pinv + magic) - magic;
+    double r = x - q * f->p;
+    r = r > f->h ? r - f->p : r;
+    r = r < -f->h ? r + f->p : r;
+    return r;
+}
+
+static double centred(const fp *f, uint64_t v)
+{
+    double d = (double)v;
+    return d > f->h ? d - f->p : d;
+}
+
+static uint64_t residue(const fp *f, double v)
+{
+    return (uint64_t)(v < 0 ? v + f->p : v);
+}
+
+static double inverse(const fp *f, double v)
+{
+    uint64_t p = (uint64_t)f->p;
+    return centred(f, toggle__invmod(residue(f, v), p));
+}
+
+static void reduce_block(const fp *f, size_t rows, size_t cols, double *C, size_t ldc)
+{
+    for (size_t i = 0; i < rows; i++) {
+        double *c = C + i * ldc;
+        for (size_t j = 0; j < cols; j++)
+            c[j] = red(f, c[j]);
+    }
+}
+
+/* C := C - A B (mod p): A rows x K, B K x cols, all reduced. */
+static void gemm_sub(const fp *f, size_t rows, size_t cols, size_t K, const double *A,
+                     size_t lda, const double *B, size_t ldb, double *C, size_t ldc)
+{
+    if (!rows || !cols || !K)
+        return;
+    for (size_t k0 = 0; k0 < K; k0 += f->kmax) {
+        size_t kc = K - k0 < f->kmax ? K - k0 : f->kmax;
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)rows, (int)cols, (int)kc,
+                    -1.0, A + k0, (int)lda, B + k0 * ldb, (int)ldb, 1.0, C, (int)ldc);
+        reduce_block(f, rows, cols, C, ldc);
+    }
+}
+
+/* row := row - l * src over cols entries, without reduction. */
+static void axpy(double *row, double l, const double *src, size_t cols)
+{
+    for (size_t j = 0; j < cols; j++)
+        row[j] -= l * src[j];
+}
+
+/* bi := bi - sum_{k0 <= k < k1} coef[k] B[k] (rows of B, ldb apart),
+ * reduced every kmax terms and at the end. */
+static void substitute(const fp *f, double *bi, const double *coef, const double *B, size_t ldb,
+                       size_t k0, size_t k1, size_t cols)
+{
+    size_t pending = 0;
+    for (size_t k = k0; k < k1; k++) {
+        if (coef[k] == 0)
+            continue;
+        axpy(bi, coef[k], B + k * ldb, cols);
+        if (++pending == f->kmax) {
+            reduce_block(f, 1, cols, bi, ldb);
+            pending = 0;
+        }
+    }
+    if (pending)
+        reduce_block(f, 1, cols, bi, ldb);
+}
+
+/* B := L^{-1} B, L unit lower triangular t x t (only below the diagonal is
+ * read), B t x cols. */
+static void lower_solve(const fp *f, size_t t, const double *L, size_t ldl, size_t cols,
+                        double *B, size_t ldb)
+{
+    if (t <= TBASE) {
+        for (size_t i = 1; i < t; i++)
+            substitute(f, B + i * ldb, L + i * ldl, B, ldb, 0, i, cols);
+        return;
+    }
+    size_t t1 = t / 2;
+    lower_solve(f, t1, L, ldl, cols, B, ldb);
+    gemm_sub(f, t - t1, cols, t1, L + t1 * ldl, ldl, B, ldb, B + t1 * ldb, ldb);
+    lower_solve(f, t - t1, L + t1 * ldl + t1, ldl, cols, B + t1 * ldb, ldb);
+}
+
+/* B := U^{-1} B, U unit upper triangular t x t (only above the diagonal is
+ * read), B t x cols. */
+static void upper_solve(const fp *f, size_t t, const double *U, size_t ldu, size_t cols,
+                        double *B, size_t ldb)
+{
+    if (t <= TBASE) {
+        for (size_t i = t ? t - 1 : 0; i-- > 0;)
+            substitute(f, B + i * ldb, U + i * ldu, B, ldb, i + 1, t, cols);
+        return;
+    }
+    size_t t1 = t / 2;
+    upper_solve(f, t - t1, U + t1 * ldu + t1, ldu, cols, B + t1 * ldb, ldb);
+    gemm_sub(f, t1, cols, t - t1, U + t1, ldu, B + t1 * ldb, ldb, B, ldb);
+    upper_solve(f, t1, U, ldu, cols, B, ldb);
+}
+
+typedef struct {
+    fp f;
+    double *M;
+    size_t m, nc, ld;
+    size_t *pivot, rank;
+    double *work; /* tmax^2 + CHUNK * tmax */
+} elim;
+
+static void swap_rows(elim *e, size_t a, size_t b)
+{
+    double *ra = e->M + a * e->ld, *rb = e->M + b * e->ld;
+    for (size_t j = 0; j < e->nc; j++) {
+        double t = ra[j];
+        ra[j] = rb[j];
+        rb[j] = t;
+    }
+}
+
+/* Columns [c0, c1) of rows [r0, m) without the BLAS. */
+static size_t base(elim *e, size_t r0, size_t c0, size_t c1)
+{
+    const fp *f = &e->f;
+    size_t r = r0, ld = e->ld;
+    for (size_t c = c0; c < c1 && r < e->m; c++) {
+        size_t i = r;
+        while (i < e->m && e->M[i * ld + c] == 0)
+            i++;
+        if (i == e->m)
+            continue;
+        if (i != r)
+            swap_rows(e, i, r);
+        const double *pr = e->M + r * ld;
+        double uinv = inverse(f, pr[c]);
+        for (i = r + 1; i < e->m; i++) {
+            double *row = e->M + i * ld;
+            if (row[c] == 0)
+                continue;
+            double l = red(f, row[c] * uinv);
+            row[c] = l; /* L, read by the trailing update */
+            for (size_t j = c + 1; j < c1; j++)
+                row[j] = red(f, row[j] - l * pr[j]);
+        }
+        e->pivot[e->rank++] = c;
+        r++;
+    }
+    return r - r0;
+}
+
+/* Apply the t pivots found in rows [r0, r0 + t) at columns piv[] to the
+ * columns [ca, cb) of rows [r0, m): R_T := L11^{-1} R_T, R_B -= L21 R_T. */
+static void update(elim *e, size_t r0, size_t t, const size_t *piv, size_t ca, size_t cb)
+{
+    const fp *f = &e->f;
+    size_t ld = e->ld, cols = cb - ca;
+    double *L = e->work, *Lc = e->work + t * t;
+    for (size_t i = 0; i < t; i++)
+        for (size_t k = 0; k < i; k++)
+            L[i * t + k] = e->M[(r0 + i) * ld + piv[k]];
+    double *RT = e->M + r0 * ld + ca;
+    lower_solve(f, t, L, t, cols, RT, ld);
+    for (size_t i0 = r0 + t; i0 < e->m; i0 += TOGGLE__BLAS_CHUNK) {
+        size_t rows = e->m - i0 < TOGGLE__BLAS_CHUNK ? e->m - i0 : TOGGLE__BLAS_CHUNK;
+        for (size_t i = 0; i < rows; i++)
+            for (size_t k = 0; k < t; k++)
+                Lc[i * t + k] = e->M[(i0 + i) * ld + piv[k]];
+        gemm_sub(f, rows, cols, t, Lc, t, RT, ld, e->M + i0 * ld + ca, ld);
+    }
+}
+
+/* Row echelon form of columns [c0, c1) of rows [r0, m); returns the pivots
+ * found (appended to e->pivot). */
+static size_t echelon(elim *e, size_t r0, size_t c0, size_t c1)
+{
+    if (r0 >= e->m || c0 >= c1)
+        return 0;
+    if (c1 - c0 <= BASE)
+        return base(e, r0, c0, c1);
+    size_t cm = c0 + (c1 - c0) / 2, p0 = e->rank;
+    size_t t1 = echelon(e, r0, c0, cm);
+    if (t1)
+        update(e, r0, t1, e->pivot + p0, cm, c1);
+    return t1 + echelon(e, r0 + t1, cm, c1);
+}
+
+static size_t tmax_for(size_t rows, size_t cols)
+{
+    size_t half = cols / 2 + 1;
+    return rows < half ? rows : half;
+}
+
+uint64_t toggle__blas_workspace_bytes(size_t rows, size_t cols)
+{
+    /* phase 1: L11 (t x t) and one chunk of L21; phase 2: U_P (r x r) and
+     * U_F (r x free columns), r <= min(rows, cols): at most r * cols */
+    unsigned __int128 t = tmax_for(rows, cols);
+    unsigned __int128 r = rows < cols ? rows : cols;
+    unsigned __int128 p1 = t * t + (unsigned __int128)TOGGLE__BLAS_CHUNK * t;
+    unsigned __int128 p2 = r * cols;
+    unsigned __int128 w = (p1 > p2 ? p1 : p2) * sizeof(double) + cols * sizeof(size_t);
+    return w > UINT64_MAX ? UINT64_MAX : (uint64_t)w;
+}
+
+/* Phase 2: the first r rows of M in row echelon form (L entries left of
+ * each pivot) become the RREF, entries in [0, p). */
+static int reduce_echelon(elim *e)
+{
+    const fp *f = &e->f;
+    size_t r = e->rank, nc = e->nc, ld = e->ld, nf = nc - r;
+    for (size_t i = 0; i < r; i++) {
+        double *row = e->M + i * ld;
+        size_t pc = e->pivot[i];
+        double uinv = inverse(f, row[pc]);
+        memset(row, 0, pc * sizeof *row);
+        row[pc] = 1;
+        for (size_t j = pc + 1; j < nc; j++)
+            row[j] = red(f, row[j] * uinv);
+    }
+    size_t *free_col = toggle__malloc_array(nf ? nf : 1, sizeof *free_col);
+    double *UP = toggle__malloc_array(r * r + r * nf, sizeof *UP);
+    if (!free_col || !UP) {
+        toggle__free(free_col);
+        toggle__free(UP);
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for the back substitution");
+    }
+    double *UF = UP + r * r;
+    for (size_t j = 0, q = 0, k = 0; j < nc; j++) {
+        if (k < r && e->pivot[k] == j)
+            k++;
+        else
+            free_col[q++] = j;
+    }
+    for (size_t i = 0; i < r; i++) {
+        const double *row = e->M + i * ld;
+        for (size_t k = 0; k < r; k++)
+            UP[i * r + k] = row[e->pivot[k]];
+        for (size_t q = 0; q < nf; q++)
+            UF[i * nf + q] = row[free_col[q]];
+    }
+    if (nf)
+        upper_solve(f, r, UP, r, nf, UF, nf);
+    for (size_t i = 0; i < r; i++) {
+        double *row = e->M + i * ld;
+        for (size_t k = 0; k < r; k++)
+            row[e->pivot[k]] = k == i;
+        for (size_t q = 0; q < nf; q++)
+            row[free_col[q]] = (double)residue(f, UF[i * nf + q]);
+    }
+    toggle__free(UP);
+    toggle__free(free_col);
+    return TOGGLE_OK;
+}
+
+int toggle__blas_rref(double *M, size_t rows, size_t cols, size_t ld, uint64_t p,
+                      size_t *pivot, size_t *rank)
+{
+    elim e = {.M = M, .m = rows, .nc = cols, .ld = ld, .pivot = pivot};
+    e.f.p = (double)p;
+    e.f.pinv = 1.0 / (double)p;
+    e.f.h = (double)(p / 2);
+    double h = e.f.h > 0 ? e.f.h : 1;
+    double kmax = (4503599627370496.0 - h) / (h * h); /* (2^52 - h) / h^2 */
+    e.f.kmax = kmax > (double)cols ? (cols ? cols : 1) : (size_t)kmax;
+    *rank = 0;
+    if (!rows || !cols)
+        return TOGGLE_OK;
+    size_t t = tmax_for(rows, cols);
+    e.work = toggle__malloc_array(t * t + (size_t)TOGGLE__BLAS_CHUNK * t, sizeof *e.work);
+    if (!e.work)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for the elimination workspace");
+    echelon(&e, 0, 0, cols);
+    toggle__free(e.work);
+    int rc = reduce_echelon(&e);
+    *rank = e.rank;
+    return rc;
+}
