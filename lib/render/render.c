@@ -379,8 +379,10 @@ static int encode_png(const picture *p, sink *s)
 {
     const toggle_render_opts *o = p->o;
     int framed = o->lines > 0 || o->border > 0;
-    uint64_t ncolors = p->k + (framed ? 1 : 0);
-    int palette = ncolors <= 256;
+    /* k values plus the line colour: compared, never added (k + 1 wraps
+     * for k = 2^64 - 1) */
+    int palette = p->k <= (framed ? 255u : 256u);
+    unsigned ncolors = palette ? (unsigned)p->k + (framed ? 1u : 0u) : 0u;
     const int depth = !palette ? 8 : ncolors <= 2 ? 1 : ncolors <= 4 ? 2 : ncolors <= 16 ? 4 : 8;
     size_t rowbytes = palette ? p->width : p->width * 3;
     if (!palette && p->width > SIZE_MAX / 3)
