@@ -171,17 +171,21 @@ static size_t digits(uint64_t v)
     return d;
 }
 
-/* A growing text writer that only counts once the buffer is full. */
+/* A text writer: with buf NULL it only counts (the measuring pass), else
+ * it writes; the callers measure first, so a too small buffer is never
+ * touched. */
 typedef struct {
     char *buf;
-    size_t cap, len;
+    size_t len;
+    bool overflow; /* the count passed SIZE_MAX */
 } writer;
 
 static void put(writer *w, const char *s, size_t n)
 {
-    if (w->len + n < w->cap)
+    if (w->buf)
         memcpy(w->buf + w->len, s, n);
-    w->len += n;
+    if (!toggle__add_ok(w->len, n, &w->len))
+        w->overflow = true;
 }
 
 static void put_u64(writer *w, uint64_t v)
@@ -193,38 +197,55 @@ static void put_u64(writer *w, uint64_t v)
     put(w, tmp, d);
 }
 
-static int finish(writer *w, size_t *needed)
+/* Write the text of body(obj) into buf if its `need` bytes (NUL included)
+ * fit in len, else leave buf untouched and return TOGGLE_EBUFSIZE. */
+static int emit(void (*body)(writer *, const void *), const void *obj, size_t need, char *buf,
+                size_t len, size_t *needed)
 {
-    size_t need = w->len + 1;
     if (needed)
         *needed = need;
-    if (need > w->cap) {
-        if (w->cap)
-            w->buf[0] = '\0';
+    if (need > len)
         return toggle__error(TOGGLE_EBUFSIZE, "the text needs %zu bytes, buffer has %zu", need,
-                             w->cap);
-    }
-    w->buf[w->len] = '\0';
+                             len);
+    writer w = {buf, 0, false};
+    body(&w, obj);
+    buf[w.len] = '\0';
     return TOGGLE_OK;
+}
+
+/* The measuring pass: the bytes body(obj) writes, NUL included. */
+static int measure(void (*body)(writer *, const void *), const void *obj, size_t *need)
+{
+    writer w = {NULL, 0, false};
+    body(&w, obj);
+    if (w.overflow || !toggle__add_ok(w.len, 1, need))
+        return toggle__error(TOGGLE_EOVERFLOW, "the text is longer than SIZE_MAX bytes");
+    return TOGGLE_OK;
+}
+
+static void system_body(writer *w, const void *obj)
+{
+    const toggle_system *s = obj;
+    bool sep = s->k > 10;
+    for (size_t i = 0; i < s->m; i++) {
+        for (size_t j = 0; j < s->n; j++) {
+            if (sep && j)
+                put(w, " ", 1);
+            put_u64(w, toggle__system_get(s, i, j));
+        }
+        put(w, sep ? " | " : "|", sep ? 3 : 1);
+        put_u64(w, toggle__rhs(s, i));
+        put(w, "\n", 1);
+    }
 }
 
 int toggle_system_write(const toggle_system *s, char *buf, size_t len, size_t *needed)
 {
     if (!s || (!buf && len))
         return toggle__error(TOGGLE_EINVAL, "system is NULL, or buf is NULL with len > 0");
-    writer w = {buf, len, 0};
-    bool sep = s->k > 10;
-    for (size_t i = 0; i < s->m; i++) {
-        for (size_t j = 0; j < s->n; j++) {
-            if (sep && j)
-                put(&w, " ", 1);
-            put_u64(&w, toggle__system_get(s, i, j));
-        }
-        put(&w, sep ? " | " : "|", sep ? 3 : 1);
-        put_u64(&w, toggle__rhs(s, i));
-        put(&w, "\n", 1);
-    }
-    return finish(&w, needed);
+    size_t need;
+    int rc = measure(system_body, s, &need);
+    return rc ? rc : emit(system_body, s, need, buf, len, needed);
 }
 
 int toggle_board_parse(const char *text, size_t len, uint64_t k, uint64_t *cells, size_t cap,
@@ -268,6 +289,25 @@ int toggle_board_parse(const char *text, size_t len, uint64_t k, uint64_t *cells
     return rc;
 }
 
+typedef struct {
+    const uint64_t *cells;
+    size_t rows, cols;
+    uint64_t k;
+} board;
+
+static void board_body(writer *w, const void *obj)
+{
+    const board *b = obj;
+    for (size_t r = 0; r < b->rows; r++) {
+        for (size_t c = 0; c < b->cols; c++) {
+            if (b->k > 10 && c)
+                put(w, " ", 1);
+            put_u64(w, b->cells[r * b->cols + c]);
+        }
+        put(w, "\n", 1);
+    }
+}
+
 int toggle_board_format(const uint64_t *cells, size_t rows, size_t cols, uint64_t k,
                         char *buf, size_t len, size_t *needed)
 {
@@ -283,16 +323,10 @@ int toggle_board_format(const uint64_t *cells, size_t rows, size_t cols, uint64_
         if (cells[i] >= k)
             return toggle__error(TOGGLE_ERANGE, "cell %zu = %llu is not below the modulus %llu",
                                  i, (unsigned long long)cells[i], (unsigned long long)k);
-    writer w = {buf, len, 0};
-    for (size_t r = 0; r < rows; r++) {
-        for (size_t c = 0; c < cols; c++) {
-            if (k > 10 && c)
-                put(&w, " ", 1);
-            put_u64(&w, cells[r * cols + c]);
-        }
-        put(&w, "\n", 1);
-    }
-    return finish(&w, needed);
+    board b = {cells, rows, cols, k};
+    size_t need;
+    rc = measure(board_body, &b, &need);
+    return rc ? rc : emit(board_body, &b, need, buf, len, needed);
 }
 
 int toggle_graph_parse_edges(toggle_graph **out, const char *text, size_t len, uint32_t flags)
