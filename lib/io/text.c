@@ -57,15 +57,35 @@ static bool blank(const char *s, size_t n)
     return true;
 }
 
+/* A parse error at a byte: printable bytes are quoted, others (NUL,
+ * control bytes, bytes >= 127) are shown in hex, never copied raw. */
+static int unexpected(size_t lineno, size_t col, char c)
+{
+    if ((unsigned char)c >= 32 && (unsigned char)c < 127)
+        return toggle__error(TOGGLE_EPARSE, "line %zu, column %zu: unexpected '%c'", lineno,
+                             col, c);
+    return toggle__error(TOGGLE_EPARSE, "line %zu, column %zu: unexpected byte 0x%02x", lineno,
+                         col, (unsigned)(unsigned char)c);
+}
+
+/* Where values are read: the line number, the column of s[0] minus one
+ * (columns are reported for the whole line), and what bounds the values
+ * (k, named "the modulus"; for edge lists no modulus: node numbers). */
+typedef struct {
+    size_t lineno, col0;
+    bool modulus;
+} place;
+
 /* Read values from s[0..n): digits one per character when k <= 10 (spaces
  * skipped, '.' = 0 when dots), else white-space separated decimal numbers. */
-static int read_values(const char *s, size_t n, uint64_t k, bool dots, size_t lineno,
-                       u64buf *out, size_t *count)
+static int read_values(const char *s, size_t n, uint64_t k, bool dots, place at, u64buf *out,
+                       size_t *count)
 {
-    size_t before = out->len;
+    size_t before = out->len, lineno = at.lineno;
     int rc;
     for (size_t i = 0; i < n;) {
         char c = s[i];
+        size_t col = at.col0 + i + 1;
         if (is_space(c)) {
             i++;
             continue;
@@ -74,7 +94,7 @@ static int read_values(const char *s, size_t n, uint64_t k, bool dots, size_t li
             uint64_t v = (uint64_t)(c - '0');
             if (v >= k)
                 return toggle__error(TOGGLE_ERANGE, "line %zu, column %zu: %c is not below the "
-                                     "modulus %llu", lineno, i + 1, c, (unsigned long long)k);
+                                     "modulus %llu", lineno, col, c, (unsigned long long)k);
             if ((rc = buf_push(out, v)))
                 return rc;
             i++;
@@ -88,29 +108,26 @@ static int read_values(const char *s, size_t n, uint64_t k, bool dots, size_t li
         }
         if (k > 10 && c >= '0' && c <= '9') {
             uint64_t v = 0;
-            size_t start = i;
             while (i < n && s[i] >= '0' && s[i] <= '9') {
                 if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, (uint64_t)(s[i] - '0'), &v))
                     return toggle__error(TOGGLE_ERANGE, "line %zu, column %zu: number too large",
-                                         lineno, start + 1);
+                                         lineno, col);
                 i++;
             }
             if (i < n && !is_space(s[i]))
-                return toggle__error(TOGGLE_EPARSE, "line %zu, column %zu: unexpected '%c'",
-                                     lineno, i + 1, s[i]);
-            if (v >= k)
+                return unexpected(lineno, at.col0 + i + 1, s[i]);
+            if (v >= k && at.modulus)
                 return toggle__error(TOGGLE_ERANGE, "line %zu, column %zu: %llu is not below the "
-                                     "modulus %llu", lineno, start + 1, (unsigned long long)v,
+                                     "modulus %llu", lineno, col, (unsigned long long)v,
                                      (unsigned long long)k);
+            if (v >= k)
+                return toggle__error(TOGGLE_ERANGE, "line %zu, column %zu: number too large",
+                                     lineno, col);
             if ((rc = buf_push(out, v)))
                 return rc;
             continue;
         }
-        if ((unsigned char)c >= 32 && (unsigned char)c < 127)
-            return toggle__error(TOGGLE_EPARSE, "line %zu, column %zu: unexpected '%c'",
-                                 lineno, i + 1, c);
-        return toggle__error(TOGGLE_EPARSE, "line %zu, column %zu: unexpected byte 0x%02x",
-                             lineno, i + 1, (unsigned)(unsigned char)c);
+        return unexpected(lineno, col, c);
     }
     *count = out->len - before;
     return TOGGLE_OK;
@@ -137,9 +154,10 @@ int toggle_system_parse(toggle_system **out, const char *text, size_t len, uint6
             break;
         }
         size_t left = (size_t)(bar - line), cnt = 0, rcnt = 0;
-        if ((rc = read_values(line, left, k, false, lineno, &a, &cnt)))
+        if ((rc = read_values(line, left, k, false, (place){lineno, 0, true}, &a, &cnt)))
             break;
-        if ((rc = read_values(bar + 1, ll - left - 1, k, false, lineno, &b, &rcnt)))
+        if ((rc = read_values(bar + 1, ll - left - 1, k, false, (place){lineno, left + 1, true},
+                              &b, &rcnt)))
             break;
         if (rcnt != 1) {
             rc = toggle__error(TOGGLE_EPARSE, "line %zu: %zu values after '|', expected 1",
@@ -301,7 +319,7 @@ int toggle_board_parse(const char *text, size_t len, uint64_t k, uint64_t *cells
         if (blank(line, ll))
             continue;
         size_t cnt = 0;
-        if ((rc = read_values(line, ll, k, true, lineno, &v, &cnt)))
+        if ((rc = read_values(line, ll, k, true, (place){lineno, 0, true}, &v, &cnt)))
             break;
         if (r == 0)
             c = cnt;
@@ -385,7 +403,8 @@ int toggle_graph_parse_edges(toggle_graph **out, const char *text, size_t len, u
         if (!any && ll - i >= 5 && memcmp(line + i, "nodes", 5) == 0) {
             u64buf t = {0};
             size_t cnt = 0;
-            rc = read_values(line + i + 5, ll - i - 5, UINT64_MAX, false, lineno, &t, &cnt);
+            rc = read_values(line + i + 5, ll - i - 5, UINT64_MAX, false,
+                             (place){lineno, i + 5, false}, &t, &cnt);
             if (!rc && cnt != 1)
                 rc = toggle__error(TOGGLE_EPARSE, "line %zu: 'nodes' takes one number", lineno);
             if (!rc) {
@@ -398,7 +417,8 @@ int toggle_graph_parse_edges(toggle_graph **out, const char *text, size_t len, u
         }
         any = true;
         size_t cnt = 0;
-        if ((rc = read_values(line, ll, UINT64_MAX, false, lineno, &e, &cnt)))
+        if ((rc = read_values(line, ll, UINT64_MAX, false, (place){lineno, 0, false}, &e,
+                              &cnt)))
             break;
         if (cnt != 2) {
             rc = toggle__error(TOGGLE_EPARSE, "line %zu: %zu numbers, an edge is 'u v'", lineno,

@@ -185,6 +185,42 @@ START_TEST(too_small_buffers_untouched)
 }
 END_TEST
 
+/* Parse messages: no raw NUL or control byte (shown in hex), columns count
+ * from the start of the line (after '|' and after "nodes" too), and the
+ * edge-list parser never speaks of a modulus. */
+static void expect_msg(int rc, int want, const char *needle)
+{
+    const char *m = toggle_last_error();
+    ck_assert_msg(rc == want, "%s: %s", toggle_status_name(rc), m);
+    for (const char *p = m; *p; p++)
+        ck_assert_msg((unsigned char)*p >= 32 && (unsigned char)*p < 127, "raw byte 0x%02x in "
+                      "'%s'", (unsigned)(unsigned char)*p, m);
+    ck_assert_msg(strstr(m, needle) != NULL, "'%s' lacks '%s'", m, needle);
+}
+
+START_TEST(parse_messages)
+{
+    toggle_system *s = NULL;
+    toggle_graph *g = NULL;
+    expect_msg(toggle_system_parse(&s, "1 2\x01|3", 7, 13), TOGGLE_EPARSE, "0x01");
+    expect_msg(toggle_system_parse(&s, "1 2\0|3", 7, 13), TOGGLE_EPARSE, "0x00");
+    expect_msg(toggle_system_parse(&s, "12 3\x1b | 3", 11, 1000), TOGGLE_EPARSE, "column 5");
+    expect_msg(toggle_system_parse(&s, "11|1x", 5, 2), TOGGLE_EPARSE, "column 5");
+    expect_msg(toggle_system_parse(&s, "1 1 | 2 \x7f", 10, 11), TOGGLE_EPARSE, "0x7f");
+    uint64_t cells[4];
+    size_t r, c;
+    expect_msg(toggle_board_parse("12 3\x02", 5, 20, cells, 4, &r, &c), TOGGLE_EPARSE, "0x02");
+    const char *e1 = "0 18446744073709551615";
+    expect_msg(toggle_graph_parse_edges(&g, e1, strlen(e1), 0), TOGGLE_ERANGE, "column 3");
+    ck_assert(strstr(toggle_last_error(), "modulus") == NULL);
+    expect_msg(toggle_graph_parse_edges(&g, "nodes 5x", 8, 0), TOGGLE_EPARSE, "column 8");
+    expect_msg(toggle_graph_parse_edges(&g, "nodes 99999999999999999999", 26, 0), TOGGLE_ERANGE,
+               "column 7");
+    ck_assert(strstr(toggle_last_error(), "modulus") == NULL);
+    expect_msg(toggle_graph_parse_edges(&g, "0 1\x03", 4, 0), TOGGLE_EPARSE, "0x03");
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("text");
@@ -194,6 +230,7 @@ int main(void)
     tcase_add_test(tc, augmented_errors);
     tcase_add_test(tc, boards);
     tcase_add_test(tc, too_small_buffers_untouched);
+    tcase_add_test(tc, parse_messages);
     suite_add_tcase(su, tc);
     return tu_run(su);
 }
