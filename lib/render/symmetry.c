@@ -247,7 +247,16 @@ int toggle_solution_count_orbits(const toggle_solution *sol, size_t rows, size_t
     size_t d = sol->nullity, kn;
     if (!toggle__mul_ok(d + 1, n, &kn) || kn > SIZE_MAX / sizeof(uint64_t))
         return toggle__error(TOGGLE_EOVERFLOW, "kernel too large");
-    int rc = TOGGLE_OK;
+    /* x0 and K, a row, the kernel's basis, and per symmetry two rows and a
+     * second basis: (d + 1) n + n + 2 (n d + d) + 2 n words */
+    unsigned __int128 words = (unsigned __int128)kn + 3 * (unsigned __int128)n +
+                              2 * ((unsigned __int128)n * d + d);
+    unsigned __int128 need128 = words * sizeof(uint64_t);
+    int rc = toggle__budget_check_bytes(sol->budget, need128 > UINT64_MAX ? UINT64_MAX
+                                                                           : (uint64_t)need128,
+                                        "counting orbits");
+    if (rc)
+        return rc;
     uint64_t *x0 = toggle__malloc_array(kn, sizeof *x0); /* x0, then K (d x n) */
     uint64_t *tmp = toggle__malloc_array(n, sizeof *tmp);
     basis kb;

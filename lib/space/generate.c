@@ -242,8 +242,13 @@ static int build_left(toggle_generator *g)
     if (g->symmetric)
         return left_from_kernel(g);
     size_t m = g->m, n = g->n, mn;
-    if (!toggle__mul_ok(m, n, &mn))
+    if (!toggle__mul_ok(m, n, &mn) || mn > SIZE_MAX / sizeof(uint64_t) - 1)
         return toggle__error(TOGGLE_EOVERFLOW, "board too large");
+    /* A^T as dense rows, then its system's copy (the solve checks its own) */
+    int rc0 = toggle__budget_check_bytes(g->budget, 2 * ((uint64_t)mn + 1) * sizeof(uint64_t),
+                                         "the left kernel's transposed board");
+    if (rc0)
+        return rc0;
     uint64_t *at = toggle__calloc(mn + 1, sizeof *at);
     uint64_t *zero = toggle__calloc(n + 1, sizeof *zero);
     toggle_system *t = NULL;

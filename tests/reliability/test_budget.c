@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "space/space_internal.h"
 #include "rel_util.h"
 #include "testutil.h"
 
@@ -241,6 +242,71 @@ START_TEST(size_queries_cheap)
 }
 END_TEST
 
+/* Solution-set operations: one estimate (the copy of the solution set:
+ * x0, generators, supports), checked against the system's budget before
+ * any work, naming the need and the budget; and the estimate bounds the
+ * measured peak within 2x. A = 0 (1 x n) has nullity n: n^2 supports. */
+static int space_child(const void *arg, long out[3])
+{
+    const size_t *np = arg;
+    size_t n = *np;
+    uint64_t *a = calloc(n, sizeof *a), b = 0;
+    toggle_system *s = NULL;
+    toggle_solution *sol = NULL;
+    if (toggle_system_new_matrix(&s, 1, n, a, &b, 3) || toggle_solve(&sol, s))
+        return 10;
+    uint64_t est = 0;
+    if (toggle__space_estimate(sol, &est))
+        return 11;
+    toggle_solution_free(sol);
+    toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, est - 1);
+    if (toggle_solve(&sol, s))
+        return 12;
+    long before = maxrss_kib();
+    toggle_iter *it = NULL;
+    toggle_search *se = NULL;
+    toggle_generator *gen = NULL;
+    uint64_t orbits;
+    if (toggle_iter_new(&it, sol) != TOGGLE_ENOMEM || !strstr(toggle_last_error(), "budget") ||
+        toggle_search_new(&se, sol) != TOGGLE_ENOMEM ||
+        toggle_solution_count_orbits(sol, 1, n, 0x01, &orbits) != TOGGLE_ENOMEM)
+        return 13;
+    out[2] = maxrss_kib() - before; /* refused: no growth */
+    /* the generator solves the board first (budgeted by toggle_solve), then
+     * its copy of the kernel is refused */
+    if (toggle_generator_new(&gen, s) != TOGGLE_ENOMEM)
+        return 16;
+    toggle_solution_free(sol);
+    toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, est);
+    if (toggle_solve(&sol, s))
+        return 14;
+    before = maxrss_kib();
+    if (toggle_iter_new(&it, sol))
+        return 15;
+    out[0] = (long)(est / 1024);
+    out[1] = maxrss_kib() - before;
+    toggle_iter_free(it);
+    toggle_solution_free(sol);
+    toggle_system_free(s);
+    free(a);
+    return 0;
+}
+
+START_TEST(space_budget)
+{
+    size_t n = 3000;
+    long o[3];
+    int rc = in_child(space_child, &n, o);
+    ck_assert_msg(rc == 0, "child step %d", rc);
+    fprintf(stderr, "budget: iterator over nullity %zu: estimate %ld KiB, measured peak growth "
+            "%ld KiB; refused over the budget with %ld KiB growth\n", n, o[0], o[1], o[2]);
+    if (rel_memory_figures_meaningful()) {
+        ck_assert_msg(o[2] < 4096, "refusals grew the RSS by %ld KiB", o[2]);
+        ck_assert_msg(o[1] <= o[0] + 2048, "estimate %ld KiB, peak %ld KiB", o[0], o[1]);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("budget");
@@ -249,6 +315,7 @@ int main(void)
     tcase_add_loop_test(tc, over_budget_fails_early, 0, (int)(sizeof huge / sizeof *huge));
     tcase_add_loop_test(tc, estimate_bounds_peak, 0, (int)(sizeof moderate / sizeof *moderate));
     tcase_add_test(tc, size_queries_cheap);
+    tcase_add_test(tc, space_budget);
     suite_add_tcase(su, tc);
     return tu_run(su);
 }
