@@ -30,6 +30,9 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+    /* FLINT's and GMP's allocation failures become TOGGLE_ENOMEM, not an
+     * abort (include/toggle/guard.h): before anything calls the library */
+    toggle_flint_guard_install();
     if (argc < 2)
         return cmd_demo(argc, argv);
     if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {

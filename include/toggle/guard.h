@@ -28,18 +28,27 @@ extern "C" {
  *  internal invariant; never expected), the function returns
  *  TOGGLE_EINTERNAL instead, after FLINT has printed its message.
  *
+ *  GMP is covered the same way: libtoggle uses it for exact solution
+ *  counts (toggle_solution_count_string), and GMP's default allocator
+ *  aborts too, so the guard also routes GMP's memory functions
+ *  (mp_set_memory_functions) through the recovery point.
+ *
  *  The guard is process-global: it replaces FLINT's memory functions
- *  (__flint_set_memory_functions) and its abort handler (flint_set_abort).
- *  Rules:
- *  - install it once, before any thread calls libtoggle or FLINT, and never
- *    uninstall it;
+ *  (__flint_set_memory_functions), its abort handler (flint_set_abort) and
+ *  GMP's memory functions. Rules:
+ *  - install it once, before any thread calls libtoggle, FLINT or GMP, and
+ *    never uninstall it;
  *  - do not install it if the program itself sets FLINT's memory functions
  *    or abort handler (the last one installed wins);
- *  - FLINT calls the program makes itself are not protected: outside
- *    libtoggle the guard behaves exactly like FLINT's defaults.
- *  The cost is a hash-table insertion per FLINT allocation inside
- *  libtoggle. GMP's own allocations (not used by the nmod code libtoggle
- *  calls) are not covered. */
+ *  - GMP memory functions the program set before the guard are kept: the
+ *    guard reads them (mp_get_memory_functions) and calls them for every
+ *    GMP allocation outside libtoggle, so a program's own GMP use behaves
+ *    as before; do not set GMP's memory functions after the guard;
+ *  - FLINT and GMP calls the program makes itself are not protected:
+ *    outside libtoggle the guard behaves exactly like the previous
+ *    functions (FLINT's defaults).
+ *  The cost is a hash-table insertion per FLINT or GMP allocation inside
+ *  libtoggle. */
 
 /** Install the FLINT guard (see above). Idempotent: later calls do nothing.
  *  Not thread-safe against concurrent libtoggle or FLINT calls: call it

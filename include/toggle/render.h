@@ -128,9 +128,12 @@ TOGGLE_API int toggle_render_size(const toggle_render_opts *opts, size_t rows, s
                                   size_t *width, size_t *height);
 
 /** Render a board into a caller buffer.
- *  For PNG the exact size is known only after encoding: a call with a too
- *  small buffer encodes, reports the size in *needed and returns
- *  TOGGLE_EBUFSIZE (buf untouched); call again with a large enough buffer.
+ *  A too small buffer (or buf NULL, len 0: a size query) is left untouched,
+ *  *needed receives the exact size and the call returns TOGGLE_EBUFSIZE.
+ *  For PPM the size is a formula (a size query costs nothing); for PNG it
+ *  is known only after encoding, so a size query encodes the picture as a
+ *  stream, counting the bytes, and holds only a few rows and at most len
+ *  bytes of output in memory.
  *  @param opts     options, or NULL for the defaults
  *  @param format   TOGGLE_IMAGE_PNG or TOGGLE_IMAGE_PPM
  *  @param cells    rows * cols values < modulus, row-major (borrowed)

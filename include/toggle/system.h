@@ -136,8 +136,10 @@ TOGGLE_API int toggle_system_parse(toggle_system **out, const char *text, size_t
  *  @param buf     caller buffer of len bytes (may be NULL when len is 0)
  *  @param len     size of buf in bytes
  *  @param needed  receives the size needed, NUL included (may be NULL)
- *  @return TOGGLE_OK, TOGGLE_EINVAL, TOGGLE_EBUFSIZE (buf too small: *needed
- *          says how much), TOGGLE_ENOMEM (grid too large to expand). */
+ *  @return TOGGLE_OK, TOGGLE_EINVAL, TOGGLE_EBUFSIZE (buf too small and
+ *          left untouched: *needed says how much), TOGGLE_EOVERFLOW (the text
+ *          would be longer than SIZE_MAX bytes), TOGGLE_ENOMEM (the column
+ *          buffer of a graph). */
 TOGGLE_API int toggle_system_write(const toggle_system *system, char *buf, size_t len,
                                    size_t *needed);
 
@@ -228,7 +230,8 @@ TOGGLE_API int toggle_board_parse(const char *text, size_t len, uint64_t modulus
 
 /** Format a board in the form toggle_board_parse() reads (NUL-terminated).
  *  @return TOGGLE_OK, TOGGLE_EINVAL, TOGGLE_ERANGE (value >= k),
- *          TOGGLE_EBUFSIZE (*needed says how much). */
+ *          TOGGLE_EBUFSIZE (buf too small and left untouched: *needed says
+ *          how much), TOGGLE_EOVERFLOW (text longer than SIZE_MAX bytes). */
 TOGGLE_API int toggle_board_format(const uint64_t *cells, size_t rows, size_t cols,
                                    uint64_t modulus, char *buf, size_t len, size_t *needed);
 

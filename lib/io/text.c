@@ -57,15 +57,35 @@ static bool blank(const char *s, size_t n)
     return true;
 }
 
+/* A parse error at a byte: printable bytes are quoted, others (NUL,
+ * control bytes, bytes >= 127) are shown in hex, never copied raw. */
+static int unexpected(size_t lineno, size_t col, char c)
+{
+    if ((unsigned char)c >= 32 && (unsigned char)c < 127)
+        return toggle__error(TOGGLE_EPARSE, "line %zu, column %zu: unexpected '%c'", lineno,
+                             col, c);
+    return toggle__error(TOGGLE_EPARSE, "line %zu, column %zu: unexpected byte 0x%02x", lineno,
+                         col, (unsigned)(unsigned char)c);
+}
+
+/* Where values are read: the line number, the column of s[0] minus one
+ * (columns are reported for the whole line), and what bounds the values
+ * (k, named "the modulus"; for edge lists no modulus: node numbers). */
+typedef struct {
+    size_t lineno, col0;
+    bool modulus;
+} place;
+
 /* Read values from s[0..n): digits one per character when k <= 10 (spaces
  * skipped, '.' = 0 when dots), else white-space separated decimal numbers. */
-static int read_values(const char *s, size_t n, uint64_t k, bool dots, size_t lineno,
-                       u64buf *out, size_t *count)
+static int read_values(const char *s, size_t n, uint64_t k, bool dots, place at, u64buf *out,
+                       size_t *count)
 {
-    size_t before = out->len;
+    size_t before = out->len, lineno = at.lineno;
     int rc;
     for (size_t i = 0; i < n;) {
         char c = s[i];
+        size_t col = at.col0 + i + 1;
         if (is_space(c)) {
             i++;
             continue;
@@ -74,7 +94,7 @@ static int read_values(const char *s, size_t n, uint64_t k, bool dots, size_t li
             uint64_t v = (uint64_t)(c - '0');
             if (v >= k)
                 return toggle__error(TOGGLE_ERANGE, "line %zu, column %zu: %c is not below the "
-                                     "modulus %llu", lineno, i + 1, c, (unsigned long long)k);
+                                     "modulus %llu", lineno, col, c, (unsigned long long)k);
             if ((rc = buf_push(out, v)))
                 return rc;
             i++;
@@ -88,29 +108,26 @@ static int read_values(const char *s, size_t n, uint64_t k, bool dots, size_t li
         }
         if (k > 10 && c >= '0' && c <= '9') {
             uint64_t v = 0;
-            size_t start = i;
             while (i < n && s[i] >= '0' && s[i] <= '9') {
                 if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, (uint64_t)(s[i] - '0'), &v))
                     return toggle__error(TOGGLE_ERANGE, "line %zu, column %zu: number too large",
-                                         lineno, start + 1);
+                                         lineno, col);
                 i++;
             }
             if (i < n && !is_space(s[i]))
-                return toggle__error(TOGGLE_EPARSE, "line %zu, column %zu: unexpected '%c'",
-                                     lineno, i + 1, s[i]);
-            if (v >= k)
+                return unexpected(lineno, at.col0 + i + 1, s[i]);
+            if (v >= k && at.modulus)
                 return toggle__error(TOGGLE_ERANGE, "line %zu, column %zu: %llu is not below the "
-                                     "modulus %llu", lineno, start + 1, (unsigned long long)v,
+                                     "modulus %llu", lineno, col, (unsigned long long)v,
                                      (unsigned long long)k);
+            if (v >= k)
+                return toggle__error(TOGGLE_ERANGE, "line %zu, column %zu: number too large",
+                                     lineno, col);
             if ((rc = buf_push(out, v)))
                 return rc;
             continue;
         }
-        if ((unsigned char)c >= 32 && (unsigned char)c < 127)
-            return toggle__error(TOGGLE_EPARSE, "line %zu, column %zu: unexpected '%c'",
-                                 lineno, i + 1, c);
-        return toggle__error(TOGGLE_EPARSE, "line %zu, column %zu: unexpected byte 0x%02x",
-                             lineno, i + 1, (unsigned)(unsigned char)c);
+        return unexpected(lineno, col, c);
     }
     *count = out->len - before;
     return TOGGLE_OK;
@@ -168,9 +185,10 @@ int toggle_system_parse(toggle_system **out, const char *text, size_t len, uint6
             break;
         }
         size_t left = (size_t)(bar - line), cnt = 0, rcnt = 0;
-        if ((rc = read_values(line, left, k, false, lineno, &a, &cnt)))
+        if ((rc = read_values(line, left, k, false, (place){lineno, 0, true}, &a, &cnt)))
             break;
-        if ((rc = read_values(bar + 1, ll - left - 1, k, false, lineno, &b, &rcnt)))
+        if ((rc = read_values(bar + 1, ll - left - 1, k, false, (place){lineno, left + 1, true},
+                              &b, &rcnt)))
             break;
         if (rcnt != 1) {
             rc = toggle__error(TOGGLE_EPARSE, "line %zu: %zu values after '|', expected 1",
@@ -209,17 +227,21 @@ static size_t digits(uint64_t v)
     return d;
 }
 
-/* A growing text writer that only counts once the buffer is full. */
+/* A text writer: with buf NULL it only counts (the measuring pass), else
+ * it writes; the callers measure first, so a too small buffer is never
+ * touched. */
 typedef struct {
     char *buf;
-    size_t cap, len;
+    size_t len;
+    bool overflow; /* the count passed SIZE_MAX */
 } writer;
 
 static void put(writer *w, const char *s, size_t n)
 {
-    if (w->len + n < w->cap)
+    if (w->buf)
         memcpy(w->buf + w->len, s, n);
-    w->len += n;
+    if (!toggle__add_ok(w->len, n, &w->len))
+        w->overflow = true;
 }
 
 static void put_u64(writer *w, uint64_t v)
@@ -231,18 +253,81 @@ static void put_u64(writer *w, uint64_t v)
     put(w, tmp, d);
 }
 
-static int finish(writer *w, size_t *needed)
+/* Write the text of body(obj) into buf if its `need` bytes (NUL included)
+ * fit in len, else leave buf untouched and return TOGGLE_EBUFSIZE. */
+static int emit(void (*body)(writer *, const void *), const void *obj, size_t need, char *buf,
+                size_t len, size_t *needed)
 {
-    size_t need = w->len + 1;
     if (needed)
         *needed = need;
-    if (need > w->cap) {
-        if (w->cap)
-            w->buf[0] = '\0';
+    if (need > len)
         return toggle__error(TOGGLE_EBUFSIZE, "the text needs %zu bytes, buffer has %zu", need,
-                             w->cap);
+                             len);
+    writer w = {buf, 0, false};
+    body(&w, obj);
+    buf[w.len] = '\0';
+    return TOGGLE_OK;
+}
+
+/* The measuring pass: the bytes body(obj) writes, NUL included. */
+static int measure(void (*body)(writer *, const void *), const void *obj, size_t *need)
+{
+    writer w = {NULL, 0, false};
+    body(&w, obj);
+    if (w.overflow || !toggle__add_ok(w.len, 1, need))
+        return toggle__error(TOGGLE_EOVERFLOW, "the text is longer than SIZE_MAX bytes");
+    return TOGGLE_OK;
+}
+
+static void system_body(writer *w, const void *obj)
+{
+    const toggle_system *s = obj;
+    bool sep = s->k > 10;
+    for (size_t i = 0; i < s->m; i++) {
+        for (size_t j = 0; j < s->n; j++) {
+            if (sep && j)
+                put(w, " ", 1);
+            put_u64(w, toggle__system_get(s, i, j));
+        }
+        put(w, sep ? " | " : "|", sep ? 3 : 1);
+        put_u64(w, toggle__rhs(s, i));
+        put(w, "\n", 1);
     }
-    w->buf[w->len] = '\0';
+}
+
+/* The size of the system's text by arithmetic on its structure: every
+ * entry is one digit, plus digits(v) - 1 for each nonzero v (one walk over
+ * the nonzeros: 5 per cell for a grid), the separators, the right-hand
+ * sides and the NUL. */
+typedef struct {
+    unsigned __int128 extra;
+} nz_digits;
+
+static void count_nonzero(void *ctx, size_t i, size_t j, uint64_t v)
+{
+    (void)i;
+    (void)j;
+    ((nz_digits *)ctx)->extra += digits(v) - 1;
+}
+
+static int system_text_size(const toggle_system *s, size_t *need)
+{
+    nz_digits nz = {0};
+    int rc = toggle__system_each_entry(s, count_nonzero, &nz);
+    if (rc)
+        return rc;
+    unsigned __int128 m = s->m, n = s->n, t = m * n + nz.extra;
+    bool sep = s->k > 10;
+    if (sep && n > 0)
+        t += m * (n - 1);                   /* spaces between entries */
+    t += m * (sep ? 3u : 1u) + m;           /* the bars and the newlines */
+    for (size_t i = 0; i < s->m; i++)
+        t += digits(toggle__rhs(s, i));
+    t += 1;                                 /* NUL */
+    if (t > SIZE_MAX)
+        return toggle__error(TOGGLE_EOVERFLOW, "the text of a %zu x %zu system is longer than "
+                             "SIZE_MAX bytes", s->m, s->n);
+    *need = (size_t)t;
     return TOGGLE_OK;
 }
 
@@ -250,19 +335,9 @@ int toggle_system_write(const toggle_system *s, char *buf, size_t len, size_t *n
 {
     if (!s || (!buf && len))
         return toggle__error(TOGGLE_EINVAL, "system is NULL, or buf is NULL with len > 0");
-    writer w = {buf, len, 0};
-    bool sep = s->k > 10;
-    for (size_t i = 0; i < s->m; i++) {
-        for (size_t j = 0; j < s->n; j++) {
-            if (sep && j)
-                put(&w, " ", 1);
-            put_u64(&w, toggle__system_get(s, i, j));
-        }
-        put(&w, sep ? " | " : "|", sep ? 3 : 1);
-        put_u64(&w, toggle__rhs(s, i));
-        put(&w, "\n", 1);
-    }
-    return finish(&w, needed);
+    size_t need = 0;
+    int rc = system_text_size(s, &need);
+    return rc ? rc : emit(system_body, s, need, buf, len, needed);
 }
 
 int toggle_board_parse(const char *text, size_t len, uint64_t k, uint64_t *cells, size_t cap,
@@ -282,7 +357,7 @@ int toggle_board_parse(const char *text, size_t len, uint64_t k, uint64_t *cells
         if (blank(line, ll))
             continue;
         size_t cnt = 0;
-        if ((rc = read_values(line, ll, k, true, lineno, &v, &cnt)))
+        if ((rc = read_values(line, ll, k, true, (place){lineno, 0, true}, &v, &cnt)))
             break;
         if (r == 0)
             c = cnt;
@@ -306,6 +381,25 @@ int toggle_board_parse(const char *text, size_t len, uint64_t k, uint64_t *cells
     return rc;
 }
 
+typedef struct {
+    const uint64_t *cells;
+    size_t rows, cols;
+    uint64_t k;
+} board;
+
+static void board_body(writer *w, const void *obj)
+{
+    const board *b = obj;
+    for (size_t r = 0; r < b->rows; r++) {
+        for (size_t c = 0; c < b->cols; c++) {
+            if (b->k > 10 && c)
+                put(w, " ", 1);
+            put_u64(w, b->cells[r * b->cols + c]);
+        }
+        put(w, "\n", 1);
+    }
+}
+
 int toggle_board_format(const uint64_t *cells, size_t rows, size_t cols, uint64_t k,
                         char *buf, size_t len, size_t *needed)
 {
@@ -321,16 +415,10 @@ int toggle_board_format(const uint64_t *cells, size_t rows, size_t cols, uint64_
         if (cells[i] >= k)
             return toggle__error(TOGGLE_ERANGE, "cell %zu = %llu is not below the modulus %llu",
                                  i, (unsigned long long)cells[i], (unsigned long long)k);
-    writer w = {buf, len, 0};
-    for (size_t r = 0; r < rows; r++) {
-        for (size_t c = 0; c < cols; c++) {
-            if (k > 10 && c)
-                put(&w, " ", 1);
-            put_u64(&w, cells[r * cols + c]);
-        }
-        put(&w, "\n", 1);
-    }
-    return finish(&w, needed);
+    board b = {cells, rows, cols, k};
+    size_t need = 0;
+    rc = measure(board_body, &b, &need);
+    return rc ? rc : emit(board_body, &b, need, buf, len, needed);
 }
 
 int toggle_graph_parse_edges(toggle_graph **out, const char *text, size_t len, uint32_t flags)
@@ -353,7 +441,8 @@ int toggle_graph_parse_edges(toggle_graph **out, const char *text, size_t len, u
         if (!any && ll - i >= 5 && memcmp(line + i, "nodes", 5) == 0) {
             u64buf t = {0};
             size_t cnt = 0;
-            rc = read_values(line + i + 5, ll - i - 5, UINT64_MAX, false, lineno, &t, &cnt);
+            rc = read_values(line + i + 5, ll - i - 5, UINT64_MAX, false,
+                             (place){lineno, i + 5, false}, &t, &cnt);
             if (!rc && cnt != 1)
                 rc = toggle__error(TOGGLE_EPARSE, "line %zu: 'nodes' takes one number", lineno);
             if (!rc) {
@@ -366,7 +455,8 @@ int toggle_graph_parse_edges(toggle_graph **out, const char *text, size_t len, u
         }
         any = true;
         size_t cnt = 0;
-        if ((rc = read_values(line, ll, UINT64_MAX, false, lineno, &e, &cnt)))
+        if ((rc = read_values(line, ll, UINT64_MAX, false, (place){lineno, 0, false}, &e,
+                              &cnt)))
             break;
         if (cnt != 2) {
             rc = toggle__error(TOGGLE_EPARSE, "line %zu: %zu numbers, an edge is 'u v'", lineno,

@@ -264,12 +264,14 @@ static int picture_init(picture *p, const toggle_render_opts *opts, int format,
 
 /* ---- output sinks ------------------------------------------------------- */
 
-/* Bytes go to a caller buffer (counting past its end), a growable buffer,
- * or a file. */
+/* Bytes go to a caller buffer (counting past its end), a growable buffer
+ * of at most `limit` bytes (past it the bytes are only counted: a size
+ * query keeps no more than the caller's buffer could take), or a file. */
 typedef struct {
     uint8_t *buf;
     size_t len, pos;
-    int grow;          /* buf is ours and grows */
+    int grow;          /* buf is ours and grows up to limit */
+    size_t limit;
     FILE *f;
     int failed;        /* TOGGLE_* status of the first failure */
 } sink;
@@ -289,10 +291,12 @@ static void sink_put(sink *s, const void *data, size_t n)
         s->failed = toggle__error(TOGGLE_EOVERFLOW, "image too large");
         return;
     }
-    if (end > s->len && s->grow) {
+    if (end > s->len && s->grow && end <= s->limit) {
         size_t cap = s->len ? s->len : 4096;
         while (cap < end)
             cap = cap > SIZE_MAX / 2 ? end : cap * 2;
+        if (cap > s->limit)
+            cap = s->limit;
         uint8_t *nb = toggle__realloc(s->buf, cap);
         if (!nb) {
             s->failed = toggle__error(TOGGLE_ENOMEM, "out of memory encoding an image");
@@ -306,11 +310,28 @@ static void sink_put(sink *s, const void *data, size_t n)
     s->pos = end;
 }
 
+/* The PPM header, and the file's size by formula (ERANGE past SIZE_MAX). */
+static int ppm_head(const picture *p, char head[64], size_t *hl, size_t *total)
+{
+    int n = snprintf(head, 64, "P6\n%zu %zu\n255\n", p->width, p->height);
+    *hl = (size_t)n;
+    size_t px;
+    if (!toggle__mul_ok(p->width, p->height, &px) || !toggle__mul_ok(px, 3, &px) ||
+        !toggle__add_ok(px, *hl, total))
+        return toggle__error(TOGGLE_ERANGE, "a %zu x %zu picture is larger than SIZE_MAX bytes",
+                             p->width, p->height);
+    return TOGGLE_OK;
+}
+
+/* Everything is allocated before the first byte goes out, so a write into
+ * memory cannot fail half way. */
 static int encode_ppm(const picture *p, sink *s)
 {
     char head[64];
-    int hl = snprintf(head, sizeof head, "P6\n%zu %zu\n255\n", p->width, p->height);
-    sink_put(s, head, (size_t)hl);
+    size_t hl, total;
+    int rc = ppm_head(p, head, &hl, &total);
+    if (rc)
+        return rc;
     uint8_t *row = toggle__malloc_array(p->width, 3);
     size_t *colmap = column_map(p);
     if (!row || !colmap) {
@@ -318,6 +339,7 @@ static int encode_ppm(const picture *p, sink *s)
         toggle__free(colmap);
         return toggle__error(TOGGLE_ENOMEM, "out of memory for an image row");
     }
+    sink_put(s, head, hl);
     size_t last = SIZE_MAX - 1; /* board row the buffer holds (SIZE_MAX: a line) */
     for (size_t y = 0; y < p->height && !s->failed; y++) {
         size_t r = pixel_cell(p->o, y, p->rows);
@@ -379,8 +401,10 @@ static int encode_png(const picture *p, sink *s)
 {
     const toggle_render_opts *o = p->o;
     int framed = o->lines > 0 || o->border > 0;
-    uint64_t ncolors = p->k + (framed ? 1 : 0);
-    int palette = ncolors <= 256;
+    /* k values plus the line colour: compared, never added (k + 1 wraps
+     * for k = 2^64 - 1) */
+    int palette = p->k <= (framed ? 255u : 256u);
+    unsigned ncolors = palette ? (unsigned)p->k + (framed ? 1u : 0u) : 0u;
     const int depth = !palette ? 8 : ncolors <= 2 ? 1 : ncolors <= 4 ? 2 : ncolors <= 16 ? 4 : 8;
     size_t rowbytes = palette ? p->width : p->width * 3;
     if (!palette && p->width > SIZE_MAX / 3)
@@ -478,10 +502,29 @@ int toggle_render(const toggle_render_opts *opts, int format, const uint64_t *ce
     int rc = picture_init(&p, opts, format, cells, rows, cols, modulus);
     if (rc)
         return rc;
-    /* Encode into our own buffer, so that a too small caller buffer is left
-     * untouched. */
     sink s = {0};
+    if (format == TOGGLE_IMAGE_PPM) {
+        /* The size by formula; a large enough buffer is written directly
+         * (encode_ppm cannot fail once it writes). */
+        char head[64];
+        size_t hl, total;
+        if ((rc = ppm_head(&p, head, &hl, &total)))
+            return rc;
+        if (needed)
+            *needed = total;
+        if (total > len)
+            return toggle__error(TOGGLE_EBUFSIZE, "image needs %zu bytes, buffer has %zu",
+                                 total, len);
+        s.buf = buf;
+        s.len = len;
+        return encode_ppm(&p, &s);
+    }
+    /* PNG: the size is known only after encoding. Encode into our own
+     * buffer, kept only while it fits in len (past that the bytes are only
+     * counted), so a too small caller buffer is left untouched and a size
+     * query holds a row, not the picture. */
     s.grow = 1;
+    s.limit = len;
     rc = encode(&p, format, &s);
     if (!rc) {
         if (needed)
@@ -489,7 +532,7 @@ int toggle_render(const toggle_render_opts *opts, int format, const uint64_t *ce
         if (s.pos > len)
             rc = toggle__error(TOGGLE_EBUFSIZE, "image needs %zu bytes, buffer has %zu", s.pos,
                                len);
-        else
+        else if (s.pos)
             memcpy(buf, s.buf, s.pos);
     }
     toggle__free(s.buf);

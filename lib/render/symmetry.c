@@ -157,13 +157,19 @@ static void sub_vec(const uint64_t *a, const uint64_t *b, uint64_t *out, size_t 
         out[j] = toggle__submod(a[j], b[j], p);
 }
 
-/* p^e as a 128-bit value, or false past 2^64. */
+/* Burnside's terms are exact in 128 bits up to POW_CAP: the identity term
+ * p^d bounds every other one, and the orbit count is at least p^d / 8, so
+ * past 2^67 it cannot fit in 64 bits; below, the sum of 8 terms fits in
+ * 128 bits and only the quotient has to fit in 64. */
+#define POW_CAP ((unsigned __int128)1 << 70)
+
+/* p^e as a 128-bit value, or false past POW_CAP. */
 static bool pow_fits(uint64_t p, size_t e, unsigned __int128 *out)
 {
     unsigned __int128 v = 1;
     for (size_t i = 0; i < e; i++) {
         v *= p;
-        if (v > UINT64_MAX)
+        if (v > POW_CAP)
             return false;
     }
     *out = v;
@@ -241,7 +247,16 @@ int toggle_solution_count_orbits(const toggle_solution *sol, size_t rows, size_t
     size_t d = sol->nullity, kn;
     if (!toggle__mul_ok(d + 1, n, &kn) || kn > SIZE_MAX / sizeof(uint64_t))
         return toggle__error(TOGGLE_EOVERFLOW, "kernel too large");
-    int rc = TOGGLE_OK;
+    /* x0 and K, a row, the kernel's basis, and per symmetry two rows and a
+     * second basis: (d + 1) n + n + 2 (n d + d) + 2 n words */
+    unsigned __int128 words = (unsigned __int128)kn + 3 * (unsigned __int128)n +
+                              2 * ((unsigned __int128)n * d + d);
+    unsigned __int128 need128 = words * sizeof(uint64_t);
+    int rc = toggle__budget_check_bytes(sol->budget, need128 > UINT64_MAX ? UINT64_MAX
+                                                                           : (uint64_t)need128,
+                                        "counting orbits");
+    if (rc)
+        return rc;
     uint64_t *x0 = toggle__malloc_array(kn, sizeof *x0); /* x0, then K (d x n) */
     uint64_t *tmp = toggle__malloc_array(n, sizeof *tmp);
     basis kb;
@@ -280,8 +295,9 @@ int toggle_solution_count_orbits(const toggle_solution *sol, size_t rows, size_t
         total += f;
     }
     if (total % order)
-        rc = toggle__error(TOGGLE_EINTERNAL, "Burnside sum %llu not divisible by %u",
-                           (unsigned long long)total, order);
+        rc = toggle__error(TOGGLE_EINTERNAL, "Burnside sum not divisible by %u", order);
+    else if (total / order > UINT64_MAX)
+        rc = toggle__error(TOGGLE_EOVERFLOW, "orbit count does not fit in 64 bits");
     else
         *orbits = (uint64_t)(total / order);
 done:

@@ -13,6 +13,7 @@ int toggle__solution_new(toggle_solution **out, const toggle_system *s, int engi
     sol->k = s->k;
     sol->engine = engine;
     sol->search_limit = s->search_limit;
+    sol->budget = s->budget;
     *out = sol;
     return TOGGLE_OK;
 }

@@ -213,16 +213,31 @@ done:
     return rc;
 }
 
+/* The number of solutions, saturated at 2^64 (radices are >= 2). */
+static u128 solution_count(const toggle__space *sp)
+{
+    u128 c = 1;
+    for (size_t i = 0; i < sp->d && c <= UINT64_MAX; i++)
+        c *= sp->radix[i];
+    return c;
+}
+
 int toggle__fewest_run(const toggle__space *sp, int metric, uint64_t limit, toggle__fewest *res)
 {
     if (limit == 0)
         limit = 1;
-    if (sp->k == 2 && sp->d >= 2 && sp->d <= 62 && sp->n < ((size_t)1 << 30)) {
-        size_t L = sp->d <= 20 ? sp->d : 16;
-        if (((uint64_t)1 << L) <= limit)
-            return wht_search(sp, L, limit, res);
-    }
-    return gray_search(sp, metric, limit, res);
+    int rc;
+    if (sp->k == 2 && sp->d >= 2 && sp->d <= 62 && sp->n < ((size_t)1 << 30) &&
+        ((uint64_t)1 << (sp->d <= 20 ? sp->d : 16)) <= limit)
+        rc = wht_search(sp, sp->d <= 20 ? sp->d : 16, limit, res);
+    else
+        rc = gray_search(sp, metric, limit, res);
+    /* Proven means every solution was priced: whichever search ran, a
+     * search that visited as many solutions as there are is complete (one
+     * stopped by a limit equal to the count used to say 0). */
+    if (!rc && (u128)res->visited >= solution_count(sp))
+        res->proven = true;
+    return rc;
 }
 
 /* ---- the public handle ---------------------------------------------------- */

@@ -11,6 +11,7 @@ struct toggle_generator {
     uint64_t k;
     int engine;
     uint64_t budget;
+    bool symmetric; /* A = A^T: the left kernel is the kernel */
     size_t *colptr, *rowidx; /* A by columns */
     uint64_t *val;
     toggle__space sp; /* kernel of A; x0 is set per attempt */
@@ -80,6 +81,7 @@ int toggle_generator_new(toggle_generator **out, const toggle_system *system)
     g->k = system->k;
     g->engine = system->engine;
     g->budget = system->budget;
+    g->symmetric = toggle__system_is_symmetric(system);
     g->unique = 0;
     g->presses = NONE;
     g->lit = NONE;
@@ -213,13 +215,38 @@ static uint64_t lit_count(const toggle_generator *g)
     return c;
 }
 
-/* Generators of the left kernel: the kernel of A^T, solved as a matrix
- * system with the same engine choice. */
+/* For a symmetric A the left kernel is the kernel already solved (no
+ * second solve, and no derived system a forced engine may not take: the
+ * grid engine takes only grids). */
+static int left_from_kernel(toggle_generator *g)
+{
+    size_t d = g->sp.d, m = g->m, dm;
+    if (!toggle__mul_ok(d, m, &dm))
+        return toggle__error(TOGGLE_EOVERFLOW, "left kernel too large");
+    if (!(g->left = toggle__calloc(dm + 1, sizeof *g->left)))
+        return toggle__error(TOGGLE_ENOMEM, "out of memory");
+    for (size_t i = 0; i < d; i++)
+        for (size_t j = 0; j < m; j++)
+            g->left[i * m + j] = toggle__vecs_get(&g->sp.gen, i, j);
+    g->nleft = d;
+    g->have_left = true;
+    return TOGGLE_OK;
+}
+
+/* Generators of the left kernel: the kernel of A, or of A^T solved as a
+ * matrix system with the same engine choice. */
 static int build_left(toggle_generator *g)
 {
+    if (g->symmetric)
+        return left_from_kernel(g);
     size_t m = g->m, n = g->n, mn;
-    if (!toggle__mul_ok(m, n, &mn))
+    if (!toggle__mul_ok(m, n, &mn) || mn > SIZE_MAX / sizeof(uint64_t) - 1)
         return toggle__error(TOGGLE_EOVERFLOW, "board too large");
+    /* A^T as dense rows, then its system's copy (the solve checks its own) */
+    int rc0 = toggle__budget_check_bytes(g->budget, 2 * ((uint64_t)mn + 1) * sizeof(uint64_t),
+                                         "the left kernel's transposed board");
+    if (rc0)
+        return rc0;
     uint64_t *at = toggle__calloc(mn + 1, sizeof *at);
     uint64_t *zero = toggle__calloc(n + 1, sizeof *zero);
     toggle_system *t = NULL;

@@ -34,9 +34,30 @@ int toggle__space_init(toggle__space *sp, const toggle_solution *sol)
     return toggle__space_init_kernel(sp, sol);
 }
 
+int toggle__space_estimate(const toggle_solution *sol, uint64_t *bytes)
+{
+    size_t n = sol->n, d = sol->kernel.count, x0, gen;
+    if (!toggle__vecs_bytes(n, 1, sol->k, &x0) || !toggle__vecs_bytes(n, d, sol->k, &gen))
+        return toggle__error(TOGGLE_EOVERFLOW, "kernel too large");
+    unsigned __int128 nnz = 0;
+    for (size_t i = 0; i < d; i++)
+        for (size_t j = 0; j < n; j++)
+            nnz += toggle__vecs_get(&sol->kernel, i, j) != 0;
+    unsigned __int128 t = (unsigned __int128)x0 + gen + 2 * sizeof(uint64_t) * ((unsigned __int128)d + 1) +
+                          (sizeof(size_t) + sizeof(uint64_t)) * (nnz + 1);
+    *bytes = t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;
+    return TOGGLE_OK;
+}
+
 int toggle__space_init_kernel(toggle__space *sp, const toggle_solution *sol)
 {
     memset(sp, 0, sizeof *sp);
+    uint64_t need = 0;
+    int rc0 = toggle__space_estimate(sol, &need);
+    if (!rc0)
+        rc0 = toggle__budget_check_bytes(sol->budget, need, "a copy of the solution set");
+    if (rc0)
+        return rc0;
     size_t n = sol->n, d = sol->kernel.count, words, nnz = 0;
     sp->n = n;
     sp->d = d;

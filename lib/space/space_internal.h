@@ -21,6 +21,10 @@ int toggle__space_init(toggle__space *sp, const toggle_solution *sol);
 /* The same for any solution, solvable or not, with x0 = 0 (the kernel). */
 int toggle__space_init_kernel(toggle__space *sp, const toggle_solution *sol);
 void toggle__space_clear(toggle__space *sp);
+/* The bytes toggle__space_init_kernel allocates for sol (x0, the generators,
+ * radices and supports; counts the generators' nonzeros), checked against
+ * the solution's budget before anything is allocated. */
+int toggle__space_estimate(const toggle_solution *sol, uint64_t *bytes);
 /* Write x0 + sum c_i g_i (c_i < radix_i) into x (n values). */
 void toggle__space_combine(const toggle__space *sp, const uint64_t *c, uint64_t *x);
 

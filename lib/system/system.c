@@ -282,13 +282,19 @@ unsigned toggle__system_threads(const toggle_system *s)
     return n > (long)TOGGLE__MAX_THREADS ? TOGGLE__MAX_THREADS : (unsigned)n;
 }
 
+int toggle__budget_check_bytes(uint64_t budget, uint64_t bytes, const char *what)
+{
+    if (budget && bytes > budget)
+        return toggle__error(TOGGLE_ENOMEM,
+                             "%s needs about %llu bytes, over the memory budget of %llu "
+                             "(TOGGLE_OPT_MEMORY_BUDGET)",
+                             what, (unsigned long long)bytes, (unsigned long long)budget);
+    return TOGGLE_OK;
+}
+
 int toggle__budget_check(const toggle_system *s, uint64_t bytes, const char *what)
 {
-    if (s->budget && bytes > s->budget)
-        return toggle__error(TOGGLE_ENOMEM,
-                             "%s needs about %llu bytes, over the memory budget of %llu",
-                             what, (unsigned long long)bytes, (unsigned long long)s->budget);
-    return TOGGLE_OK;
+    return toggle__budget_check_bytes(s->budget, bytes, what);
 }
 
 /* ---- the one walk over A ------------------------------------------------ */

@@ -41,6 +41,9 @@ static inline uint64_t toggle__rhs(const toggle_system *s, size_t i)
 uint64_t toggle__system_get(const toggle_system *s, size_t i, size_t j);
 /* Fail with TOGGLE_ENOMEM if bytes exceeds the system's budget. */
 int toggle__budget_check(const toggle_system *s, uint64_t bytes, const char *what);
+/* The same against a budget carried by a derived handle (0 = unlimited):
+ * the one refusal message, naming the need, the budget and the option. */
+int toggle__budget_check_bytes(uint64_t budget, uint64_t bytes, const char *what);
 
 /* The one walk over A: fn(ctx, i, j, v) for every nonzero A[i][j] = v
  * (reduced mod k), column by column for a graph (rows ascending within a

@@ -77,6 +77,15 @@ expect_fail two-sources "exactly one" "$T" solve --grid 3x3 --system x
 printf '11\n11\n' >"$tmp/small.txt"
 expect_fail board-shape "the board is 2x2" "$T" solve --grid 3x3 --start "$tmp/small.txt"
 expect_fail budget "budget" "$T" solve --grid 30x30 --torus --mod 3 --budget 1000
+# Under an address-space limit FLINT's allocation fails for real: the CLI
+# installs the FLINT guard, so it reports out of memory instead of aborting
+# (skipped under ASan, whose shadow memory needs the address space).
+if [ -z "${ASAN_OPTIONS:-}" ] && ! ldd "$T" 2>/dev/null | grep -q asan; then
+    out=$( (ulimit -v 400000; "$T" solve --grid 100x100 --mod 3 --engine flint) 2>&1 )
+    st=$?
+    if [ $st -ne 0 ] && [ $st -lt 128 ] && printf '%s' "$out" | grep -qi "out of memory"; then ok
+    else bad "flint under ulimit -v: exit $st: $out"; fi
+fi
 
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

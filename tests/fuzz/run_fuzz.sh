@@ -17,7 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 work=${FUZZ_WORK:-/tmp/toggle-fuzz}
 runs=${RUNS:-10000000}
 maxtime=${MAXTIME:-1500}
-targets=${*:-system_parse board_parse edges_parse api}
+targets=${*:-system_parse board_parse edges_parse api space}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=1:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 for t in $targets; do

@@ -120,6 +120,107 @@ START_TEST(boards)
 }
 END_TEST
 
+/* A too small buffer is left untouched (every length below the need), for
+ * dense and grid systems and for boards; *needed is the exact size. */
+static void check_untouched(int (*fmt)(const void *, char *, size_t, size_t *), const void *obj)
+{
+    size_t need = 0;
+    ck_assert_int_eq(fmt(obj, NULL, 0, &need), TOGGLE_EBUFSIZE);
+    char *full = malloc(need);
+    ck_assert_int_eq(fmt(obj, full, need, NULL), TOGGLE_OK);
+    ck_assert_uint_eq(strlen(full) + 1, need);
+    char *buf = malloc(need);
+    for (size_t len = 1; len < need; len++) {
+        memset(buf, 0x7f, need);
+        size_t got = 0;
+        ck_assert_int_eq(fmt(obj, buf, len, &got), TOGGLE_EBUFSIZE);
+        ck_assert_uint_eq(got, need);
+        for (size_t i = 0; i < need; i++)
+            ck_assert_msg(buf[i] == 0x7f, "byte %zu of a %zu-byte buffer written", i, len);
+    }
+    free(buf);
+    free(full);
+}
+
+static int write_system(const void *s, char *buf, size_t len, size_t *need)
+{
+    return toggle_system_write(s, buf, len, need);
+}
+
+typedef struct {
+    const uint64_t *cells;
+    size_t rows, cols;
+    uint64_t k;
+} board;
+
+static int format_board(const void *o, char *buf, size_t len, size_t *need)
+{
+    const board *b = o;
+    return toggle_board_format(b->cells, b->rows, b->cols, b->k, buf, len, need);
+}
+
+START_TEST(too_small_buffers_untouched)
+{
+    const uint64_t a[6] = {1, 0, 2, 12, 0, 3}, rhs[2] = {4, 0};
+    const uint64_t ks[] = {5, 13, UINT64_C(4611686018427388039)};
+    for (size_t ki = 0; ki < 3; ki++) {
+        toggle_system *s = NULL;
+        ck_assert_int_eq(toggle_system_new_matrix(&s, 2, 3, a, rhs, ks[ki] > 12 ? ks[ki] : 13),
+                         TOGGLE_OK);
+        check_untouched(write_system, s);
+        toggle_system_free(s);
+        board bd = {a, 2, 3, 13};
+        check_untouched(format_board, &bd);
+    }
+    toggle_graph *g = NULL;
+    toggle_system *s = NULL;
+    ck_assert_int_eq(toggle_graph_new_grid(&g, 3, 4, 0), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_new(&s, g, 11, NULL, NULL), TOGGLE_OK);
+    check_untouched(write_system, s);
+    toggle_system_free(s);
+    ck_assert_int_eq(toggle_system_new(&s, g, 2, NULL, NULL), TOGGLE_OK);
+    check_untouched(write_system, s);
+    toggle_system_free(s);
+    toggle_graph_free(g);
+}
+END_TEST
+
+/* Parse messages: no raw NUL or control byte (shown in hex), columns count
+ * from the start of the line (after '|' and after "nodes" too), and the
+ * edge-list parser never speaks of a modulus. */
+static void expect_msg(int rc, int want, const char *needle)
+{
+    const char *m = toggle_last_error();
+    ck_assert_msg(rc == want, "%s: %s", toggle_status_name(rc), m);
+    for (const char *p = m; *p; p++)
+        ck_assert_msg((unsigned char)*p >= 32 && (unsigned char)*p < 127, "raw byte 0x%02x in "
+                      "'%s'", (unsigned)(unsigned char)*p, m);
+    ck_assert_msg(strstr(m, needle) != NULL, "'%s' lacks '%s'", m, needle);
+}
+
+START_TEST(parse_messages)
+{
+    toggle_system *s = NULL;
+    toggle_graph *g = NULL;
+    expect_msg(toggle_system_parse(&s, "1 2\x01|3", 7, 13), TOGGLE_EPARSE, "0x01");
+    expect_msg(toggle_system_parse(&s, "1 2\0|3", 7, 13), TOGGLE_EPARSE, "0x00");
+    expect_msg(toggle_system_parse(&s, "12 3\x1b | 3", 11, 1000), TOGGLE_EPARSE, "column 5");
+    expect_msg(toggle_system_parse(&s, "11|1x", 5, 2), TOGGLE_EPARSE, "column 5");
+    expect_msg(toggle_system_parse(&s, "1 1 | 2 \x7f", 10, 11), TOGGLE_EPARSE, "0x7f");
+    uint64_t cells[4];
+    size_t r, c;
+    expect_msg(toggle_board_parse("12 3\x02", 5, 20, cells, 4, &r, &c), TOGGLE_EPARSE, "0x02");
+    const char *e1 = "0 18446744073709551615";
+    expect_msg(toggle_graph_parse_edges(&g, e1, strlen(e1), 0), TOGGLE_ERANGE, "column 3");
+    ck_assert(strstr(toggle_last_error(), "modulus") == NULL);
+    expect_msg(toggle_graph_parse_edges(&g, "nodes 5x", 8, 0), TOGGLE_EPARSE, "column 8");
+    expect_msg(toggle_graph_parse_edges(&g, "nodes 99999999999999999999", 26, 0), TOGGLE_ERANGE,
+               "column 7");
+    ck_assert(strstr(toggle_last_error(), "modulus") == NULL);
+    expect_msg(toggle_graph_parse_edges(&g, "0 1\x03", 4, 0), TOGGLE_EPARSE, "0x03");
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("text");
@@ -128,6 +229,8 @@ int main(void)
     tcase_add_test(tc, augmented_round_trip_random);
     tcase_add_test(tc, augmented_errors);
     tcase_add_test(tc, boards);
+    tcase_add_test(tc, too_small_buffers_untouched);
+    tcase_add_test(tc, parse_messages);
     suite_add_tcase(su, tc);
     return tu_run(su);
 }

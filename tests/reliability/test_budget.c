@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "space/space_internal.h"
 #include "rel_util.h"
 #include "testutil.h"
 
@@ -186,6 +187,133 @@ START_TEST(estimate_bounds_peak)
 }
 END_TEST
 
+/* Size queries cost what the answer's size costs: a PNG size query streams
+ * (a few rows in memory, not the picture), a PPM one is a formula (a
+ * picture of 10^12 pixels answers at once), and the text size of a
+ * 1000 x 1000 grid system is arithmetic on its structure. */
+static int size_query_child(const void *arg, long out[3])
+{
+    (void)arg;
+    size_t R = 1500, C = 1500;
+    uint64_t *cells = malloc(R * C * sizeof *cells);
+    uint64_t x = 88172645463325252ull;
+    for (size_t i = 0; i < R * C; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        cells[i] = x % 300; /* RGB, incompressible */
+    }
+    toggle_render_opts *o = NULL;
+    if (toggle_render_opts_new(&o) || toggle_render_opts_set(o, TOGGLE_RENDER_CELL_SIZE, 2))
+        return 10;
+    size_t need = 0;
+    long before = maxrss_kib();
+    int rc = toggle_render(o, TOGGLE_IMAGE_PNG, cells, R, C, 300, NULL, 0, &need);
+    out[0] = maxrss_kib() - before;
+    out[1] = (long)(need / 1024);
+    if (rc != TOGGLE_EBUFSIZE && rc != TOGGLE_EUNSUPPORTED)
+        return 11;
+    /* PPM: 1000 x 1000 cells of 1000 pixels: 3 * 10^12 bytes, by formula */
+    if (toggle_render_opts_set(o, TOGGLE_RENDER_CELL_SIZE, 1000))
+        return 12;
+    if (toggle_render(o, TOGGLE_IMAGE_PPM, cells, 1000, 1000, 300, NULL, 0, &need) !=
+        TOGGLE_EBUFSIZE)
+        return 13;
+    if (need != 3000000000000u + strlen("P6\n1000000 1000000\n255\n"))
+        return 14;
+    toggle_render_opts_free(o);
+    free(cells);
+    /* the text of a 1000 x 1000 grid system, k = 2: 10^6 rows of 10^6
+     * digits, '|', the right-hand side and a newline */
+    toggle_graph *g = NULL;
+    toggle_system *s = NULL;
+    if (toggle_graph_new_grid(&g, 1000, 1000, 0) || toggle_system_new(&s, g, 2, NULL, NULL))
+        return 15;
+    if (toggle_system_write(s, NULL, 0, &need) != TOGGLE_EBUFSIZE)
+        return 16;
+    if (need != 1000000000000u + 3000000u + 1u)
+        return 17;
+    toggle_system_free(s);
+    toggle_graph_free(g);
+    out[2] = maxrss_kib() - before;
+    return 0;
+}
+
+START_TEST(size_queries_cheap)
+{
+    long o[3];
+    int rc = in_child(size_query_child, NULL, o);
+    ck_assert_msg(rc == 0, "child step %d", rc);
+    fprintf(stderr, "budget: PNG size query of a 3000x3000 RGB picture (%ld KiB): peak RSS "
+            "growth %ld KiB; with the PPM and text queries %ld KiB\n", o[1], o[0], o[2]);
+    if (rel_memory_figures_meaningful())
+        ck_assert_msg(o[2] < 4096, "size queries grew the RSS by %ld KiB", o[2]);
+}
+END_TEST
+
+/* Solution-set operations: one estimate (the copy of the solution set:
+ * x0, generators, supports), checked against the system's budget before
+ * any work, naming the need and the budget; and the estimate bounds the
+ * measured peak within 2x. A = 0 (1 x n) has nullity n: n^2 supports. */
+static int space_child(const void *arg, long out[3])
+{
+    const size_t *np = arg;
+    size_t n = *np;
+    uint64_t *a = calloc(n, sizeof *a), b = 0;
+    toggle_system *s = NULL;
+    toggle_solution *sol = NULL;
+    if (toggle_system_new_matrix(&s, 1, n, a, &b, 3) || toggle_solve(&sol, s))
+        return 10;
+    uint64_t est = 0;
+    if (toggle__space_estimate(sol, &est))
+        return 11;
+    toggle_solution_free(sol);
+    toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, est - 1);
+    if (toggle_solve(&sol, s))
+        return 12;
+    long before = maxrss_kib();
+    toggle_iter *it = NULL;
+    toggle_search *se = NULL;
+    toggle_generator *gen = NULL;
+    uint64_t orbits;
+    if (toggle_iter_new(&it, sol) != TOGGLE_ENOMEM || !strstr(toggle_last_error(), "budget") ||
+        toggle_search_new(&se, sol) != TOGGLE_ENOMEM ||
+        toggle_solution_count_orbits(sol, 1, n, 0x01, &orbits) != TOGGLE_ENOMEM)
+        return 13;
+    out[2] = maxrss_kib() - before; /* refused: no growth */
+    /* the generator solves the board first (budgeted by toggle_solve), then
+     * its copy of the kernel is refused */
+    if (toggle_generator_new(&gen, s) != TOGGLE_ENOMEM)
+        return 16;
+    toggle_solution_free(sol);
+    toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, est);
+    if (toggle_solve(&sol, s))
+        return 14;
+    before = maxrss_kib();
+    if (toggle_iter_new(&it, sol))
+        return 15;
+    out[0] = (long)(est / 1024);
+    out[1] = maxrss_kib() - before;
+    toggle_iter_free(it);
+    toggle_solution_free(sol);
+    toggle_system_free(s);
+    free(a);
+    return 0;
+}
+
+START_TEST(space_budget)
+{
+    size_t n = 3000;
+    long o[3];
+    int rc = in_child(space_child, &n, o);
+    ck_assert_msg(rc == 0, "child step %d", rc);
+    fprintf(stderr, "budget: iterator over nullity %zu: estimate %ld KiB, measured peak growth "
+            "%ld KiB; refused over the budget with %ld KiB growth\n", n, o[0], o[1], o[2]);
+    if (rel_memory_figures_meaningful()) {
+        ck_assert_msg(o[2] < 4096, "refusals grew the RSS by %ld KiB", o[2]);
+        ck_assert_msg(o[1] <= o[0] + 2048, "estimate %ld KiB, peak %ld KiB", o[0], o[1]);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("budget");
@@ -193,6 +321,8 @@ int main(void)
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, over_budget_fails_early, 0, (int)(sizeof huge / sizeof *huge));
     tcase_add_loop_test(tc, estimate_bounds_peak, 0, (int)(sizeof moderate / sizeof *moderate));
+    tcase_add_test(tc, size_queries_cheap);
+    tcase_add_test(tc, space_budget);
     suite_add_tcase(su, tc);
     return tu_run(su);
 }

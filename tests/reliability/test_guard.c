@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <gmp.h>
 #include <toggle/guard.h>
 
 #include "engine/flint/flint_guard.h"
@@ -87,6 +88,68 @@ START_TEST(guard_injected_flint_failures)
     toggle_graph_free(g);
     free(a);
     free(b);
+}
+END_TEST
+
+/* GMP through the guard: the program's own GMP memory functions, set before
+ * the guard, still serve its own GMP calls; inside libtoggle every GMP
+ * allocation of the exact count is injectable (GMP's default allocator
+ * aborts on NULL) and each failure is TOGGLE_ENOMEM with nothing leaked. */
+static size_t prog_allocs;
+static void *prog_alloc(size_t n) { prog_allocs++; return malloc(n); }
+static void *prog_realloc(void *p, size_t o, size_t n) { (void)o; prog_allocs++; return realloc(p, n); }
+static void prog_free(void *p, size_t n) { (void)n; free(p); }
+
+START_TEST(guard_covers_gmp)
+{
+    mp_set_memory_functions(prog_alloc, prog_realloc, prog_free);
+    ck_assert_int_eq(toggle_flint_guard_install(), TOGGLE_OK);
+    /* a program's own GMP use: its functions, outside libtoggle */
+    mpz_t z;
+    mpz_init_set_ui(z, 3);
+    mpz_pow_ui(z, z, 1000);
+    ck_assert_uint_gt(prog_allocs, 0);
+    mpz_clear(z);
+    /* A = 0 (2 x 40) modulo 2^61 - 1: nullity 40, count (2^61 - 1)^40 */
+    const uint64_t p = UINT64_C(2305843009213693951);
+    enum { M = 2, N = 40 };
+    uint64_t a[M * N] = {0}, b[M] = {0};
+    toggle_system *s = NULL;
+    toggle_solution *sol = NULL;
+    ck_assert_int_eq(toggle_system_new_matrix(&s, M, N, a, b, p), TOGGLE_OK);
+    ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+    char want[1024];
+    size_t need = 0;
+    ck_assert_int_eq(toggle_solution_count_string(sol, want, sizeof want, &need), TOGGLE_OK);
+    size_t before = prog_allocs;
+    uint64_t failures = 0, sites = 0;
+    for (int sticky = 0; sticky <= 1; sticky++) {
+        for (uint64_t k = 1;; k++) {
+            ck_assert(k < 10000);
+            char buf[1024];
+            memset(buf, 'x', sizeof buf);
+            toggle__flint_fail_at(k, sticky);
+            int rc = toggle_solution_count_string(sol, buf, sizeof buf, &need);
+            uint64_t calls = toggle__flint_alloc_calls();
+            toggle__flint_fail_at(0, false);
+            if (rc == TOGGLE_OK) {
+                ck_assert_str_eq(buf, want);
+                ck_assert_msg(calls < k, "a GMP allocation failed and the count succeeded");
+                sites = calls;
+                break;
+            }
+            failures++;
+            ck_assert_msg(rc == TOGGLE_ENOMEM, "GMP failure %llu gave %s: %s",
+                          (unsigned long long)k, toggle_status_name(rc), toggle_last_error());
+            ck_assert_int_eq(buf[0], 'x');
+        }
+    }
+    ck_assert_uint_eq(prog_allocs, before); /* libtoggle's GMP use stays inside the guard */
+    fprintf(stderr, "guard: count string (2^61-1)^40: %llu GMP allocations, %llu injected "
+            "failures\n", (unsigned long long)sites, (unsigned long long)failures);
+    ck_assert_uint_gt(sites, 0);
+    toggle_solution_free(sol);
+    toggle_system_free(s);
 }
 END_TEST
 
@@ -180,6 +243,7 @@ int main(void)
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, guard_injected_flint_failures, 0,
                         (int)(sizeof cases / sizeof *cases));
+    tcase_add_test(tc, guard_covers_gmp);
     tcase_add_test(tc, guard_rlimit_as);
     tcase_add_test(tc, no_guard_budget_keeps_flint_safe);
     suite_add_tcase(su, tc);

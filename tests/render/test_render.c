@@ -366,6 +366,43 @@ START_TEST(buffers_files_misuse)
 }
 END_TEST
 
+/* Moduli near 2^64 (and the palette edge 255/256/257), with and without a
+ * frame: k + 1 must not wrap into a palette (it wrote past a 256-entry
+ * array); the PNG shows the PPM's pixels. */
+START_TEST(png_extreme_moduli)
+{
+    const uint64_t ks[] = {2, 255, 256, 257, (uint64_t)1 << 32, (uint64_t)1 << 63,
+                           UINT64_MAX - 1, UINT64_MAX};
+    for (size_t ki = 0; ki < sizeof ks / sizeof *ks; ki++)
+        for (int framed = 0; framed < 2; framed++) {
+            uint64_t k = ks[ki];
+            uint64_t v[6] = {0, 1, k - 1, k / 2, k - 2, 1};
+            toggle_render_opts *o = NULL;
+            ck_assert_int_eq(toggle_render_opts_new(&o), TOGGLE_OK);
+            ck_assert_int_eq(toggle_render_opts_set(o, TOGGLE_RENDER_CELL_SIZE, 2), TOGGLE_OK);
+            ck_assert_int_eq(toggle_render_opts_set(o, TOGGLE_RENDER_BORDER, (uint64_t)framed),
+                             TOGGLE_OK);
+            ck_assert_int_eq(toggle_render_opts_set(o, TOGGLE_RENDER_GRID_LINES,
+                                                    (uint64_t)framed), TOGGLE_OK);
+            size_t plen;
+            uint8_t *ppm = render_alloc(o, TOGGLE_IMAGE_PPM, v, 2, 3, k, &plen);
+#ifdef HAVE_PNG
+            size_t len, W, H;
+            uint8_t *png = render_alloc(o, TOGGLE_IMAGE_PNG, v, 2, 3, k, &len);
+            uint8_t *dec = decode_png(png, len, &W, &H);
+            ck_assert_uint_ge(plen, W * H * 3);
+            ck_assert_msg(memcmp(dec, ppm + plen - W * H * 3, W * H * 3) == 0,
+                          "PNG differs from PPM (k=%llu, framed %d)", (unsigned long long)k,
+                          framed);
+            free(dec);
+            free(png);
+#endif
+            free(ppm);
+            toggle_render_opts_free(o);
+        }
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("render");
@@ -375,6 +412,7 @@ int main(void)
     tcase_add_test(tc, pixels_ppm_and_png);
     tcase_add_test(tc, golden);
     tcase_add_test(tc, buffers_files_misuse);
+    tcase_add_test(tc, png_extreme_moduli);
     suite_add_tcase(su, tc);
     return tu_run(su);
 }

@@ -191,6 +191,30 @@ START_TEST(a075463)
 }
 END_TEST
 
+/* Large boards whose orbit count fits in 64 bits although p^d does not
+ * (79 x 79: nullity 64, A075463(79) = 2305843011898064896); Burnside's sum
+ * is exact in 128 bits, only the quotient must fit. */
+START_TEST(a075463_large)
+{
+    const size_t ns[] = {79, 135};
+    for (size_t i = 0; i < 2; i++) {
+        size_t n = ns[i];
+        toggle_graph *g = NULL;
+        toggle_system *s = NULL;
+        toggle_solution *sol = tu_solve_grid(n, n, 0, 2, &g, &s);
+        uint64_t orbits = 0;
+        int rc = toggle_solution_count_orbits(sol, n, n, TOGGLE_SYM_ALL, &orbits);
+        ck_assert_msg(rc == TOGGLE_OK, "n = %zu (nullity %zu): %s", n,
+                      toggle_solution_nullity(sol), toggle_last_error());
+        if (n == 79)
+            ck_assert_uint_eq(orbits, UINT64_C(2305843011898064896));
+        /* at least the identity term over |D4| */
+        ck_assert_uint_ge(orbits, ((uint64_t)1 << (toggle_solution_nullity(sol) - 3)));
+        tu_free_all(g, s, sol);
+    }
+}
+END_TEST
+
 /* Brute force: list every solution x0 + sum c_i K_i (each checked by the
  * independent verifier), reduce each to the least image under the group, and
  * count distinct ones; compare with the library's Burnside count for every
@@ -305,6 +329,7 @@ int main(void)
     tcase_add_test(tc, random_symmetrised);
     tcase_add_test(tc, misuse);
     tcase_add_test(tc, a075463);
+    tcase_add_test(tc, a075463_large);
     tcase_add_test(tc, burnside_vs_brute_force);
     suite_add_tcase(su, tc);
     return tu_run(su);

@@ -776,6 +776,80 @@ START_TEST(option_keys)
 }
 END_TEST
 
+/* A search whose limit equals the number of solutions visits them all and
+ * is proven (k = 3 Gray search and the k = 2 transform); one less is not. */
+START_TEST(fewest_limit_equals_count)
+{
+    const size_t Rs[] = {4, 5, 16};
+    const uint64_t ks[] = {3, 2, 2};
+    for (int c = 0; c < 3; c++) {
+        toggle_graph *g = NULL;
+        toggle_system *s = NULL;
+        toggle_solution *sol = tu_solve_grid(Rs[c], Rs[c], 0, ks[c], &g, &s);
+        uint64_t count = 0;
+        ck_assert_int_eq(toggle_solution_count_u64(sol, &count), TOGGLE_OK);
+        ck_assert_uint_gt(count, 1);
+        toggle_search *se = NULL;
+        ck_assert_int_eq(toggle_search_new(&se, sol), TOGGLE_OK);
+        for (uint64_t lim = count - 1; lim <= count + 1; lim++) {
+            ck_assert_int_eq(toggle_search_set_option(se, TOGGLE_OPT_SEARCH_LIMIT, lim),
+                             TOGGLE_OK);
+            ck_assert_int_eq(toggle_search_run(se), TOGGLE_OK);
+            uint64_t w, visited;
+            int proven;
+            ck_assert_int_eq(toggle_search_result(se, NULL, 0, &w, &proven, &visited),
+                             TOGGLE_OK);
+            ck_assert_msg(proven == (lim >= count), "%zux%zu k=%llu, %llu solutions, limit "
+                          "%llu: proven %d after %llu visits", Rs[c], Rs[c],
+                          (unsigned long long)ks[c], (unsigned long long)count,
+                          (unsigned long long)lim, proven, (unsigned long long)visited);
+        }
+        toggle_search_free(se);
+        tu_free_all(g, s, sol);
+    }
+}
+END_TEST
+
+/* The generator's left kernel with the chase engine forced (it takes grids
+ * only; A^T of a grid is the grid itself): TOGGLE_OPT_LIT works, as with
+ * AUTO, and gives reachable starts. */
+START_TEST(generator_lit_chase_forced)
+{
+    for (int forced = 0; forced < 2; forced++) {
+        toggle_graph *g = NULL;
+        toggle_system *s = NULL;
+        ck_assert_int_eq(toggle_graph_new_grid(&g, 5, 5, 0), TOGGLE_OK);
+        ck_assert_int_eq(toggle_system_new(&s, g, 2, NULL, NULL), TOGGLE_OK);
+        if (forced)
+            ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE,
+                                                      TOGGLE_ENGINE_CHASE), TOGGLE_OK);
+        toggle_generator *gen = NULL;
+        ck_assert_int_eq(toggle_generator_new(&gen, s), TOGGLE_OK);
+        ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_OPT_LIT, 3), TOGGLE_OK);
+        for (int t = 0; t < 20; t++) {
+            uint64_t start[25];
+            int rc = toggle_generator_next(gen, start, 25, NULL);
+            ck_assert_msg(rc == TOGGLE_OK, "forced %d: %s: %s", forced, toggle_status_name(rc),
+                          toggle_last_error());
+            size_t lit = 0;
+            for (int i = 0; i < 25; i++)
+                lit += start[i] != 0;
+            ck_assert_uint_eq(lit, 3);
+            toggle_system *t2 = NULL;
+            toggle_solution *sol = NULL;
+            ck_assert_int_eq(toggle_system_new(&t2, g, 2, start, NULL), TOGGLE_OK);
+            ck_assert_int_eq(toggle_solve(&sol, t2), TOGGLE_OK);
+            ck_assert(toggle_solution_is_solvable(sol));
+            toggle_solution_free(sol);
+            toggle_system_free(t2);
+        }
+        toggle_generator_free(gen);
+        toggle_system_free(s);
+        toggle_graph_free(g);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("space");
@@ -791,6 +865,8 @@ int main(void)
     tcase_add_test(tc, fewest_grids_odd);
     tcase_add_test(tc, fewest_limit);
     tcase_add_test(tc, generator);
+    tcase_add_test(tc, fewest_limit_equals_count);
+    tcase_add_test(tc, generator_lit_chase_forced);
     tcase_add_test(tc, misuse);
     tcase_add_test(tc, option_keys);
     suite_add_tcase(su, tc);

@@ -10,7 +10,7 @@ typedef struct {
     const uint64_t *radix;
     size_t d;
     uint64_t k;
-    char **out;
+    char *digits; /* owned by toggle__decimal_product: an unwind skips the body */
 } product_job;
 
 static int product_body(void *arg)
@@ -26,13 +26,12 @@ static int product_body(void *arg)
         mpz_ui_pow_ui(c, job->k, job->d);
     }
     size_t need = mpz_sizeinbase(c, 10) + 2; /* sizeinbase may be one too big */
-    char *s = toggle__malloc(need);
-    if (s)
-        mpz_get_str(s, 10, c);
+    job->digits = toggle__malloc(need);
+    if (job->digits)
+        mpz_get_str(job->digits, 10, c); /* may allocate: it can unwind */
     mpz_clear(c);
-    if (!s)
+    if (!job->digits)
         return toggle__error(TOGGLE_ENOMEM, "out of memory writing the count");
-    *job->out = s;
     return TOGGLE_OK;
 }
 
@@ -42,6 +41,11 @@ int toggle__decimal_product(const uint64_t *radix, size_t d, uint64_t k, char **
     if (d > ((size_t)1 << 26))
         return toggle__error(TOGGLE_ENOMEM, "a product of %zu factors is too large to write out",
                              d);
-    product_job job = {radix, d, k, out};
-    return toggle__flint_call(product_body, &job, "the exact count");
+    product_job job = {radix, d, k, NULL};
+    int rc = toggle__flint_call(product_body, &job, "the exact count");
+    if (rc)
+        toggle__free(job.digits);
+    else
+        *out = job.digits;
+    return rc;
 }

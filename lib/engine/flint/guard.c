@@ -2,12 +2,14 @@
  * memory functions and abort handler are replaced by ones that, inside a
  * recovery point (toggle__flint_call), track every block FLINT allocates and
  * unwind with longjmp instead of letting FLINT print and abort. Outside a
- * recovery point they behave like FLINT's defaults. */
+ * recovery point they behave like FLINT's defaults. GMP's memory functions
+ * are routed the same way (its default allocator aborts too). */
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <flint/flint.h>
+#include <gmp.h>
 
 #include "flint_guard.h"
 #include "core.h"
@@ -182,12 +184,53 @@ static FLINT_NORETURN void guard_abort(void)
     abort();
 }
 
+/* GMP's memory functions (GMP aborts when its allocator returns NULL).
+ * Inside a recovery point blocks come from malloc and are tracked like
+ * FLINT's, so a failure unwinds; outside one, and for a block allocated
+ * outside one, the functions installed before the guard (GMP's defaults or
+ * the program's own) do the work: a program's own GMP use is unaffected. */
+static void *(*gmp_prev_alloc)(size_t);
+static void *(*gmp_prev_realloc)(void *, size_t, size_t);
+static void (*gmp_prev_free)(void *, size_t);
+
+static bool tracked(const void *p)
+{
+    return p && (point || cleaning) && set_find(p) != SIZE_MAX;
+}
+
+static void *guard_gmp_alloc(size_t size)
+{
+    return point ? guard_malloc(size) : gmp_prev_alloc(size);
+}
+
+static void *guard_gmp_realloc(void *ptr, size_t old, size_t size)
+{
+    if (!point)
+        return gmp_prev_realloc(ptr, old, size);
+    if (ptr && !tracked(ptr)) { /* the program's block, grown inside libtoggle */
+        if (inject())
+            unwind(TOGGLE_ENOMEM);
+        return gmp_prev_realloc(ptr, old, size);
+    }
+    return guard_realloc(ptr, size);
+}
+
+static void guard_gmp_free(void *ptr, size_t size)
+{
+    if (tracked(ptr))
+        guard_free(ptr);
+    else
+        gmp_prev_free(ptr, size);
+}
+
 int toggle_flint_guard_install(void)
 {
     int expected = 0;
     if (atomic_compare_exchange_strong(&installed, &expected, 1)) {
         __flint_set_memory_functions(guard_malloc, guard_calloc, guard_realloc, guard_free);
         flint_set_abort(guard_abort);
+        mp_get_memory_functions(&gmp_prev_alloc, &gmp_prev_realloc, &gmp_prev_free);
+        mp_set_memory_functions(guard_gmp_alloc, guard_gmp_realloc, guard_gmp_free);
     }
     return TOGGLE_OK;
 }
