@@ -19,6 +19,8 @@ struct toggle_solution {
      * Howell engine sets it for composite k. */
     uint64_t *radix;
     uint64_t search_limit; /* the system's search limit: default of searches */
+    unsigned threads;      /* the system's TOGGLE_OPT_THREADS: default of searches */
+    size_t rows, cols;     /* board shape of a grid or stencil system, else 0 */
 };
 
 /* Allocate an empty solution shell for s (no vectors yet). */
