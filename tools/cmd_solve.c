@@ -33,6 +33,9 @@ static const char solve_usage[] =
     "                     at most N solutions (default 2^32)\n"
     "  --fewest           print a solution with the fewest presses\n"
     "  --metric M         for --fewest: cells (default) or presses (sum of x_i)\n"
+    "  --cost FILE        for --fewest: a board of per-cell costs, whitespace-\n"
+    "                     separated, one row per line; x = may not be pressed\n"
+    "  --threads N        for --fewest: threads of the search (0 = every core)\n"
     "  --json             one JSON object with the keys solvable, modulus, engine,\n"
     "                     rows, cols, nullity, count, solution, kernel and (when\n"
     "                     unsolvable) certificate\n"
@@ -45,6 +48,8 @@ typedef struct {
     int json, all;
     int all_solutions, fewest, metric; /* solution spaces (cli_space_report) */
     uint64_t limit;
+    const char *cost;
+    uint64_t threads;
 } solve_opts;
 
 /* Read a start or target state: a board file or a keyword. *out is malloc'd
@@ -213,6 +218,7 @@ static int report(const solve_opts *o, const toggle_system *s, const toggle_solu
 int cmd_solve(int argc, char **argv)
 {
     solve_opts o = {0};
+    o.threads = UINT64_MAX;
     o.k = 2;
     for (int i = 1; i < argc; i++) {
         const char *val = NULL, *a = argv[i];
@@ -236,6 +242,13 @@ int cmd_solve(int argc, char **argv)
         } else if (cli_opt(argc, argv, &i, "--limit", &val)) {
             if (!val || cli_parse_u64(val, &o.limit) || !o.limit)
                 return cli_fail("--limit", "expected a positive number");
+        } else if (cli_opt(argc, argv, &i, "--cost", &val)) {
+            if (!val)
+                return cli_fail("--cost", "expected a file");
+            o.cost = val;
+        } else if (cli_opt(argc, argv, &i, "--threads", &val)) {
+            if (!val || cli_parse_u64(val, &o.threads) || o.threads > 1024)
+                return cli_fail("--threads", "expected 0 .. 1024");
         } else if (cli_opt(argc, argv, &i, "--metric", &val)) {
             if (cli_parse_metric(val, &o.metric))
                 return cli_fail("--metric", "expected cells or presses");
@@ -306,8 +319,8 @@ int cmd_solve(int argc, char **argv)
     }
     status = report(&o, s, sol, rows, cols);
     if (!status && !o.json && (o.all_solutions || o.fewest))
-        status = cli_space_report(stdout, sol, rows, cols, o.all_solutions, o.limit, o.fewest,
-                                  o.metric);
+        status = cli_space_report_costs(stdout, sol, rows, cols, o.all_solutions, o.limit,
+                                        o.fewest, o.metric, o.cost, o.threads);
     toggle_solution_free(sol);
     toggle_system_free(s);
     return status;

@@ -77,6 +77,12 @@ expect_fail two-sources "exactly one" "$T" solve --grid 3x3 --system x
 printf '11\n11\n' >"$tmp/small.txt"
 expect_fail board-shape "the board is 2x2" "$T" solve --grid 3x3 --start "$tmp/small.txt"
 expect_fail budget "budget" "$T" solve --grid 30x30 --torus --mod 3 --budget 1000
+printf '1 1 1\n1 x 1\n1 1 1\n' >"$tmp/cost-center.txt"
+expect_out cost-forbidden "no solution with these cells" "$T" solve --grid 3x3 --fewest --cost "$tmp/cost-center.txt"
+printf '1 1 1 1\n1 1 1 1\n1 1 1 1\n1 1 1 1\n' >"$tmp/cost-ones.txt"
+expect_out cost-unit "fewest cells: 4 (proven optimal" "$T" solve --grid 4x4 --fewest --cost "$tmp/cost-ones.txt" --threads 2
+printf '1 1\n1 1\n' >"$tmp/cost-small.txt"
+expect_fail cost-shape "one cost per cell" "$T" solve --grid 4x4 --fewest --cost "$tmp/cost-small.txt"
 
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]
