@@ -12,6 +12,8 @@ typedef struct {
     uint64_t k;
     int what; /* 0: fewest presses, 1: iterate every solution, 2: solve */
     uint64_t expect; /* fewest weight (A075464) or 0 */
+    unsigned threads; /* fewest: TOGGLE_OPT_THREADS (0 = default 1) */
+    int weighted;     /* fewest: costs 1 inside, 2 on the border (same symmetries) */
 } space_arg;
 
 typedef struct {
@@ -60,13 +62,22 @@ static int space_run(void *p, int check)
         toggle_search *se = NULL;
         uint64_t w = 0;
         int proven = 0;
-        if (toggle_search_new(&se, st->sol) || toggle_search_run(se)
+        uint64_t *cost = NULL;
+        if (a->weighted && (cost = malloc(n * sizeof *cost)) != NULL)
+            for (size_t j = 0; j < n; j++)
+                cost[j] = 1 + (j % a->cols == 0 || j % a->cols == a->cols - 1 || j < a->cols
+                               || j >= n - a->cols);
+        int bad = toggle_search_new(&se, st->sol)
+                  || toggle_search_set_option(se, TOGGLE_OPT_THREADS, a->threads ? a->threads : 1)
+                  || (a->weighted && (!cost || toggle_search_set_costs(se, cost, n)));
+        free(cost);
+        if (bad || toggle_search_run(se)
             || toggle_search_result(se, st->x, n, &w, &proven, NULL)) {
             toggle_search_free(se);
             return 1;
         }
         toggle_search_free(se);
-        return check && (!proven || (a->expect && w != a->expect));
+        return check && (!proven || (a->expect && !a->weighted && w != a->expect));
     }
     if (a->what == 1) {
         toggle_iter *it = NULL;
@@ -92,7 +103,14 @@ static int space_run(void *p, int check)
 #define FEWEST(nn, d, w, q)                                                                  \
     {.name = "space/fewest/allon-" #nn "/d" #d, .group = "space/fewest/allon-" #nn,          \
      .impl = "toggle", .quick = q, .reps = 1, .setup = space_setup, .run = space_run,       \
-     .teardown = space_teardown, .arg = &(const space_arg){nn, nn, 2, 0, w}}
+     .teardown = space_teardown, .arg = &(const space_arg){nn, nn, 2, 0, w, 0, 0}}
+
+/* The same board on 1 and 2 threads and weighted (ratios in one run). */
+#define FEWEST_T(nn, d, w, th, wt, tag)                                                      \
+    {.name = "space/fewest/allon-" #nn "/" tag, .group = "space/fewest/allon-" #nn "-mt",    \
+     .impl = tag, .baseline = "threads-1", .quick = 0, .reps = 1, .setup = space_setup,     \
+     .run = space_run,                                                                    \
+     .teardown = space_teardown, .arg = &(const space_arg){nn, nn, 2, 0, w, th, wt}}
 
 static const bench_workload space_workloads[] = {
     FEWEST(19, 16, 141, 1),
@@ -100,15 +118,19 @@ static const bench_workload space_workloads[] = {
     FEWEST(30, 20, 376, 0),
     FEWEST(32, 20, 428, 0),
     FEWEST(39, 32, 561, 0),
+    FEWEST_T(39, 32, 561, 1, 0, "threads-1"),
+    FEWEST_T(39, 32, 561, 2, 0, "threads-2"),
+    FEWEST_T(39, 32, 561, 1, 1, "weighted-threads-1"),
+    FEWEST_T(61, 40, 1653, 2, 0, "threads-2"),
     {.name = "space/iter/allon-19/toggle", .group = "space/iter/allon-19", .impl = "toggle",
      .quick = 1, .reps = 3, .setup = space_setup, .run = space_run, .teardown = space_teardown,
-     .arg = &(const space_arg){19, 19, 2, 1, 0}},
+     .arg = &(const space_arg){19, 19, 2, 1, 0, 0, 0}},
     {.name = "space/howell/grid-8x8-mod6/toggle", .group = "space/howell/grid-8x8-mod6",
      .impl = "toggle", .quick = 1, .reps = 3, .setup = space_setup, .run = space_run,
-     .teardown = space_teardown, .arg = &(const space_arg){8, 8, 6, 2, 0}},
+     .teardown = space_teardown, .arg = &(const space_arg){8, 8, 6, 2, 0, 0, 0}},
     {.name = "space/howell/grid-16x16-mod12/toggle", .group = "space/howell/grid-16x16-mod12",
      .impl = "toggle", .quick = 0, .reps = 1, .setup = space_setup, .run = space_run,
-     .teardown = space_teardown, .arg = &(const space_arg){16, 16, 12, 2, 0}},
+     .teardown = space_teardown, .arg = &(const space_arg){16, 16, 12, 2, 0, 0, 0}},
 };
 
 void bench_register_space(void)

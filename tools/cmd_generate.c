@@ -139,8 +139,44 @@ int cli_parse_metric(const char *s, int *metric)
     return 0;
 }
 
-int cli_space_report(FILE *f, const toggle_solution *sol, size_t rows, size_t cols,
-                     int all_solutions, uint64_t limit, int fewest, int metric)
+/* Read n costs: whitespace-separated non-negative integers, 'x' for a cell
+ * that may not be pressed. NULL (message printed) on error. */
+static uint64_t *read_costs(const char *path, size_t n)
+{
+    FILE *in = strcmp(path, "-") ? fopen(path, "r") : stdin;
+    if (!in) {
+        cli_fail("--cost", "cannot open the cost file");
+        return NULL;
+    }
+    uint64_t *c = calloc(n ? n : 1, sizeof *c);
+    size_t got = 0;
+    char tok[32];
+    int bad = !c;
+    while (!bad && fscanf(in, "%31s", tok) == 1) {
+        if (got == n) {
+            bad = 1;
+            break;
+        }
+        if (!strcmp(tok, "x") || !strcmp(tok, "X"))
+            c[got++] = TOGGLE_COST_FORBIDDEN;
+        else if (cli_parse_u64(tok, &c[got]) || c[got] == TOGGLE_COST_FORBIDDEN)
+            bad = 1;
+        else
+            got++;
+    }
+    if (in != stdin)
+        fclose(in);
+    if (bad || got != n) {
+        free(c);
+        cli_fail("--cost", "expected one cost per cell (non-negative integers, x = forbidden)");
+        return NULL;
+    }
+    return c;
+}
+
+int cli_space_report_costs(FILE *f, const toggle_solution *sol, size_t rows, size_t cols,
+                           int all_solutions, uint64_t limit, int fewest, int metric,
+                           const char *cost_file, uint64_t threads)
 {
     if (toggle_solution_is_solvable(sol) != 1)
         return 0;
@@ -152,17 +188,36 @@ int cli_space_report(FILE *f, const toggle_solution *sol, size_t rows, size_t co
     int rc = TOGGLE_OK;
     if (fewest) {
         toggle_search *se = NULL;
-        uint64_t w = 0, visited = 0;
+        uint64_t w = 0, visited = 0, lower = 0;
         int proven = 0;
+        uint64_t *cost = NULL;
+        if (cost_file && !(cost = read_costs(cost_file, n))) {
+            free(x);
+            return 1;
+        }
         rc = toggle_search_new(&se, sol);
         if (!rc)
             rc = toggle_search_set_option(se, TOGGLE_OPT_METRIC, (uint64_t)metric);
         if (!rc && limit)
             rc = toggle_search_set_option(se, TOGGLE_OPT_SEARCH_LIMIT, limit);
+        if (!rc && threads != UINT64_MAX)
+            rc = toggle_search_set_option(se, TOGGLE_OPT_THREADS, threads);
+        if (!rc && cost)
+            rc = toggle_search_set_costs(se, cost, n);
+        free(cost);
         if (!rc)
             rc = toggle_search_run(se);
+        if (rc == TOGGLE_ENOSOLUTION && cost_file) {
+            toggle_search_free(se);
+            free(x);
+            fprintf(f, "fewest: no solution with these cells (none presses only the allowed "
+                       "cells)\n");
+            return 0;
+        }
         if (!rc)
             rc = toggle_search_result(se, x, n, &w, &proven, &visited);
+        if (!rc)
+            rc = toggle_search_bound(se, &lower);
         toggle_search_free(se);
         if (rc) {
             free(x);
@@ -172,6 +227,8 @@ int cli_space_report(FILE *f, const toggle_solution *sol, size_t rows, size_t co
                 metric == TOGGLE_METRIC_CELLS ? "cells" : "presses", (unsigned long long)w,
                 proven ? "proven optimal" : "best found within the limit, not proven",
                 (unsigned long long)visited);
+        if (!proven)
+            fprintf(f, "lower bound: %llu\n", (unsigned long long)lower);
         cli_print_vector(f, x, n, rows, cols, k);
     }
     if (all_solutions) {

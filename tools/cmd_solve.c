@@ -38,6 +38,8 @@ static const char solve_usage[] =
     "                     (plain Gauss-Jordan; replay it with toggle rowops)\n"
     "  --orbits           with --grid: the number of solutions up to the board's\n"
     "                     symmetries (prime k)\n"
+    "  --cost FILE        for --fewest: a board of per-cell costs, whitespace-\n"
+    "                     separated, one row per line; x = may not be pressed\n"
     "  --json             one JSON object with the keys solvable, modulus, engine,\n"
     "                     rows, cols, nullity, count, solution, kernel and (when\n"
     "                     unsolvable) certificate\n"
@@ -50,6 +52,7 @@ typedef struct {
     int json, all, steps, orbits;
     int all_solutions, fewest, metric; /* solution spaces (cli_space_report) */
     uint64_t limit;
+    const char *cost;
     uint64_t threads; /* --threads: 0 (default) = every online CPU */
 } solve_opts;
 
@@ -246,6 +249,13 @@ int cmd_solve(int argc, char **argv)
         } else if (cli_opt(argc, argv, &i, "--limit", &val)) {
             if (!val || cli_parse_u64(val, &o.limit) || !o.limit)
                 return cli_fail("--limit", "expected a positive number");
+        } else if (cli_opt(argc, argv, &i, "--cost", &val)) {
+            if (!val)
+                return cli_fail("--cost", "expected a file");
+            o.cost = val;
+        } else if (cli_opt(argc, argv, &i, "--threads", &val)) {
+            if (!val || cli_parse_u64(val, &o.threads) || o.threads > 1024)
+                return cli_fail("--threads", "expected 0 .. 1024");
         } else if (cli_opt(argc, argv, &i, "--metric", &val)) {
             if (cli_parse_metric(val, &o.metric))
                 return cli_fail("--metric", "expected cells or presses");
@@ -267,9 +277,6 @@ int cmd_solve(int argc, char **argv)
         } else if (cli_opt(argc, argv, &i, "--engine", &val)) {
             if (!(o.engine = val))
                 return cli_fail("--engine", "needs a name");
-        } else if (cli_opt(argc, argv, &i, "--threads", &val)) {
-            if (!val || cli_parse_u64(val, &o.threads))
-                return cli_fail("--threads", "expected a number (0: every online CPU)");
         } else if (cli_opt(argc, argv, &i, "--budget", &val)) {
             if (!(o.budget = val))
                 return cli_fail("--budget", "needs a number of bytes");
@@ -337,8 +344,8 @@ int cmd_solve(int argc, char **argv)
     if (!status && o.orbits)
         status = cli_orbits_report(stdout, sol, rows, cols);
     if (!status && !o.json && (o.all_solutions || o.fewest))
-        status = cli_space_report(stdout, sol, rows, cols, o.all_solutions, o.limit, o.fewest,
-                                  o.metric);
+        status = cli_space_report_costs(stdout, sol, rows, cols, o.all_solutions, o.limit,
+                                        o.fewest, o.metric, o.cost, o.threads);
     toggle_solution_free(sol);
     toggle_system_free(s);
     return status;

@@ -43,9 +43,11 @@ int cli_opt(int argc, char **argv, int *i, const char *name, const char **val);
 /* ---- solution spaces (cmd_generate.c) ---- */
 /* "cells" or "presses" into a TOGGLE_METRIC_*; 0 on success. */
 int cli_parse_metric(const char *s, int *metric);
-/* toggle solve's --fewest and --all-solutions output (nothing when unsolvable). */
-int cli_space_report(FILE *f, const toggle_solution *sol, size_t rows, size_t cols,
-                     int all_solutions, uint64_t limit, int fewest, int metric);
+/* toggle solve's --fewest and --all-solutions output (nothing when unsolvable),
+ * with --cost FILE (or NULL) and --threads (UINT64_MAX = the default). */
+int cli_space_report_costs(FILE *f, const toggle_solution *sol, size_t rows, size_t cols,
+                           int all_solutions, uint64_t limit, int fewest, int metric,
+                           const char *cost_file, uint64_t threads);
 
 /* toggle render --toggles (cmd_toggles.c): the picture of a system's toggle
  * matrix, *rows x *cols values (malloc'd), or NULL after printing why. */

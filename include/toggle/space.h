@@ -122,28 +122,51 @@ TOGGLE_API void toggle_rng_free(toggle_rng *rng);
 
 /* ---- fewest presses ------------------------------------------------------ */
 
+/** Cost of a cell that may not be pressed (toggle_search_set_costs()). */
+#define TOGGLE_COST_FORBIDDEN UINT64_MAX
+
 /** Create a fewest-press search over the solutions of a solvable system.
  *  Options (toggle_search_set_option()): TOGGLE_SEARCH_OPT_METRIC (default
- *  TOGGLE_METRIC_CELLS) and TOGGLE_SEARCH_OPT_SEARCH_LIMIT (solutions the
+ *  TOGGLE_METRIC_CELLS), TOGGLE_SEARCH_OPT_SEARCH_LIMIT (solutions the
  *  search may visit; 0 = unlimited; default the system's
- *  TOGGLE_SYSTEM_OPT_SEARCH_LIMIT, 2^32 unless set). The search copies what
- *  it needs.
+ *  TOGGLE_SYSTEM_OPT_SEARCH_LIMIT, 2^32 unless set) and TOGGLE_OPT_THREADS
+ *  (default the system's; 0 = one per online processor). The search copies
+ *  what it needs. Over F_2 a board's symmetries (grid and stencil systems)
+ *  that map the solution set and the costs onto themselves are used: each
+ *  orbit of blocks is scored once. See docs/solution-spaces.md.
  *  @return TOGGLE_OK, TOGGLE_EINVAL, TOGGLE_ENOSOLUTION, TOGGLE_ENOMEM. */
 TOGGLE_API int toggle_search_new(toggle_search **out, const toggle_solution *solution);
 
-/** Set TOGGLE_SEARCH_OPT_METRIC or TOGGLE_SEARCH_OPT_SEARCH_LIMIT.
+/** Set TOGGLE_SEARCH_OPT_METRIC, TOGGLE_SEARCH_OPT_SEARCH_LIMIT or
+ *  TOGGLE_OPT_THREADS.
  *  @param search  the search
- *  @param key     a TOGGLE_SEARCH_OPT_* key
+ *  @param key     a TOGGLE_SEARCH_OPT_* key or TOGGLE_OPT_THREADS
  *  @param value   the value (see the keys)
  *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL, unknown key or a key of another
- *          handle, bad metric). */
+ *          handle, bad metric, more than 1024 threads). */
 TOGGLE_API int toggle_search_set_option(toggle_search *search, int key, uint64_t value);
+
+/** Give every cell a non-negative integer cost (copied). The weight of a
+ *  solution becomes the sum over cells of cost[j] * (x_j != 0) under
+ *  TOGGLE_METRIC_CELLS and of cost[j] * x_j under TOGGLE_METRIC_PRESSES; a
+ *  cell of cost TOGGLE_COST_FORBIDDEN may not be pressed (only solutions
+ *  with x_j = 0 there count). Over F_2 the fast search needs every allowed
+ *  cost below 2^31 and their sum too; otherwise the Gray walk is used.
+ *  @param search  the search
+ *  @param cost    n costs, or NULL for the default (every cost 1)
+ *  @param len     entries of cost (must be n when cost is given)
+ *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL search), TOGGLE_EBUFSIZE (len !=
+ *          n), TOGGLE_ENOMEM. */
+TOGGLE_API int toggle_search_set_costs(toggle_search *search, const uint64_t *cost, size_t len);
 
 /** Run the search. While the number of solutions fits the limit the answer
  *  is exact (proven); otherwise the best solution among those visited
- *  before the limit is kept and marked not proven. Running again starts
- *  over.
+ *  before the limit is kept, with a lower bound on every solution
+ *  (toggle_search_bound()), and it is proven when the bound reaches it.
+ *  Running again starts over.
  *  @return TOGGLE_OK (see toggle_search_result() for proven), TOGGLE_EINVAL,
+ *          TOGGLE_ENOSOLUTION (no solution presses only allowed cells),
+ *          TOGGLE_ELIMIT (no allowed solution found within the limit),
  *          TOGGLE_ENOMEM. */
 TOGGLE_API int toggle_search_run(toggle_search *search);
 
@@ -156,9 +179,19 @@ TOGGLE_API int toggle_search_run(toggle_search *search);
  *                 or NULL
  *  @param visited receives how many solutions were examined, or NULL
  *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL search, or not run yet),
- *          TOGGLE_EBUFSIZE (x given and len < n). */
+ *          TOGGLE_EBUFSIZE (x given and len < n), TOGGLE_ENOSOLUTION or
+ *          TOGGLE_ELIMIT (the last run found no allowed solution, as
+ *          toggle_search_run() said; outputs untouched). */
 TOGGLE_API int toggle_search_result(const toggle_search *search, uint64_t *x, size_t len,
                                     uint64_t *weight, int *proven, uint64_t *visited);
+
+/** Lower bound reached by the last run: no allowed solution weighs less.
+ *  Equal to the weight when the result is proven; UINT64_MAX when no
+ *  allowed solution exists.
+ *  @param search  a search that has run
+ *  @param lower   receives the bound
+ *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL, or not run yet). */
+TOGGLE_API int toggle_search_bound(const toggle_search *search, uint64_t *lower);
 
 /** Free a search. NULL is a no-op. */
 TOGGLE_API void toggle_search_free(toggle_search *search);

@@ -14,4 +14,8 @@ typedef struct toggle__colormap {
 extern const toggle__colormap toggle__colormaps[];
 extern const size_t toggle__colormap_count;
 
+/* Where board symmetry bit b (0..7, the TOGGLE_SYM_* bits of symmetry.h)
+ * sends cell (r, c) of an R x C board (bits 1, 3, 6, 7 need R == C). */
+size_t toggle__sym_dest(int b, size_t r, size_t c, size_t R, size_t C);
+
 #endif

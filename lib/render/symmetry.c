@@ -2,10 +2,10 @@
  * solution sets over prime fields. */
 #include <string.h>
 
-#include "solution/solution_internal.h"
+#include "render_internal.h"
 
 /* Where symmetry bit b (0..7) sends cell (r, c) of an R x C board. */
-static size_t sym_dest(int b, size_t r, size_t c, size_t R, size_t C)
+size_t toggle__sym_dest(int b, size_t r, size_t c, size_t R, size_t C)
 {
     switch (b) {
     case 1: return c * R + (R - 1 - r);               /* ROT90 (square) */
@@ -42,7 +42,7 @@ int toggle_board_symmetry(const uint64_t *cells, size_t rows, size_t cols, uint3
         int ok = 1;
         for (size_t r = 0; r < rows && ok; r++)
             for (size_t c = 0; c < cols; c++)
-                if (cells[sym_dest(b, r, c, rows, cols)] != cells[r * cols + c]) {
+                if (cells[toggle__sym_dest(b, r, c, rows, cols)] != cells[r * cols + c]) {
                     ok = 0;
                     break;
                 }
@@ -142,12 +142,12 @@ static bool basis_insert(basis *b, uint64_t *v)
     return true;
 }
 
-/* out = g(v): the value at cell i moves to sym_dest(g, i). */
+/* out = g(v): the value at cell i moves to toggle__sym_dest(g, i). */
 static void apply_sym(int g, const uint64_t *v, uint64_t *out, size_t R, size_t C)
 {
     for (size_t r = 0; r < R; r++)
         for (size_t c = 0; c < C; c++)
-            out[sym_dest(g, r, c, R, C)] = v[r * C + c];
+            out[toggle__sym_dest(g, r, c, R, C)] = v[r * C + c];
 }
 
 /* out = a - b mod p. */

@@ -14,6 +14,12 @@ int toggle__solution_new(toggle_solution **out, const toggle_system *s, int engi
     sol->engine = engine;
     sol->search_limit = s->search_limit;
     sol->budget = s->budget;
+    sol->threads = s->threads;
+    if (s->graph && s->graph->kind != TOGGLE_KIND_MATRIX
+        && s->graph->rows * s->graph->cols == s->n) {
+        sol->rows = s->graph->rows;
+        sol->cols = s->graph->cols;
+    }
     *out = sol;
     return TOGGLE_OK;
 }

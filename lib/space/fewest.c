@@ -19,11 +19,14 @@ static uint64_t clamp(u128 w)
 
 /* Any k: walk the coefficient tuples in reflected mixed-radix Gray order,
  * updating x and its weight over the support of the one generator that
- * changes. Visits at most limit solutions. */
-static int gray_search(const toggle__space *sp, int metric, uint64_t limit, toggle__fewest *res)
+ * changes. Cells of cost TOGGLE__COST_FORBIDDEN must stay 0: solutions
+ * pressing one are counted and skipped. Visits at most limit solutions. */
+static int gray_search(const toggle__space *sp, const toggle__fewest_opts *o, toggle__fewest *res)
 {
     size_t n = sp->n, d = sp->d;
     uint64_t k = sp->k;
+    int metric = o->metric;
+    const uint64_t *cost = o->cost;
     uint64_t *x = toggle__malloc_array(n + 1, sizeof *x);
     uint64_t *digit = toggle__calloc(d + 1, sizeof *digit);
     uint64_t *best = toggle__calloc(d + 1, sizeof *best);
@@ -36,17 +39,42 @@ static int gray_search(const toggle__space *sp, int metric, uint64_t limit, togg
         return toggle__error(TOGGLE_ENOMEM, "out of memory for the search");
     }
     memset(dir, 1, d + 1);
-    u128 w = 0, bw;
+#define CELLW(j, v) (cost ? (u128)cost[j] * cell_weight(v, metric) : cell_weight(v, metric))
+#define FORB(j) (cost && cost[j] == TOGGLE__COST_FORBIDDEN)
+    u128 w = 0, bw = 0, fixed = 0; /* fixed: weight of cells no generator moves */
+    size_t bad = 0;                /* forbidden cells pressed */
+    bool found = false, fixed_bad = false;
+    unsigned char *moved = toggle__calloc(n + 1, 1);
+    if (!moved) {
+        toggle__free(x);
+        toggle__free(digit);
+        toggle__free(best);
+        toggle__free(dir);
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for the search");
+    }
+    for (size_t p = 0; p < sp->supp_start[d]; p++)
+        moved[sp->supp_idx[p]] = 1;
     for (size_t j = 0; j < n; j++) {
         x[j] = toggle__vecs_get(&sp->x0, 0, j);
-        w += cell_weight(x[j], metric);
+        if (FORB(j))
+            bad += x[j] != 0;
+        else
+            w += CELLW(j, x[j]);
+        if (!moved[j]) {
+            if (FORB(j))
+                fixed_bad |= x[j] != 0;
+            else
+                fixed += CELLW(j, x[j]);
+        }
     }
-    bw = w;
+    toggle__free(moved);
+    if (!bad) {
+        bw = w;
+        found = true;
+    }
     uint64_t visited = 1;
-    bool complete = false;
-    for (;;) {
-        if (visited >= limit)
-            break;
+    bool complete = d == 0 || fixed_bad;
+    while (!complete && visited < o->limit) {
         size_t j = 0;
         while (j < d) {
             uint64_t a = digit[j];
@@ -67,20 +95,41 @@ static int gray_search(const toggle__space *sp, int metric, uint64_t limit, togg
             uint64_t nv = up ? toggle__addmod(old, sp->supp_val[p], k)
                              : toggle__submod(old, sp->supp_val[p], k);
             x[c] = nv;
-            w = w - cell_weight(old, metric) + cell_weight(nv, metric);
+            if (FORB(c))
+                bad = bad - (old != 0) + (nv != 0);
+            else
+                w = w - CELLW(c, old) + CELLW(c, nv);
         }
         visited++;
-        if (w < bw) {
+        if (!bad && (!found || w < bw)) {
             bw = w;
+            found = true;
             memcpy(best, digit, d * sizeof *best);
         }
     }
-    if (d == 0)
-        complete = true;
+    /* The walk ends after its last tuple without a further step. */
+    if (!complete && visited >= o->limit) {
+        uint64_t total = 1;
+        bool fits = true;
+        for (size_t i = 0; i < d && fits; i++)
+            fits = !__builtin_mul_overflow(total, sp->radix[i], &total);
+        complete = fits && visited >= total;
+    }
+#undef CELLW
+#undef FORB
     toggle__space_combine(sp, best, res->x);
-    res->weight = clamp(bw);
+    res->found = found && !fixed_bad;
+    res->weight = res->found ? clamp(bw) : UINT64_MAX;
     res->visited = visited;
     res->proven = complete;
+    u128 lb = fixed_bad ? (u128)UINT64_MAX : fixed;
+    if (complete)
+        lb = res->found ? bw : (u128)UINT64_MAX;
+    else if (res->found && bw < lb)
+        lb = bw;
+    res->bound = clamp(lb);
+    if (res->found && res->bound >= res->weight)
+        res->proven = 1;
     toggle__free(x);
     toggle__free(digit);
     toggle__free(best);
@@ -88,156 +137,26 @@ static int gray_search(const toggle__space *sp, int metric, uint64_t limit, togg
     return TOGGLE_OK;
 }
 
-/* max over c of WHT(g)(c), and an argmax: the first level reads g (so g is
- * kept), the last one tracks the maximum. T is int16_t when n < 2^15 (the
- * transform of a vector with sum |g| <= n stays within +-n), else int32_t:
- * twice the SIMD lanes on the hot path. */
-#define DEFINE_WHT_MAX(T, NAME)                                                        \
-    static int32_t NAME(const int32_t *g, T *a, size_t N, size_t *arg)                 \
-    {                                                                                  \
-        for (size_t j = 0; j < N; j += 2) {                                            \
-            a[j] = (T)(g[j] + g[j + 1]);                                               \
-            a[j + 1] = (T)(g[j] - g[j + 1]);                                           \
-        }                                                                              \
-        size_t h;                                                                      \
-        for (h = 2; 2 * h < N; h <<= 1)                                                \
-            for (size_t i = 0; i < N; i += 2 * h)                                      \
-                for (size_t j = i; j < i + h; j++) {                                   \
-                    T u = a[j], v = a[j + h];                                          \
-                    a[j] = (T)(u + v);                                                 \
-                    a[j + h] = (T)(u - v);                                             \
-                }                                                                      \
-        T mx = a[0];                                                                   \
-        if (h < N) {                                                                   \
-            T m0 = a[0], m1 = a[0];                                                    \
-            for (size_t j = 0; j < h; j++) {                                           \
-                T u = a[j], v = a[j + h], p = (T)(u + v), q = (T)(u - v);              \
-                a[j] = p;                                                              \
-                a[j + h] = q;                                                          \
-                m0 = p > m0 ? p : m0;                                                  \
-                m1 = q > m1 ? q : m1;                                                  \
-            }                                                                          \
-            mx = m0 > m1 ? m0 : m1;                                                    \
-        } else {                                                                       \
-            for (size_t j = 1; j < N; j++)                                             \
-                mx = a[j] > mx ? a[j] : mx;                                            \
-        }                                                                              \
-        size_t p = 0;                                                                  \
-        while (a[p] != mx)                                                             \
-            p++;                                                                       \
-        *arg = p;                                                                      \
-        return mx;                                                                     \
-    }
-
-DEFINE_WHT_MAX(int16_t, wht_max16)
-DEFINE_WHT_MAX(int32_t, wht_max32)
-
-/* k = 2. Write the coefficients c = (c_lo, c_hi) with L low bits. Each cell
- * j has a column p_j (bit i: generator i is 1 at j). For fixed c_hi let
- * v_j = x0_j + p_hi,j . c_hi and g[p] = sum over cells with p_lo,j = p of
- * (-1)^v_j. Then the weight of (c_lo, c_hi) is (n - WHT(g)(c_lo)) / 2, so
- * one transform of 2^L entries prices 2^L solutions; c_hi walks a binary
- * Gray code, each step moving the cells of one generator between classes. */
-static int wht_search(const toggle__space *sp, size_t L, uint64_t limit, toggle__fewest *res)
+int toggle__fewest_run_opts(const toggle__space *sp, const toggle__fewest_opts *o,
+                            toggle__fewest *res)
 {
-    size_t n = sp->n, d = sp->d, H = d - L, N = (size_t)1 << L;
-    int32_t *g = toggle__calloc(N, sizeof *g);
-    bool narrow = n < 32768;
-    void *t = toggle__malloc_array(N, narrow ? sizeof(int16_t) : sizeof(int32_t));
-    uint32_t *plo = toggle__malloc_array(n + 1, sizeof *plo);
-    signed char *sgn = toggle__malloc(n + 1);
-    uint64_t *c = toggle__calloc(d + 1, sizeof *c);
-    int rc = TOGGLE_OK;
-    if (!g || !t || !plo || !sgn || !c) {
-        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the search");
-        goto done;
+    toggle__fewest_opts oo = *o;
+    if (oo.limit == 0)
+        oo.limit = 1;
+    if (oo.threads == 0)
+        oo.threads = 1;
+    if (!oo.plain && sp->k == 2) {
+        int rc = toggle__fewest_gf2(sp, &oo, res);
+        if (rc != TOGGLE_EUNSUPPORTED)
+            return rc;
     }
-    memset(plo, 0, (n + 1) * sizeof *plo);
-    for (size_t i = 0; i < L; i++)
-        for (size_t p = sp->supp_start[i]; p < sp->supp_start[i + 1]; p++)
-            plo[sp->supp_idx[p]] |= (uint32_t)1 << i;
-    int64_t S = 0; /* sum |g[p]|: weights are at least (n - S) / 2 */
-    for (size_t j = 0; j < n; j++) {
-        sgn[j] = toggle__vecs_get(&sp->x0, 0, j) ? -1 : 1;
-        g[plo[j]] += sgn[j];
-    }
-    for (size_t p = 0; p < N; p++)
-        S += g[p] < 0 ? -g[p] : g[p];
-    int64_t best = INT64_MAX; /* weight */
-    uint64_t best_lo = 0, best_hi = 0, hi = 0, visited = 0, steps = (uint64_t)1 << H;
-    bool complete = true;
-    for (uint64_t s = 0; s < steps; s++) {
-        if (s) {
-            if (visited + N > limit) {
-                complete = false;
-                break;
-            }
-            unsigned i = (unsigned)__builtin_ctzll(s);
-            hi ^= (uint64_t)1 << i;
-            size_t gi = L + i;
-            for (size_t p = sp->supp_start[gi]; p < sp->supp_start[gi + 1]; p++) {
-                size_t j = sp->supp_idx[p];
-                int32_t *q = &g[plo[j]];
-                S -= *q < 0 ? -*q : *q;
-                *q -= 2 * sgn[j];
-                S += *q < 0 ? -*q : *q;
-                sgn[j] = (signed char)-sgn[j];
-            }
-        }
-        visited += N;
-        if (((int64_t)n - S) / 2 >= best)
-            continue; /* no c_lo can beat the best */
-        size_t arg = 0;
-        int32_t mx = narrow ? wht_max16(g, t, N, &arg) : wht_max32(g, t, N, &arg);
-        int64_t w = ((int64_t)n - mx) / 2;
-        if (w < best) {
-            best = w;
-            best_lo = arg;
-            best_hi = hi;
-        }
-    }
-    for (size_t i = 0; i < L; i++)
-        c[i] = (best_lo >> i) & 1;
-    for (size_t i = 0; i < H; i++)
-        c[L + i] = (best_hi >> i) & 1;
-    toggle__space_combine(sp, c, res->x);
-    res->weight = (uint64_t)best;
-    res->visited = visited;
-    res->proven = complete;
-done:
-    toggle__free(g);
-    toggle__free(t);
-    toggle__free(plo);
-    toggle__free(sgn);
-    toggle__free(c);
-    return rc;
-}
-
-/* The number of solutions, saturated at 2^64 (radices are >= 2). */
-static u128 solution_count(const toggle__space *sp)
-{
-    u128 c = 1;
-    for (size_t i = 0; i < sp->d && c <= UINT64_MAX; i++)
-        c *= sp->radix[i];
-    return c;
+    return gray_search(sp, &oo, res);
 }
 
 int toggle__fewest_run(const toggle__space *sp, int metric, uint64_t limit, toggle__fewest *res)
 {
-    if (limit == 0)
-        limit = 1;
-    int rc;
-    if (sp->k == 2 && sp->d >= 2 && sp->d <= 62 && sp->n < ((size_t)1 << 30) &&
-        ((uint64_t)1 << (sp->d <= 20 ? sp->d : 16)) <= limit)
-        rc = wht_search(sp, sp->d <= 20 ? sp->d : 16, limit, res);
-    else
-        rc = gray_search(sp, metric, limit, res);
-    /* Proven means every solution was priced: whichever search ran, a
-     * search that visited as many solutions as there are is complete (one
-     * stopped by a limit equal to the count used to say 0). */
-    if (!rc && (u128)res->visited >= solution_count(sp))
-        res->proven = true;
-    return rc;
+    toggle__fewest_opts o = {.metric = metric, .limit = limit, .threads = 1};
+    return toggle__fewest_run_opts(sp, &o, res);
 }
 
 /* ---- the public handle ---------------------------------------------------- */
@@ -246,6 +165,9 @@ struct toggle_search {
     toggle__space sp;
     int metric;
     uint64_t limit;
+    unsigned threads; /* TOGGLE_OPT_THREADS: 0 = the online processors */
+    uint64_t *cost;   /* n per-cell costs, or NULL (all 1) */
+    size_t rows, cols;
     bool ran;
     toggle__fewest res;
 };
@@ -268,6 +190,9 @@ int toggle_search_new(toggle_search **out, const toggle_solution *sol)
     }
     s->metric = TOGGLE_METRIC_CELLS;
     s->limit = sol->search_limit ? sol->search_limit : (uint64_t)1 << 32;
+    s->threads = sol->threads;
+    s->rows = sol->rows;
+    s->cols = sol->cols;
     *out = s;
     return TOGGLE_OK;
 }
@@ -290,6 +215,11 @@ int toggle_search_set_option(toggle_search *s, int key, uint64_t value)
     case TOGGLE_OPT_SEARCH_LIMIT:
         s->limit = value ? value : UINT64_MAX; /* 0: unlimited */
         return TOGGLE_OK;
+    case TOGGLE_OPT_THREADS:
+        if (toggle__threads_check(value))
+            return TOGGLE_EINVAL;
+        s->threads = (unsigned)value;
+        return TOGGLE_OK;
     default:
         if (key > 0 && key <= TOGGLE_GENERATOR_OPT_ATTEMPTS)
             return toggle__error(TOGGLE_EINVAL, "TOGGLE_%s (%d) is an option of a %s, not of a "
@@ -299,13 +229,48 @@ int toggle_search_set_option(toggle_search *s, int key, uint64_t value)
     }
 }
 
+int toggle_search_set_costs(toggle_search *s, const uint64_t *cost, size_t len)
+{
+    if (!s)
+        return toggle__error(TOGGLE_EINVAL, "search is NULL");
+    if (!cost) {
+        toggle__free(s->cost);
+        s->cost = NULL;
+        return TOGGLE_OK;
+    }
+    if (len != s->sp.n)
+        return toggle__error(TOGGLE_EBUFSIZE, "cost has %zu entries, solutions have %zu", len,
+                             s->sp.n);
+    uint64_t *c = toggle__malloc_array(len + 1, sizeof *c);
+    if (!c)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory copying costs");
+    memcpy(c, cost, len * sizeof *c);
+    toggle__free(s->cost);
+    s->cost = c;
+    return TOGGLE_OK;
+}
+
 int toggle_search_run(toggle_search *s)
 {
     if (!s)
         return toggle__error(TOGGLE_EINVAL, "search is NULL");
-    int rc = toggle__fewest_run(&s->sp, s->metric, s->limit, &s->res);
-    s->ran = rc == TOGGLE_OK;
-    return rc;
+    toggle__fewest_opts o = {.metric = s->metric,
+                             .limit = s->limit,
+                             .threads = toggle__threads_resolve(s->threads),
+                             .cost = s->cost,
+                             .rows = s->rows,
+                             .cols = s->cols};
+    s->ran = false;
+    int rc = toggle__fewest_run_opts(&s->sp, &o, &s->res);
+    if (rc)
+        return rc;
+    s->ran = true;
+    if (!s->res.found && s->res.proven)
+        return toggle__error(TOGGLE_ENOSOLUTION, "no solution presses only the allowed cells");
+    if (!s->res.found)
+        return toggle__error(TOGGLE_ELIMIT, "no solution pressing only the allowed cells was "
+                             "found within the search limit");
+    return TOGGLE_OK;
 }
 
 int toggle_search_result(const toggle_search *s, uint64_t *x, size_t len, uint64_t *weight,
@@ -315,6 +280,9 @@ int toggle_search_result(const toggle_search *s, uint64_t *x, size_t len, uint64
         return toggle__error(TOGGLE_EINVAL, "search is NULL");
     if (!s->ran)
         return toggle__error(TOGGLE_EINVAL, "the search has not run");
+    if (!s->res.found)
+        return toggle__error(s->res.proven ? TOGGLE_ENOSOLUTION : TOGGLE_ELIMIT,
+                             "the last run found no solution pressing only the allowed cells");
     if (x && len < s->sp.n)
         return toggle__error(TOGGLE_EBUFSIZE, "x has %zu entries, solutions have %zu", len,
                              s->sp.n);
@@ -329,10 +297,21 @@ int toggle_search_result(const toggle_search *s, uint64_t *x, size_t len, uint64
     return TOGGLE_OK;
 }
 
+int toggle_search_bound(const toggle_search *s, uint64_t *lower)
+{
+    if (!s || !lower)
+        return toggle__error(TOGGLE_EINVAL, "search and lower must not be NULL");
+    if (!s->ran)
+        return toggle__error(TOGGLE_EINVAL, "the search has not run");
+    *lower = s->res.bound;
+    return TOGGLE_OK;
+}
+
 void toggle_search_free(toggle_search *s)
 {
     if (!s)
         return;
+    toggle__free(s->cost);
     toggle__space_clear(&s->sp);
     toggle__free(s->res.x);
     toggle__free(s);

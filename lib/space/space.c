@@ -107,7 +107,7 @@ fail:
 
 /* ---- rng ---------------------------------------------------------------- */
 
-static uint64_t splitmix(uint64_t *s)
+uint64_t toggle__splitmix(uint64_t *s)
 {
     uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -118,7 +118,7 @@ static uint64_t splitmix(uint64_t *s)
 void toggle__rng_seed(toggle_rng *r, uint64_t seed)
 {
     for (int i = 0; i < 4; i++)
-        r->s[i] = splitmix(&seed);
+        r->s[i] = toggle__splitmix(&seed);
 }
 
 static inline uint64_t rotl(uint64_t x, int k)

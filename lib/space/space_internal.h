@@ -33,16 +33,43 @@ struct toggle_rng {
     uint64_t s[4];
 };
 void toggle__rng_seed(toggle_rng *r, uint64_t seed);
+/* One splitmix64 step (advances *s). */
+uint64_t toggle__splitmix(uint64_t *s);
 uint64_t toggle__rng_next(toggle_rng *r);
 uint64_t toggle__rng_below(toggle_rng *r, uint64_t bound);
 
 /* Fewest-press search on a space (used by the search handle and the
- * generator). limit: solutions it may visit (>= 1). */
+ * generator). Method and proof of exactness: docs/solution-spaces.md. */
 typedef struct toggle__fewest {
     uint64_t weight, visited;
-    int proven;
+    int proven; /* 1: no allowed solution weighs less than weight (or none exists) */
+    int found;  /* 1: x is an allowed solution; 0: none was found */
+    uint64_t bound; /* every allowed solution weighs at least this */
     uint64_t *x; /* n values, allocated by the caller */
 } toggle__fewest;
+
+/* TOGGLE__COST_FORBIDDEN in cost[j]: cell j may not be pressed. */
+#define TOGGLE__COST_FORBIDDEN UINT64_MAX
+
+typedef struct toggle__fewest_opts {
+    int metric;
+    uint64_t limit;       /* solutions it may visit (>= 1) */
+    unsigned threads;     /* workers (>= 1) */
+    const uint64_t *cost; /* n per-cell costs, or NULL (every cost 1) */
+    size_t rows, cols;    /* board shape whose symmetries may be used, or 0 */
+    int plain;            /* 1: the Gray walk only (tests) */
+    int nosym;            /* 1: no symmetry reduction (tests) */
+    size_t lsplit;        /* low coefficients per transform, 0 = automatic (tests) */
+} toggle__fewest_opts;
+
+int toggle__fewest_run_opts(const toggle__space *sp, const toggle__fewest_opts *o,
+                            toggle__fewest *res);
+/* The same with unit costs, one thread, no symmetry. */
 int toggle__fewest_run(const toggle__space *sp, int metric, uint64_t limit, toggle__fewest *res);
+
+/* k = 2 (fewest_gf2.c): TOGGLE_OK with res filled, TOGGLE_EUNSUPPORTED when
+ * the split search does not apply (then the caller walks), or an error. */
+int toggle__fewest_gf2(const toggle__space *sp, const toggle__fewest_opts *o,
+                       toggle__fewest *res);
 
 #endif

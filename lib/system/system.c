@@ -274,8 +274,21 @@ int toggle_system_get_option(const toggle_system *s, int key, uint64_t *value)
 
 unsigned toggle__system_threads(const toggle_system *s)
 {
-    if (s->threads)
-        return s->threads;
+    return toggle__threads_resolve(s->threads);
+}
+
+int toggle__threads_check(uint64_t value)
+{
+    if (value > TOGGLE__MAX_THREADS)
+        return toggle__error(TOGGLE_EINVAL, "%llu threads requested, at most %u",
+                             (unsigned long long)value, TOGGLE__MAX_THREADS);
+    return TOGGLE_OK;
+}
+
+unsigned toggle__threads_resolve(unsigned threads)
+{
+    if (threads)
+        return threads;
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     if (n < 1)
         return 1;

@@ -24,6 +24,10 @@ struct toggle_system {
 /* The threads an engine should use for s: the option, with 0 resolved to
  * the online processors (at least 1, at most TOGGLE__MAX_THREADS). */
 unsigned toggle__system_threads(const toggle_system *s);
+/* The same for a thread option value t (0 = the online processors). */
+unsigned toggle__threads_resolve(unsigned t);
+/* TOGGLE_EINVAL with a message when value is more threads than allowed. */
+int toggle__threads_check(uint64_t value);
 
 /* A modulus-2 m x n system whose A is `rows` (m rows of (n + 63) / 64
  * words, padding bits zero), adopted: freed with the system, or here on

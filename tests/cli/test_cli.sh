@@ -86,6 +86,12 @@ if [ -z "${ASAN_OPTIONS:-}" ] && ! ldd "$T" 2>/dev/null | grep -q asan; then
     if [ $st -ne 0 ] && [ $st -lt 128 ] && printf '%s' "$out" | grep -qi "out of memory"; then ok
     else bad "flint under ulimit -v: exit $st: $out"; fi
 fi
+printf '1 1 1\n1 x 1\n1 1 1\n' >"$tmp/cost-center.txt"
+expect_out cost-forbidden "no solution with these cells" "$T" solve --grid 3x3 --fewest --cost "$tmp/cost-center.txt"
+printf '1 1 1 1\n1 1 1 1\n1 1 1 1\n1 1 1 1\n' >"$tmp/cost-ones.txt"
+expect_out cost-unit "fewest cells: 4 (proven optimal" "$T" solve --grid 4x4 --fewest --cost "$tmp/cost-ones.txt" --threads 2
+printf '1 1\n1 1\n' >"$tmp/cost-small.txt"
+expect_fail cost-shape "one cost per cell" "$T" solve --grid 4x4 --fewest --cost "$tmp/cost-small.txt"
 
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

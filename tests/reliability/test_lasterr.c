@@ -548,6 +548,12 @@ static const uint64_t A23P[] = {5, 6}, B2P[] = {1}; /* A23 and B2 packed */
       toggle_search_set_option(f->search, TOGGLE_OPT_METRIC, TOGGLE_METRIC_PRESSES))               \
     X(toggle_search_set_option__limit, su_search,                                                  \
       toggle_search_set_option(f->search, TOGGLE_OPT_SEARCH_LIMIT, 3))                             \
+    X(toggle_search_set_option__threads, su_search,                                                \
+      toggle_search_set_option(f->search, TOGGLE_OPT_THREADS, 2))                                  \
+    X(toggle_search_set_costs, su_search,                                                          \
+      toggle_search_set_costs(f->search, (const uint64_t[16]){1, 2, TOGGLE_COST_FORBIDDEN}, 16))   \
+    X(toggle_search_set_costs__reset, su_search, toggle_search_set_costs(f->search, NULL, 0))      \
+    X(toggle_search_bound, su_searched, THEN(toggle_search_bound(f->search, &f->u), f->u == 4))    \
     X(toggle_search_run, su_search, toggle_search_run(f->search))                                  \
     X(toggle_search_run__mod_6, su_search6, toggle_search_run(f->search))                          \
     X(toggle_search_run__over_the_limit, su_search_limited, toggle_search_run(f->search))          \

@@ -135,6 +135,16 @@ START_TEST(misuse_space)
     TU_EXPECT(toggle_search_set_option(se, 12345, 0), TOGGLE_EINVAL);
     TU_EXPECT(toggle_search_set_option(se, TOGGLE_OPT_METRIC, 99), TOGGLE_EINVAL);
     TU_EXPECT(toggle_search_result(se, x, 16, NULL, NULL, NULL), TOGGLE_EINVAL); /* not run yet */
+    TU_EXPECT(toggle_search_set_option(se, TOGGLE_OPT_THREADS, 5000), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_search_set_costs(NULL, x, 16), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_search_set_costs(se, x, 3), TOGGLE_EBUFSIZE);
+    {
+        uint64_t lower = 77;
+        TU_EXPECT(toggle_search_bound(se, &lower), TOGGLE_EINVAL); /* not run yet */
+        TU_EXPECT(toggle_search_bound(NULL, &lower), TOGGLE_EINVAL);
+        TU_EXPECT(toggle_search_bound(se, NULL), TOGGLE_EINVAL);
+        ck_assert_uint_eq(lower, 77);
+    }
     TU_EXPECT(toggle_search_run(NULL), TOGGLE_EINVAL);
     ck_assert_int_eq(toggle_search_run(se), 0);
     TU_EXPECT(toggle_search_result(NULL, x, 16, NULL, NULL, NULL), TOGGLE_EINVAL);

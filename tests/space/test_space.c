@@ -762,8 +762,8 @@ START_TEST(option_keys)
     ck_assert_int_eq(toggle_search_set_option(se, TOGGLE_GENERATOR_OPT_LIT, 0), TOGGLE_EINVAL);
     ck_assert_str_eq(toggle_last_error(),
                      "TOGGLE_GENERATOR_OPT_LIT (8) is an option of a generator, not of a search");
-    ck_assert_int_eq(toggle_search_set_option(se, 10, 0), TOGGLE_EINVAL);
-    ck_assert_str_eq(toggle_last_error(), "option key 10 does not apply to a search");
+    ck_assert_int_eq(toggle_search_set_option(se, 11, 0), TOGGLE_EINVAL);
+    ck_assert_str_eq(toggle_last_error(), "option key 11 does not apply to a search");
     ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, 0),
                      TOGGLE_EINVAL);
     ck_assert_str_eq(toggle_last_error(), "TOGGLE_SYSTEM_OPT_MEMORY_BUDGET (2) is an option of "

@@ -1,0 +1,777 @@
+/* Fewest presses over F_2: the Walsh-Hadamard split search, with forbidden
+ * cells eliminated from the coefficient space, per-cell costs, the board's
+ * symmetries (each orbit of Walsh-Hadamard blocks scored once), sound
+ * lower bounds on whole chunks and blocks, and the chunks of the outer
+ * enumeration shared among threads. Method and proof of exactness:
+ * docs/solution-spaces.md. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/render_internal.h"
+#include "space_internal.h"
+
+#define LMAX 20 /* most low coefficients one transform covers */
+
+static inline int par(uint64_t v) { return __builtin_parityll(v); }
+
+/* pat[j] <- the pattern of cell j in the basis whose row r is
+ * sum_i B[r]_i E_i (B[r] a bitmask over the old coefficients). */
+static void change_basis(uint64_t *pat, size_t n, const uint64_t *B, size_t dnew)
+{
+    for (size_t j = 0; j < n; j++) {
+        uint64_t p = pat[j], q = 0;
+        for (size_t r = 0; r < dnew; r++)
+            q |= (uint64_t)par(B[r] & p) << r;
+        pat[j] = q;
+    }
+}
+
+/* Cells with cost TOGGLE__COST_FORBIDDEN must be 0: parity(pat_j & c) = x0_j.
+ * Solve for c over F_2 (RREF of the constraint rows), move x0 to a
+ * solution of the constraints and the basis to their null space. false if
+ * the constraints are inconsistent. */
+static int restrict_forbidden(uint64_t *pat, uint8_t *x0, size_t n, size_t *d,
+                              const uint64_t *cost, bool *ok)
+{
+    *ok = true;
+    size_t m = 0;
+    for (size_t j = 0; j < n; j++)
+        m += cost[j] == TOGGLE__COST_FORBIDDEN;
+    if (!m)
+        return TOGGLE_OK;
+    uint64_t *row = toggle__malloc_array(m, sizeof *row);
+    uint8_t *rhs = toggle__malloc(m);
+    if (!row || !rhs) {
+        toggle__free(row);
+        toggle__free(rhs);
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for the search");
+    }
+    m = 0;
+    for (size_t j = 0; j < n; j++)
+        if (cost[j] == TOGGLE__COST_FORBIDDEN) {
+            row[m] = pat[j];
+            rhs[m++] = x0[j];
+        }
+    size_t rank = 0, pivcol[64];
+    for (size_t col = 0; col < *d && rank < m; col++) {
+        size_t r = rank;
+        while (r < m && !((row[r] >> col) & 1))
+            r++;
+        if (r == m)
+            continue;
+        uint64_t tr = row[r];
+        uint8_t tb = rhs[r];
+        row[r] = row[rank];
+        rhs[r] = rhs[rank];
+        row[rank] = tr;
+        rhs[rank] = tb;
+        for (size_t q = 0; q < m; q++)
+            if (q != rank && ((row[q] >> col) & 1)) {
+                row[q] ^= tr;
+                rhs[q] ^= tb;
+            }
+        pivcol[rank++] = col;
+    }
+    for (size_t q = rank; q < m; q++)
+        if (rhs[q]) /* rows below the rank are zero */
+            *ok = false;
+    if (*ok) {
+        uint64_t cstar = 0, B[64];
+        size_t dn = 0;
+        for (size_t r = 0; r < rank; r++)
+            cstar |= (uint64_t)rhs[r] << pivcol[r];
+        for (size_t f = 0, r = 0; f < *d; f++) {
+            if (r < rank && pivcol[r] == f) {
+                r++;
+                continue;
+            }
+            uint64_t v = (uint64_t)1 << f;
+            for (size_t q = 0; q < rank; q++)
+                if ((row[q] >> f) & 1)
+                    v |= (uint64_t)1 << pivcol[q];
+            B[dn++] = v;
+        }
+        for (size_t j = 0; j < n; j++)
+            x0[j] ^= (uint8_t)par(pat[j] & cstar);
+        change_basis(pat, n, B, dn);
+        *d = dn;
+    }
+    toggle__free(row);
+    toggle__free(rhs);
+    return TOGGLE_OK;
+}
+
+/* An information set: d cells piv[] whose patterns are independent, and
+ * qinv with c_i = parity(qinv[i] & y) solving parity(pat[piv[r]] & c) = y_r. */
+static bool info_set(const uint64_t *pat, size_t n, size_t d, size_t *piv, uint64_t *qinv)
+{
+    uint64_t basis[64] = {0}, Q[64];
+    size_t cnt = 0;
+    for (size_t j = 0; j < n && cnt < d; j++) {
+        uint64_t v = pat[j];
+        for (int b = 63; b >= 0 && v; b--)
+            if ((v >> b) & 1) {
+                if (!basis[b]) {
+                    basis[b] = v;
+                    piv[cnt] = j;
+                    Q[cnt++] = pat[j];
+                    break;
+                }
+                v ^= basis[b];
+            }
+    }
+    if (cnt < d)
+        return false;
+    for (size_t i = 0; i < d; i++)
+        qinv[i] = (uint64_t)1 << i;
+    for (size_t i = 0; i < d; i++) {
+        size_t r = i;
+        while (!((Q[r] >> i) & 1))
+            r++;
+        uint64_t t = Q[r];
+        Q[r] = Q[i];
+        Q[i] = t;
+        t = qinv[r];
+        qinv[r] = qinv[i];
+        qinv[i] = t;
+        for (size_t q = 0; q < d; q++)
+            if (q != i && ((Q[q] >> i) & 1)) {
+                Q[q] ^= Q[i];
+                qinv[q] ^= qinv[i];
+            }
+    }
+    return true;
+}
+
+/* The coefficients of the vector v (given on the cells by bit(j)) if it lies
+ * in the span of the basis; false otherwise. */
+typedef struct {
+    const uint64_t *pat;
+    const uint8_t *x0;
+    const size_t *inv; /* inverse permutation */
+    size_t n, d;
+} symctx;
+
+static bool coords_of_image(const symctx *c, const size_t *piv, const uint64_t *qinv, int gen,
+                            uint64_t *out)
+{
+    /* gen >= 0: v = sigma(E_gen), v[j] = bit gen of pat[inv[j]];
+     * gen < 0: v = sigma(x0) - x0, v[j] = x0[inv[j]] ^ x0[j]. */
+#define VBIT(j) (gen >= 0 ? (int)((c->pat[c->inv[j]] >> gen) & 1) : (c->x0[c->inv[j]] ^ c->x0[j]))
+    uint64_t y = 0, co = 0;
+    for (size_t r = 0; r < c->d; r++)
+        y |= (uint64_t)VBIT(piv[r]) << r;
+    for (size_t i = 0; i < c->d; i++)
+        co |= (uint64_t)par(qinv[i] & y) << i;
+    for (size_t j = 0; j < c->n; j++)
+        if (par(c->pat[j] & co) != VBIT(j))
+            return false;
+#undef VBIT
+    *out = co;
+    return true;
+}
+
+/* The action of a cell permutation on the coefficients: m[i] = coords of
+ * sigma(E_i), *alpha = coords of sigma(x0) - x0. false if sigma does not map
+ * the solution set onto itself. */
+static bool sym_action(const symctx *c, uint64_t *m, uint64_t *alpha)
+{
+    size_t piv[64];
+    uint64_t qinv[64];
+    if (!info_set(c->pat, c->n, c->d, piv, qinv))
+        return false;
+    for (size_t i = 0; i < c->d; i++)
+        if (!coords_of_image(c, piv, qinv, (int)i, &m[i]))
+            return false;
+    return coords_of_image(c, piv, qinv, -1, alpha);
+}
+
+static uint64_t lin_apply(const uint64_t *m, uint64_t v)
+{
+    uint64_t r = 0;
+    while (v) {
+        r ^= m[__builtin_ctzll(v)];
+        v &= v - 1;
+    }
+    return r;
+}
+
+/* Linear basis over F_2 keyed by leading bit. */
+typedef struct {
+    uint64_t v[64];
+    size_t count;
+} xbasis;
+
+static bool xb_insert(xbasis *b, uint64_t v)
+{
+    for (int t = 63; t >= 0 && v; t--)
+        if ((v >> t) & 1) {
+            if (!b->v[t]) {
+                b->v[t] = v;
+                b->count++;
+                return true;
+            }
+            v ^= b->v[t];
+        }
+    return false;
+}
+
+/* ---- the threaded split search ------------------------------------------ */
+
+#define MAXSYM 7
+
+typedef struct shared {
+    size_t nk, L, H, C;   /* kept cells, low bits, high bits, chunk bits */
+    int64_t ctot;         /* sum of kept costs */
+    const uint32_t *plo;
+    const uint64_t *phi;
+    const int32_t *cst;
+    const uint8_t *x0;
+    const size_t *lstart, *lcell; /* cells whose phi has bit i (i < C) */
+    const size_t *ord;            /* kept cells sorted by free pattern */
+    const uint64_t *okey;
+    int nsym;
+    const uint64_t *tab;  /* [sym][byte][256]: the linear part on the high bits */
+    const uint64_t *alpha;         /* nsym */
+    size_t nbytes;
+    bool narrow;
+    uint64_t allowed; /* chunks that may run */
+    atomic_uint_fast64_t next;
+    _Atomic int64_t best;
+} shared;
+
+typedef struct worker {
+    shared *sh;
+    int32_t *g;
+    void *t;
+    int8_t *sgn;
+    uint64_t chunks;
+    int64_t best;
+    uint64_t bt, bu, blo, bhi;
+} worker;
+
+/* max over c of WHT(g)(c), and an argmax: the first level reads g (so g is
+ * kept), the last one tracks the maximum. T is int16_t when the sum of |g|
+ * is below 2^15 (the transform stays within +-sum |g|), else int32_t:
+ * twice the SIMD lanes on the hot path. */
+#define DEFINE_WHT_MAX(T, NAME)                                                        \
+    static int32_t NAME(const int32_t *g, T *a, size_t N, size_t *arg)                 \
+    {                                                                                  \
+        if (N == 1) {                                                                  \
+            *arg = 0;                                                                  \
+            return g[0];                                                               \
+        }                                                                              \
+        for (size_t j = 0; j < N; j += 2) {                                            \
+            a[j] = (T)(g[j] + g[j + 1]);                                               \
+            a[j + 1] = (T)(g[j] - g[j + 1]);                                           \
+        }                                                                              \
+        size_t h;                                                                      \
+        for (h = 2; 2 * h < N; h <<= 1)                                                \
+            for (size_t i = 0; i < N; i += 2 * h)                                      \
+                for (size_t j = i; j < i + h; j++) {                                   \
+                    T u = a[j], v = a[j + h];                                          \
+                    a[j] = (T)(u + v);                                                 \
+                    a[j + h] = (T)(u - v);                                             \
+                }                                                                      \
+        T mx = a[0];                                                                   \
+        if (h < N) {                                                                   \
+            T m0 = a[0], m1 = a[0];                                                    \
+            for (size_t j = 0; j < h; j++) {                                           \
+                T u = a[j], v = a[j + h], p = (T)(u + v), q = (T)(u - v);              \
+                a[j] = p;                                                              \
+                a[j + h] = q;                                                          \
+                m0 = p > m0 ? p : m0;                                                  \
+                m1 = q > m1 ? q : m1;                                                  \
+            }                                                                          \
+            mx = m0 > m1 ? m0 : m1;                                                    \
+        } else {                                                                       \
+            for (size_t j = 1; j < N; j++)                                             \
+                mx = a[j] > mx ? a[j] : mx;                                            \
+        }                                                                              \
+        size_t p = 0;                                                                  \
+        while (a[p] != mx)                                                             \
+            p++;                                                                       \
+        *arg = p;                                                                      \
+        return mx;                                                                     \
+    }
+
+DEFINE_WHT_MAX(int16_t, wht_max16)
+DEFINE_WHT_MAX(int32_t, wht_max32)
+
+/* Lower bound on every solution whose high coefficients agree with top
+ * on the bits that free_hi leaves fixed: cells grouped by their pattern on
+ * the free coefficients flip together, so a group weighs at least the
+ * smaller of its two sides; a cell whose pattern is zero there is fixed. */
+static int64_t group_bound(const shared *sh, uint64_t top)
+{
+    int64_t lb = 0, a = 0, b = 0;
+    for (size_t q = 0; q < sh->nk; q++) {
+        size_t j = sh->ord[q];
+        if (sh->x0[j] ^ par(sh->phi[j] & top))
+            a += sh->cst[j];
+        else
+            b += sh->cst[j];
+        if (q + 1 == sh->nk || sh->okey[q + 1] != sh->okey[q]) {
+            lb += sh->okey[q] ? (a < b ? a : b) : a;
+            a = b = 0;
+        }
+    }
+    return lb;
+}
+
+static bool canonical(const shared *sh, uint64_t hi)
+{
+    for (int s = 0; s < sh->nsym; s++) {
+        uint64_t img = sh->alpha[s];
+        for (size_t b = 0; b < sh->nbytes; b++)
+            img ^= sh->tab[(s * sh->nbytes + b) * 256 + ((hi >> (8 * b)) & 255)];
+        if (img < hi)
+            return false;
+    }
+    return true;
+}
+
+static void atomic_min(_Atomic int64_t *a, int64_t v)
+{
+    int64_t cur = atomic_load_explicit(a, memory_order_relaxed);
+    while (v < cur && !atomic_compare_exchange_weak_explicit(a, &cur, v, memory_order_relaxed,
+                                                             memory_order_relaxed))
+        ;
+}
+
+static void run_chunk(worker *w, uint64_t t)
+{
+    const shared *sh = w->sh;
+    size_t N = (size_t)1 << sh->L;
+    uint64_t hi = t << sh->C, U = (uint64_t)1 << sh->C;
+    int32_t *g = w->g;
+    memset(g, 0, N * sizeof *g);
+    for (size_t j = 0; j < sh->nk; j++) {
+        int v = sh->x0[j] ^ par(sh->phi[j] & hi);
+        w->sgn[j] = (int8_t)(v ? -1 : 1);
+        g[sh->plo[j]] += v ? -sh->cst[j] : sh->cst[j];
+    }
+    int64_t S = 0;
+    for (size_t p = 0; p < N; p++)
+        S += g[p] < 0 ? -g[p] : g[p];
+    for (uint64_t u = 0; u < U; u++) {
+        if (u) {
+            unsigned i = (unsigned)__builtin_ctzll(u);
+            hi ^= (uint64_t)1 << i;
+            for (size_t p = sh->lstart[i]; p < sh->lstart[i + 1]; p++) {
+                size_t j = sh->lcell[p];
+                int32_t *q = &g[sh->plo[j]];
+                S -= *q < 0 ? -*q : *q;
+                *q -= 2 * w->sgn[j] * sh->cst[j];
+                S += *q < 0 ? -*q : *q;
+                w->sgn[j] = (int8_t)-w->sgn[j];
+            }
+        }
+        if (sh->nsym && !canonical(sh, hi))
+            continue; /* its orbit's least member is scored instead */
+        int64_t lb = (sh->ctot - S + 1) / 2; /* no low part beats this */
+        if (lb >= w->best || lb > atomic_load_explicit(&sh->best, memory_order_relaxed))
+            continue;
+        size_t arg = 0;
+        int32_t mx = sh->narrow ? wht_max16(g, w->t, N, &arg) : wht_max32(g, w->t, N, &arg);
+        int64_t wt = (sh->ctot - mx) / 2;
+        if (wt < w->best) {
+            w->best = wt;
+            w->bt = t;
+            w->bu = u;
+            w->blo = arg;
+            w->bhi = hi;
+            atomic_min(&w->sh->best, wt);
+        }
+    }
+}
+
+static void *work(void *p)
+{
+    worker *w = p;
+    shared *sh = w->sh;
+    for (;;) {
+        uint64_t t = atomic_fetch_add_explicit(&sh->next, 1, memory_order_relaxed);
+        if (t >= sh->allowed)
+            break;
+        w->chunks++;
+        int64_t lb = group_bound(sh, t << sh->C);
+        if (lb >= w->best || lb > atomic_load_explicit(&sh->best, memory_order_relaxed))
+            continue;
+        run_chunk(w, t);
+    }
+    return NULL;
+}
+
+typedef struct {
+    size_t j;
+    uint64_t key;
+} keyed;
+
+static int cmp_keyed(const void *a, const void *b)
+{
+    const keyed *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->j < y->j ? -1 : x->j > y->j;
+}
+
+/* Build the group order for free coefficients freemask (bits of the full
+ * pattern plo | phi << L). */
+static int sort_groups(shared *sh, uint64_t freemask, size_t *ord, uint64_t *okey)
+{
+    keyed *k = toggle__malloc_array(sh->nk + 1, sizeof *k);
+    if (!k)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for the search");
+    for (size_t j = 0; j < sh->nk; j++) {
+        k[j].j = j;
+        k[j].key = ((uint64_t)sh->plo[j] | (sh->phi[j] << sh->L)) & freemask;
+    }
+    qsort(k, sh->nk, sizeof *k, cmp_keyed);
+    for (size_t q = 0; q < sh->nk; q++) {
+        ord[q] = k[q].j;
+        okey[q] = k[q].key;
+    }
+    toggle__free(k);
+    return TOGGLE_OK;
+}
+
+/* ---- set-up ---------------------------------------------------------------- */
+
+typedef struct {
+    uint64_t *pat;
+    uint8_t *x0;
+    size_t *perm, *inv;
+    uint32_t *plo;
+    uint64_t *phi;
+    int32_t *cst;
+    uint8_t *kx0;
+    size_t *kcell, *lstart, *lcell, *ord;
+    uint64_t *okey;
+    uint64_t *tab;
+    worker *w;
+    pthread_t *tid;
+} bufs;
+
+static void bufs_free(bufs *b, unsigned T)
+{
+    toggle__free(b->pat);
+    toggle__free(b->x0);
+    toggle__free(b->perm);
+    toggle__free(b->inv);
+    toggle__free(b->plo);
+    toggle__free(b->phi);
+    toggle__free(b->cst);
+    toggle__free(b->kx0);
+    toggle__free(b->kcell);
+    toggle__free(b->lstart);
+    toggle__free(b->lcell);
+    toggle__free(b->ord);
+    toggle__free(b->okey);
+    toggle__free(b->tab);
+    if (b->w)
+        for (unsigned i = 0; i < T; i++) {
+            toggle__free(b->w[i].g);
+            toggle__free(b->w[i].t);
+            toggle__free(b->w[i].sgn);
+        }
+    toggle__free(b->w);
+    toggle__free(b->tid);
+}
+
+/* The symmetries of the board that map the (restricted) solution set and
+ * the costs onto themselves, as coefficient actions; returns how many. */
+static int find_symmetries(const toggle__fewest_opts *o, bufs *b, size_t n, size_t d,
+                           uint64_t (*m)[64], uint64_t *alpha, int *count)
+{
+    *count = 0;
+    size_t R = o->rows, C = o->cols;
+    if (o->nosym || !R || !C || R * C != n)
+        return TOGGLE_OK;
+    if (!b->perm) {
+        b->perm = toggle__malloc_array(n, sizeof *b->perm);
+        b->inv = toggle__malloc_array(n, sizeof *b->inv);
+        if (!b->perm || !b->inv)
+            return toggle__error(TOGGLE_ENOMEM, "out of memory for the search");
+    }
+    for (int s = 1; s < 8; s++) {
+        if (R != C && (s == 1 || s == 3 || s == 6 || s == 7))
+            continue;
+        for (size_t r = 0; r < R; r++)
+            for (size_t c = 0; c < C; c++)
+                b->perm[r * C + c] = toggle__sym_dest(s, r, c, R, C);
+        bool ok = true;
+        for (size_t j = 0; j < n && ok; j++) {
+            b->inv[b->perm[j]] = j;
+            if (o->cost && o->cost[b->perm[j]] != o->cost[j])
+                ok = false;
+        }
+        symctx sc = {b->pat, b->x0, b->inv, n, d};
+        if (ok && sym_action(&sc, m[*count], &alpha[*count]))
+            (*count)++;
+    }
+    return TOGGLE_OK;
+}
+
+int toggle__fewest_gf2(const toggle__space *sp, const toggle__fewest_opts *o, toggle__fewest *res)
+{
+    size_t n = sp->n, d = sp->d;
+    if (sp->k != 2 || d > 62 || n >= ((size_t)1 << 30))
+        return TOGGLE_EUNSUPPORTED;
+    if (o->cost)
+        for (size_t j = 0; j < n; j++)
+            if (o->cost[j] != TOGGLE__COST_FORBIDDEN && o->cost[j] >= ((uint64_t)1 << 31))
+                return TOGGLE_EUNSUPPORTED;
+    bufs b;
+    memset(&b, 0, sizeof b);
+    unsigned T = 0;
+    int rc = TOGGLE_OK;
+    b.pat = toggle__calloc(n + 1, sizeof *b.pat);
+    b.x0 = toggle__calloc(n + 1, 1);
+    if (!b.pat || !b.x0)
+        goto nomem;
+    for (size_t j = 0; j < n; j++) {
+        b.x0[j] = (uint8_t)toggle__vecs_get(&sp->x0, 0, j);
+        for (size_t i = 0; i < d; i++)
+            b.pat[j] |= (uint64_t)(toggle__vecs_get(&sp->gen, i, j) & 1) << i;
+    }
+    if (o->cost) {
+        bool ok;
+        if ((rc = restrict_forbidden(b.pat, b.x0, n, &d, o->cost, &ok)))
+            goto done;
+        if (!ok) {
+            res->found = 0;
+            res->proven = 1;
+            res->weight = res->bound = UINT64_MAX;
+            res->visited = 0;
+            goto done;
+        }
+    }
+    /* The split: L low coefficients per transform, H high ones. With a
+     * symmetry group, the low part is a subspace it maps to itself. */
+    size_t lmax = o->lsplit ? o->lsplit : LMAX, ltarget = o->lsplit ? o->lsplit : 16;
+    if (lmax > LMAX)
+        lmax = ltarget = LMAX;
+    size_t L = d <= lmax ? d : ltarget;
+    uint64_t m[MAXSYM][64], alpha[MAXSYM];
+    int nsym = 0;
+    if (d > lmax) {
+        if ((rc = find_symmetries(o, &b, n, d, m, alpha, &nsym)))
+            goto done;
+    }
+    if (nsym) {
+        xbasis W;
+        memset(&W, 0, sizeof W);
+        uint64_t seed = 0x7067;
+        for (size_t cand = 0; cand < 5 * d && W.count < ltarget; cand++) {
+            uint64_t v = cand < d ? (uint64_t)1 << cand
+                                  : toggle__splitmix(&seed) & (((uint64_t)1 << d) - 1);
+            xbasis t = W;
+            xb_insert(&t, v);
+            for (int s = 0; s < nsym; s++)
+                xb_insert(&t, lin_apply(m[s], v));
+            if (t.count <= ltarget)
+                W = t;
+        }
+        if (W.count < (ltarget * 5 + 7) / 8) {
+            nsym = 0;
+        } else {
+            uint64_t B[64];
+            xbasis full = W;
+            size_t r = 0;
+            for (int t = 0; t < 64; t++)
+                if (W.v[t])
+                    B[r++] = W.v[t];
+            L = r;
+            for (size_t i = 0; i < d; i++)
+                if (xb_insert(&full, (uint64_t)1 << i))
+                    B[r++] = (uint64_t)1 << i;
+            change_basis(b.pat, n, B, d);
+            int ns2 = 0;
+            if ((rc = find_symmetries(o, &b, n, d, m, alpha, &ns2)))
+                goto done;
+            bool inv_ok = ns2 == nsym;
+            for (int s = 0; s < ns2 && inv_ok; s++)
+                for (size_t i = 0; i < L; i++)
+                    if (m[s][i] >> L)
+                        inv_ok = false;
+            if (!inv_ok)
+                nsym = 0; /* cannot happen: W is invariant; stay exact anyway */
+        }
+    }
+    size_t H = d - L;
+    /* Kept cells: allowed, positive cost, not fixed by every coefficient. */
+    int64_t w0 = 0, ctot = 0;
+    size_t nk = 0;
+    b.kcell = toggle__malloc_array(n + 1, sizeof *b.kcell);
+    if (!b.kcell)
+        goto nomem;
+    for (size_t j = 0; j < n; j++) {
+        uint64_t cj = o->cost ? o->cost[j] : 1;
+        if (cj == TOGGLE__COST_FORBIDDEN || cj == 0)
+            continue;
+        if (!b.pat[j])
+            w0 += b.x0[j] ? (int64_t)cj : 0;
+        else {
+            b.kcell[nk++] = j;
+            ctot += (int64_t)cj;
+        }
+    }
+    if (ctot >= ((int64_t)1 << 31)) {
+        rc = TOGGLE_EUNSUPPORTED;
+        goto done;
+    }
+    size_t cbits = H < 10 ? H : 10, C = H - cbits;
+    while (C > 0 && ((uint64_t)1 << (C + L)) > o->limit)
+        C--;
+    if (((uint64_t)1 << (C + L)) > o->limit) {
+        rc = TOGGLE_EUNSUPPORTED; /* the limit is below one transform: walk */
+        goto done;
+    }
+    uint64_t nchunks = (uint64_t)1 << (H - C), chunk_sol = (uint64_t)1 << (C + L);
+    uint64_t allowed = o->limit / chunk_sol;
+    if (allowed > nchunks)
+        allowed = nchunks;
+    b.plo = toggle__malloc_array(nk + 1, sizeof *b.plo);
+    b.phi = toggle__malloc_array(nk + 1, sizeof *b.phi);
+    b.cst = toggle__malloc_array(nk + 1, sizeof *b.cst);
+    b.kx0 = toggle__malloc_array(nk + 1, 1);
+    b.lstart = toggle__calloc(C + 2, sizeof *b.lstart);
+    b.ord = toggle__malloc_array(nk + 1, sizeof *b.ord);
+    b.okey = toggle__malloc_array(nk + 1, sizeof *b.okey);
+    if (!b.plo || !b.phi || !b.cst || !b.kx0 || !b.lstart || !b.ord || !b.okey)
+        goto nomem;
+    size_t nl = 0;
+    for (size_t q = 0; q < nk; q++) {
+        size_t j = b.kcell[q];
+        b.plo[q] = (uint32_t)(b.pat[j] & (((uint64_t)1 << L) - 1));
+        b.phi[q] = b.pat[j] >> L;
+        b.cst[q] = (int32_t)(o->cost ? o->cost[j] : 1);
+        b.kx0[q] = b.x0[j];
+        for (size_t i = 0; i < C; i++)
+            if ((b.phi[q] >> i) & 1) {
+                b.lstart[i + 1]++;
+                nl++;
+            }
+    }
+    for (size_t i = 0; i < C; i++)
+        b.lstart[i + 1] += b.lstart[i];
+    b.lcell = toggle__malloc_array(nl + 1, sizeof *b.lcell);
+    if (!b.lcell)
+        goto nomem;
+    {
+        size_t fill[64];
+        memcpy(fill, b.lstart, (C + 1) * sizeof *fill);
+        for (size_t q = 0; q < nk; q++)
+            for (size_t i = 0; i < C; i++)
+                if ((b.phi[q] >> i) & 1)
+                    b.lcell[fill[i]++] = q;
+    }
+    shared sh = {.nk = nk, .L = L, .H = H, .C = C, .ctot = ctot, .plo = b.plo, .phi = b.phi,
+                 .cst = b.cst, .x0 = b.kx0, .lstart = b.lstart, .lcell = b.lcell,
+                 .ord = b.ord, .okey = b.okey, .nsym = nsym, .alpha = alpha,
+                 .nbytes = (H + 7) / 8, .narrow = ctot < 32768, .allowed = allowed};
+    atomic_init(&sh.next, 0);
+    atomic_init(&sh.best, INT64_MAX);
+    uint64_t alpha_hi[MAXSYM];
+    if (nsym) {
+        b.tab = toggle__calloc((size_t)nsym * sh.nbytes * 256 + 1, sizeof *b.tab);
+        if (!b.tab)
+            goto nomem;
+        for (int s = 0; s < nsym; s++) {
+            alpha_hi[s] = alpha[s] >> L;
+            for (size_t by = 0; by < sh.nbytes; by++)
+                for (unsigned v = 0; v < 256; v++) {
+                    uint64_t img = 0;
+                    for (unsigned bit = 0; bit < 8; bit++)
+                        if (((v >> bit) & 1) && 8 * by + bit < H)
+                            img ^= m[s][L + 8 * by + bit] >> L;
+                    b.tab[(s * sh.nbytes + by) * 256 + v] = img;
+                }
+        }
+        sh.tab = b.tab;
+        sh.alpha = alpha_hi;
+    }
+    uint64_t freemask = ((uint64_t)1 << (L + C)) - 1;
+    if ((rc = sort_groups(&sh, freemask, b.ord, b.okey)))
+        goto done;
+    T = o->threads ? o->threads : 1;
+    if (T > allowed)
+        T = (unsigned)allowed;
+    size_t N = (size_t)1 << L;
+    b.w = toggle__calloc(T, sizeof *b.w);
+    b.tid = toggle__calloc(T, sizeof *b.tid);
+    if (!b.w || !b.tid)
+        goto nomem;
+    for (unsigned i = 0; i < T; i++) {
+        b.w[i].sh = &sh;
+        b.w[i].best = INT64_MAX;
+        b.w[i].g = toggle__malloc_array(N, sizeof(int32_t));
+        b.w[i].t = toggle__malloc_array(N, sh.narrow ? sizeof(int16_t) : sizeof(int32_t));
+        b.w[i].sgn = toggle__malloc_array(nk + 1, 1);
+        if (!b.w[i].g || !b.w[i].t || !b.w[i].sgn)
+            goto nomem;
+    }
+    unsigned started = 1;
+    for (unsigned i = 1; i < T; i++) {
+        if (pthread_create(&b.tid[i], NULL, work, &b.w[i]))
+            break; /* fewer workers: the chunks are shared dynamically */
+        started++;
+    }
+    work(&b.w[0]);
+    for (unsigned i = 1; i < started; i++)
+        pthread_join(b.tid[i], NULL);
+    /* The least (weight, chunk, position) among the workers' bests. */
+    worker *bw = NULL;
+    uint64_t chunks = 0;
+    for (unsigned i = 0; i < T; i++) {
+        worker *w = &b.w[i];
+        chunks += w->chunks;
+        if (w->best == INT64_MAX)
+            continue;
+        if (!bw || w->best < bw->best || (w->best == bw->best && (w->bt < bw->bt
+                                                                  || (w->bt == bw->bt && w->bu < bw->bu))))
+            bw = w;
+    }
+    if (!bw) { /* chunk 0's block 0 is always scored */
+        rc = toggle__error(TOGGLE_EINVAL, "internal error: the search scored nothing");
+        goto done;
+    }
+    int64_t lbr = INT64_MAX;
+    if (allowed < nchunks) {
+        if (nchunks - allowed <= ((uint64_t)1 << 16)) {
+            for (uint64_t t = allowed; t < nchunks; t++) {
+                int64_t lb = group_bound(&sh, t << C);
+                lbr = lb < lbr ? lb : lbr;
+            }
+        } else {
+            if ((rc = sort_groups(&sh, ((uint64_t)1 << (L + H)) - 1, b.ord, b.okey)))
+                goto done;
+            lbr = group_bound(&sh, 0);
+        }
+    }
+    uint64_t c = bw->blo | (bw->bhi << L);
+    uint64_t weight = 0;
+    for (size_t j = 0; j < n; j++) {
+        uint64_t cj = o->cost ? o->cost[j] : 1;
+        res->x[j] = (uint64_t)(b.x0[j] ^ par(b.pat[j] & c));
+        if (res->x[j] && cj != TOGGLE__COST_FORBIDDEN)
+            weight += cj;
+    }
+    res->found = 1;
+    res->weight = weight;
+    res->visited = chunks * chunk_sol;
+    int64_t lb = (lbr < bw->best ? lbr : bw->best) + w0;
+    res->bound = (uint64_t)lb;
+    res->proven = lbr >= bw->best;
+    if (weight != (uint64_t)(bw->best + w0))
+        rc = toggle__error(TOGGLE_EINVAL, "internal error: the search's weight does not match");
+done:
+    bufs_free(&b, T);
+    return rc;
+nomem:
+    rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the search");
+    goto done;
+}
