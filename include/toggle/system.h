@@ -25,7 +25,8 @@ enum {
     TOGGLE_ENGINE_FLINT = 1,   /**< dense elimination with FLINT's nmod_mat, prime k */
     TOGGLE_ENGINE_GF2 = 2,     /**< bit-packed elimination, k = 2 */
     TOGGLE_ENGINE_CHASE = 3,   /**< light chasing on grids */
-    TOGGLE_ENGINE_HOWELL = 4   /**< composite k: Howell form / CRT */
+    TOGGLE_ENGINE_HOWELL = 4,  /**< composite k: Howell form / CRT */
+    TOGGLE_ENGINE_TRANSFER = 5 /**< chasing on every lattice, wrap and stencil, prime k */
 };
 
 /** Option keys for toggle_system_set_option(). */

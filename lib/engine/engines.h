@@ -10,6 +10,7 @@
 
 #define TOGGLE__ENGINES(X) \
     X(CHASE, chase)        \
+    X(TRANSFER, transfer)  \
     X(GF2, gf2)            \
     X(FLINT, flint)        \
     X(HOWELL, howell)

@@ -162,7 +162,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint64_t k = moduli[h0 % (sizeof moduli / sizeof *moduli)];
     if (h0 >= 0xf0) /* any modulus */
         k = fuzz_u64(&rd);
-    int engine = h1 % 6; /* 0..4 real, 5 = bogus value */
+    int engine = h1 % 7; /* 0..5 real, 6 = bogus value */
     int grid = h1 >> 3 & 1;
     int budget_small = (h1 >> 4 & 7) == 7;
     size_t m, n;
@@ -204,7 +204,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     FUZZ_CHECK(rc == 0, "system rejected: %s", toggle_last_error());
     rc = toggle_system_set_option(s, TOGGLE_OPT_ENGINE, (uint64_t)engine);
-    if (engine > 4) {
+    if (engine > 5) {
         FUZZ_CHECK(rc == TOGGLE_EINVAL, "bogus engine accepted");
         engine = 0;
     } else {

@@ -63,6 +63,7 @@ static const bcase huge[] = {
     {"auto 2000x2000 k=5 torus", TOGGLE_ENGINE_AUTO, 5, 2000, 2000, TOGGLE_GRID_TORUS},
     {"chase 4000x4000 (budget 1 MiB)", TOGGLE_ENGINE_CHASE, 2, 4000, 4000, 0},
     {"howell 1000x1000 k=4", TOGGLE_ENGINE_HOWELL, 4, 1000, 1000, 0},
+    {"transfer 6000x6000 k=3 torus", TOGGLE_ENGINE_TRANSFER, 3, 6000, 6000, TOGGLE_GRID_TORUS},
 };
 
 static int over_budget_child(const void *arg, long out[3])
@@ -117,6 +118,9 @@ static const bcase moderate[] = {
     {"chase 400x400", TOGGLE_ENGINE_CHASE, 2, 400, 400, 0},
     {"chase 200x200 k=3", TOGGLE_ENGINE_CHASE, 3, 200, 200, 0},
     {"howell 24x24 k=4", TOGGLE_ENGINE_HOWELL, 4, 24, 24, 0},
+    {"transfer 200x200 k=2 torus", TOGGLE_ENGINE_TRANSFER, 2, 200, 200, TOGGLE_GRID_TORUS},
+    {"transfer 60x60 k=3 torus", TOGGLE_ENGINE_TRANSFER, 3, 60, 60, TOGGLE_GRID_TORUS},
+    {"transfer 100x100 k=3 hex", TOGGLE_ENGINE_TRANSFER, 3, 100, 100, TOGGLE_GRID_HEX},
 };
 
 static int estimate_child(const void *arg, long out[3])
