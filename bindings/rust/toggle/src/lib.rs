@@ -111,6 +111,12 @@ impl GridFlags {
     pub const TORUS: GridFlags = GridFlags(sys::TOGGLE_GRID_TORUS);
     /// 8 neighbours (adds the diagonals).
     pub const MOORE: GridFlags = GridFlags(sys::TOGGLE_GRID_MOORE);
+    /// Wrap left-right only.
+    pub const CYLINDER: GridFlags = GridFlags(sys::TOGGLE_GRID_CYLINDER);
+    /// Hexagonal lattice, odd rows shifted right by half a cell.
+    pub const HEX: GridFlags = GridFlags(sys::TOGGLE_GRID_HEX);
+    /// Triangular lattice, cell (r, c) points up when r + c is even.
+    pub const TRI: GridFlags = GridFlags(sys::TOGGLE_GRID_TRI);
 }
 
 impl std::ops::BitOr for GridFlags {
@@ -286,6 +292,8 @@ pub enum Engine {
     Chase,
     /// Composite k.
     Howell,
+    /// Chasing on every lattice, wrap and stencil, prime k.
+    Transfer,
 }
 
 impl Engine {
@@ -296,6 +304,7 @@ impl Engine {
             Engine::Gf2 => sys::TOGGLE_ENGINE_GF2,
             Engine::Chase => sys::TOGGLE_ENGINE_CHASE,
             Engine::Howell => sys::TOGGLE_ENGINE_HOWELL,
+            Engine::Transfer => sys::TOGGLE_ENGINE_TRANSFER,
         }
     }
 
@@ -306,6 +315,7 @@ impl Engine {
             sys::TOGGLE_ENGINE_GF2 => Some(Engine::Gf2),
             sys::TOGGLE_ENGINE_CHASE => Some(Engine::Chase),
             sys::TOGGLE_ENGINE_HOWELL => Some(Engine::Howell),
+            sys::TOGGLE_ENGINE_TRANSFER => Some(Engine::Transfer),
             _ => None,
         }
     }
