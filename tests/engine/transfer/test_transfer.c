@@ -210,6 +210,21 @@ START_TEST(random_stencils)
 }
 END_TEST
 
+/* Buchholz: the (n + 1) x (n + 1) square torus over F_2 has nullity
+ * 2 d(n) + 4 [n = 2 mod 3], d(n) the classic n x n nullity (A159257), which
+ * the polynomial route computes; the torus goes through the transfer engine. */
+START_TEST(torus_buchholz_formula)
+{
+    for (size_t n = 2; n <= 120; n++) {
+        size_t d = 0, t = 0;
+        ck_assert_int_eq(toggle_grid_nullity(n, n, 2, 0, &d), TOGGLE_OK);
+        ck_assert_int_eq(toggle_grid_nullity(n + 1, n + 1, 2, TOGGLE_GRID_TORUS, &t), TOGGLE_OK);
+        ck_assert_msg(t == 2 * d + (n % 3 == 2 ? 4 : 0), "torus %zu: nullity %zu, formula %zu",
+                      n + 1, t, 2 * d + (n % 3 == 2 ? 4 : 0));
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *su = suite_create("transfer");
@@ -220,6 +235,7 @@ static Suite *suite(void)
     tcase_add_test(tc, tri_all_boards);
     tcase_add_test(tc, moore_all_boards);
     tcase_add_test(tc, random_stencils);
+    tcase_add_test(tc, torus_buchholz_formula);
     suite_add_tcase(su, tc);
     return su;
 }
