@@ -710,7 +710,8 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
     unsigned __int128 e = (unsigned __int128)rows * f.C * nw * 8 /* lanes */
                         + (unsigned __int128)m * m * 8 * 2   /* E, the small system's A */
                         + (unsigned __int128)m * m * 8 * 2   /* its elimination, kernel */
-                        + (unsigned __int128)f.ncls * f.C * 64;
+                        + (unsigned __int128)f.ncls * f.C * 64
+                        + (2u << 20); /* the inner engine's fixed allocations */
     size_t vec;
     if (!toggle__vecs_bytes(s->n, 1, s->k, &vec)) {
         frame_clear(&f);
