@@ -19,6 +19,7 @@ typedef struct {
     uint64_t p;
     int engine;
     const char *first_row; /* reference file for row 0, or NULL */
+    uint32_t flags;        /* TOGGLE_GRID_* (lattice and wrap), 0 classic */
 } board_arg;
 
 static void *board_setup(const void *arg)
@@ -26,7 +27,7 @@ static void *board_setup(const void *arg)
     const board_arg *a = arg;
     toggle_graph *g = NULL;
     toggle_system *s = NULL;
-    if (toggle_graph_new_grid(&g, a->rows, a->cols, 0) != TOGGLE_OK)
+    if (toggle_graph_new_grid(&g, a->rows, a->cols, a->flags) != TOGGLE_OK)
         return NULL;
     int rc = toggle_system_new(&s, g, a->p, NULL, NULL);
     toggle_graph_free(g);
@@ -205,18 +206,31 @@ static void nullity_teardown(void *p)
 #define F TOGGLE_ENGINE_FLINT
 static const board_arg boards[] = {
     /* 0..2: F_2 */
-    {1000, 1000, 2, C, NULL}, {4000, 4000, 2, C, NULL},
-    {10000, 10000, 2, C, "lightsout-10000-first-row.txt"},
+    {1000, 1000, 2, C, NULL, 0}, {4000, 4000, 2, C, NULL, 0},
+    {10000, 10000, 2, C, "lightsout-10000-first-row.txt", 0},
     /* 3..8: F_p */
-    {1000, 1000, 3, C, NULL}, {2000, 2000, 3, C, NULL},
-    {1000, 1000, 29, C, NULL}, {2000, 2000, 29, C, NULL},
-    {1000, 1000, 65521, C, NULL}, {2000, 2000, 65521, C, NULL},
+    {1000, 1000, 3, C, NULL, 0}, {2000, 2000, 3, C, NULL, 0},
+    {1000, 1000, 29, C, NULL, 0}, {2000, 2000, 29, C, NULL, 0},
+    {1000, 1000, 65521, C, NULL, 0}, {2000, 2000, 65521, C, NULL, 0},
     /* 9..14: chase against full elimination */
-    {20, 20, 3, C, NULL}, {20, 20, 3, F, NULL},
-    {40, 40, 3, C, NULL}, {40, 40, 3, F, NULL},
-    {60, 60, 2, C, NULL}, {60, 60, 2, F, NULL},
+    {20, 20, 3, C, NULL, 0}, {20, 20, 3, F, NULL, 0},
+    {40, 40, 3, C, NULL, 0}, {40, 40, 3, F, NULL, 0},
+    {60, 60, 2, C, NULL, 0}, {60, 60, 2, F, NULL, 0},
     /* 15: the published 998 board */
-    {998, 998, 2, C, "lightsout-998-first-row.txt"},
+    {998, 998, 2, C, "lightsout-998-first-row.txt", 0},
+    /* 16..: every topology and lattice (transfer engine, AUTO) against the
+     * classic board (chase) of the same size and modulus */
+#define A TOGGLE_ENGINE_AUTO
+    {200, 200, 2, C, NULL, 0}, {200, 200, 2, A, NULL, TOGGLE_GRID_TORUS},
+    {200, 200, 2, A, NULL, TOGGLE_GRID_CYLINDER}, {200, 200, 2, A, NULL, TOGGLE_GRID_HEX},
+    {200, 200, 2, A, NULL, TOGGLE_GRID_TRI},
+    {1000, 1000, 2, A, NULL, TOGGLE_GRID_TORUS}, {1000, 1000, 2, A, NULL, TOGGLE_GRID_HEX},
+    {1000, 1000, 2, A, NULL, TOGGLE_GRID_TRI},
+    {400, 400, 3, C, NULL, 0}, {400, 400, 3, A, NULL, TOGGLE_GRID_TORUS},
+    {400, 400, 3, A, NULL, TOGGLE_GRID_HEX}, {400, 400, 3, A, NULL, TOGGLE_GRID_TRI},
+    /* 28, 29: the 60 x 60 torus over F_3, transfer against full elimination */
+    {60, 60, 3, A, NULL, TOGGLE_GRID_TORUS}, {60, 60, 3, F, NULL, TOGGLE_GRID_TORUS},
+#undef A
 };
 static const nullity_arg nullities[] = {{100000, 2, 0}, {100000, 3, 0}};
 
@@ -242,6 +256,22 @@ static const bench_workload grid_workloads[] = {
     BOARD("grid/vs/p3/40x40/flint", "grid/vs/p3/40x40", "flint", "flint", 0, 3, 12),
     BOARD("grid/vs/f2/60x60/chase", "grid/vs/f2/60x60", "chase", "flint", 1, 5, 13),
     BOARD("grid/vs/f2/60x60/flint", "grid/vs/f2/60x60", "flint", "flint", 0, 3, 14),
+    BOARD("grid/topo/f2/200/classic", "grid/topo/f2/200", "classic", "classic", 1, 5, 16),
+    BOARD("grid/topo/f2/200/torus", "grid/topo/f2/200", "torus", "classic", 1, 5, 17),
+    BOARD("grid/topo/f2/200/cylinder", "grid/topo/f2/200", "cylinder", "classic", 1, 5, 18),
+    BOARD("grid/topo/f2/200/hex", "grid/topo/f2/200", "hex", "classic", 1, 5, 19),
+    BOARD("grid/topo/f2/200/tri", "grid/topo/f2/200", "tri", "classic", 1, 5, 20),
+    BOARD("grid/topo/f2/1000/classic", "grid/topo/f2/1000", "classic", "classic", 0, 3, 0),
+    BOARD("grid/topo/f2/1000/torus", "grid/topo/f2/1000", "torus", "classic", 0, 3, 21),
+    BOARD("grid/topo/f2/1000/hex", "grid/topo/f2/1000", "hex", "classic", 0, 3, 22),
+    BOARD("grid/topo/f2/1000/tri", "grid/topo/f2/1000", "tri", "classic", 0, 3, 23),
+    BOARD("grid/topo/p3/400/classic", "grid/topo/p3/400", "classic", "classic", 0, 3, 24),
+    BOARD("grid/topo/p3/400/torus", "grid/topo/p3/400", "torus", "classic", 0, 3, 25),
+    BOARD("grid/topo/p3/400/hex", "grid/topo/p3/400", "hex", "classic", 0, 3, 26),
+    BOARD("grid/topo/p3/400/tri", "grid/topo/p3/400", "tri", "classic", 0, 3, 27),
+    BOARD("grid/vs/p3/60x60torus/transfer", "grid/vs/p3/60x60torus", "transfer", "flint", 1, 3,
+          28),
+    BOARD("grid/vs/p3/60x60torus/flint", "grid/vs/p3/60x60torus", "flint", "flint", 0, 3, 29),
     {"grid/nullity/100000/f2", "grid/nullity/100000/f2", "poly", NULL, 1, 5, nullity_setup,
      nullity_run, nullity_teardown, &nullities[0]},
     {"grid/nullity/100000/f3", "grid/nullity/100000/f3", "poly", NULL, 1, 5, nullity_setup,

@@ -141,3 +141,26 @@ int cli_opt(int argc, char **argv, int *i, const char *name, const char **val)
     *val = argv[++*i];
     return 1;
 }
+
+int cli_lattice_opt(int argc, char **argv, int *i, uint32_t *flags)
+{
+    const char *val = NULL;
+    if (!strcmp(argv[*i], "--cylinder")) {
+        *flags |= TOGGLE_GRID_CYLINDER;
+        return 1;
+    }
+    if (!cli_opt(argc, argv, i, "--lattice", &val))
+        return 0;
+    if (val && !strcmp(val, "square"))
+        return 1;
+    if (val && !strcmp(val, "hex")) {
+        *flags |= TOGGLE_GRID_HEX;
+        return 1;
+    }
+    if (val && !strcmp(val, "tri")) {
+        *flags |= TOGGLE_GRID_TRI;
+        return 1;
+    }
+    cli_fail("--lattice", "expected square, hex or tri, got '%s'", val ? val : "");
+    return -1;
+}

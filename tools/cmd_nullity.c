@@ -4,18 +4,23 @@
 #include "commands.h"
 
 static const char nullity_usage[] =
-    "usage: toggle nullity --grid RxC [--mod P] [--no-self] [--torus] [--moore] [--json]\n"
+    "usage: toggle nullity --grid RxC [--mod P] [--no-self] [--torus|--cylinder] [--moore]\n"
+    "                      [--lattice square|hex|tri] [--json]\n"
     "\n"
     "The nullity d of the rows x cols board over F_p (the board has p^d\n"
     "solutions when solvable): deg gcd(P_rows(x), P_cols(x + 1)) for the classic\n"
-    "board, deg gcd(P_rows(x), P_cols(x)) with --no-self. Torus and Moore boards\n"
-    "are eliminated in full instead (small boards only). See docs/grid.md.\n"
+    "board, deg gcd(P_rows(x), P_cols(x)) with --no-self. Other boards (torus,\n"
+    "cylinder, Moore, hex, tri) are solved by the fastest engine that applies:\n"
+    "the transfer chase where it peels, else full elimination. See docs/grid.md\n"
+    "and docs/transfer.md.\n"
     "\n"
     "  --grid RxC   board shape (required)\n"
     "  --mod P      a prime modulus (default 2)\n"
     "  --no-self    pressing a cell leaves it alone\n"
     "  --torus      wrap around the edges\n"
+    "  --cylinder   wrap left-right only\n"
     "  --moore      8 neighbours\n"
+    "  --lattice L  square (default), hex (odd-r rows) or tri (docs/lattices.md)\n"
     "  --json       print {\"rows\":R,\"cols\":C,\"modulus\":P,\"nullity\":d}\n"
     "  -h, --help   this help\n";
 
@@ -27,7 +32,12 @@ int cmd_nullity(int argc, char **argv)
     int json = 0;
     for (int i = 1; i < argc; i++) {
         const char *val = NULL, *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+        int lat = cli_lattice_opt(argc, argv, &i, &flags);
+        if (lat < 0)
+            return 1;
+        if (lat) {
+            continue;
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             fputs(nullity_usage, stdout);
             return 0;
         } else if (!strcmp(a, "--no-self")) {

@@ -14,6 +14,9 @@ static const char solve_usage[] =
     "Puzzle:\n"
     "  --grid RxC         a rows x cols board (classic: self plus 4 neighbours)\n"
     "  --torus            wrap around the edges (with --grid)\n"
+    "  --cylinder         wrap left-right only (with --grid)\n"
+    "  --lattice L        square (default), hex (odd rows shifted right) or tri\n"
+    "                     (triangles, (r + c) even up); docs/lattices.md\n"
     "  --no-self          a press leaves the pressed cell alone (--grid, --graph)\n"
     "  --moore            8 neighbours instead of 4 (with --grid)\n"
     "  --graph FILE       an undirected graph as an edge list ('u v' per line,\n"
@@ -225,7 +228,12 @@ int cmd_solve(int argc, char **argv)
     o.k = 2;
     for (int i = 1; i < argc; i++) {
         const char *val = NULL, *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+        int lat = cli_lattice_opt(argc, argv, &i, &o.flags);
+        if (lat < 0)
+            return 1;
+        if (lat) {
+            continue;
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             fputs(solve_usage, stdout);
             return 0;
         } else if (!strcmp(a, "--torus")) {
@@ -296,8 +304,10 @@ int cmd_solve(int argc, char **argv)
         return cli_fail("solve", "--orbits needs --grid (the symmetries of a board)");
     if ((o.orbits || o.steps) && o.json)
         return cli_fail("solve", "--orbits and --steps print text, not --json");
-    if ((o.flags & (TOGGLE_GRID_TORUS | TOGGLE_GRID_MOORE)) && !o.grid)
-        return cli_fail("solve", "--torus and --moore need --grid");
+
+    if ((o.flags & (TOGGLE_GRID_TORUS | TOGGLE_GRID_MOORE | TOGGLE_GRID_CYLINDER |
+                    TOGGLE_GRID_HEX | TOGGLE_GRID_TRI)) && !o.grid)
+        return cli_fail("solve", "--torus, --cylinder, --moore and --lattice need --grid");
 
     toggle_system *s = NULL;
     size_t rows, cols;

@@ -39,6 +39,10 @@ int cli_print_board(FILE *f, const uint64_t *v, size_t rows, size_t cols, uint64
 void cli_print_vector(FILE *f, const uint64_t *v, size_t n, size_t rows, size_t cols, uint64_t k);
 /* Is this argument "--name" and does it have a value? Sets *val and advances *i. */
 int cli_opt(int argc, char **argv, int *i, const char *name, const char **val);
+/* --cylinder and --lattice square|hex|tri (grid commands): 1 when argv[*i]
+ * was one of them (flags updated, *i advanced past a value), 0 when not,
+ * -1 after printing an error for a bad lattice name. */
+int cli_lattice_opt(int argc, char **argv, int *i, uint32_t *flags);
 
 /* ---- solution spaces (cmd_generate.c) ---- */
 /* "cells" or "presses" into a TOGGLE_METRIC_*; 0 on success. */

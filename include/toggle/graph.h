@@ -24,7 +24,10 @@ enum {
     TOGGLE_GRID_CLASSIC = 0,   /**< self plus up, down, left, right */
     TOGGLE_GRID_NO_SELF = 1,   /**< pressing a cell leaves the cell itself alone */
     TOGGLE_GRID_TORUS = 2,     /**< wrap around the edges */
-    TOGGLE_GRID_MOORE = 4      /**< 8 neighbours (adds the diagonals) */
+    TOGGLE_GRID_MOORE = 4,     /**< 8 neighbours (adds the diagonals); square lattice only */
+    TOGGLE_GRID_CYLINDER = 8,  /**< wrap left-right only (the last column touches the first) */
+    TOGGLE_GRID_HEX = 16,      /**< hexagonal lattice, "odd-r" offset rows (docs/lattices.md) */
+    TOGGLE_GRID_TRI = 32       /**< triangular lattice, (r + c) even points up (docs/lattices.md) */
 };
 
 /** Flag for toggle_graph_new_adjacency() and toggle_graph_new_edges(). */
@@ -40,19 +43,35 @@ enum {
 };
 
 /** Build a rows x cols grid.
+ *
+ *  Lattices (docs/lattices.md has the pictures): square (default; 4
+ *  neighbours, 8 with TOGGLE_GRID_MOORE), TOGGLE_GRID_HEX (odd rows shifted
+ *  right by half a cell: (r, c) touches (r, c +- 1) and, on even r,
+ *  (r +- 1, c - 1), (r +- 1, c); on odd r, (r +- 1, c), (r +- 1, c + 1)) and
+ *  TOGGLE_GRID_TRI ((r, c) points up when r + c is even and touches
+ *  (r, c +- 1) and (r + 1, c); pointing down it touches (r, c +- 1) and
+ *  (r - 1, c)). Each cell also touches itself unless TOGGLE_GRID_NO_SELF.
+ *  TOGGLE_GRID_TORUS wraps both directions, TOGGLE_GRID_CYLINDER the columns
+ *  only: the last row (column) touches the first. Every listed neighbour,
+ *  after wrapping, adds 1: on a board 1 or 2 cells wide a neighbour reached
+ *  twice counts twice (and a wrap onto the cell itself adds to it).
  *  @param out    receives the new graph (caller frees with toggle_graph_free())
  *  @param rows   number of rows, >= 1
  *  @param cols   number of columns, >= 1
- *  @param flags  OR of TOGGLE_GRID_NO_SELF, TOGGLE_GRID_TORUS, TOGGLE_GRID_MOORE
- *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL out, zero size, unknown flag),
+ *  @param flags  OR of TOGGLE_GRID_NO_SELF, TOGGLE_GRID_TORUS or
+ *                TOGGLE_GRID_CYLINDER, and TOGGLE_GRID_MOORE or
+ *                TOGGLE_GRID_HEX or TOGGLE_GRID_TRI
+ *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL out, zero size, unknown flag,
+ *          both wraps, more than one of MOORE, HEX, TRI),
  *          TOGGLE_EOVERFLOW (rows * cols overflows), TOGGLE_ENOMEM. */
 TOGGLE_API int toggle_graph_new_grid(toggle_graph **out, size_t rows, size_t cols,
                                      uint32_t flags);
 
 /** Build a grid whose press pattern is an arbitrary stencil: pressing (r, c)
  *  adds weight[s] to cell (r + drow[s], c + dcol[s]) for each s < count.
- *  Offsets that leave the board are dropped unless TOGGLE_GRID_TORUS wraps
- *  them. Repeated offsets add up. A weight of 0 is allowed.
+ *  Offsets that leave the board are dropped unless TOGGLE_GRID_TORUS (both
+ *  directions) or TOGGLE_GRID_CYLINDER (columns only) wraps them. Repeated
+ *  offsets add up. A weight of 0 is allowed.
  *  @param out    receives the new graph (caller frees with toggle_graph_free())
  *  @param rows   number of rows, >= 1
  *  @param cols   number of columns, >= 1
@@ -60,9 +79,9 @@ TOGGLE_API int toggle_graph_new_grid(toggle_graph **out, size_t rows, size_t col
  *  @param dcol   count column offsets
  *  @param weight count weights (what the press adds at each offset)
  *  @param count  number of stencil entries, >= 1
- *  @param flags  0 or TOGGLE_GRID_TORUS
+ *  @param flags  0, TOGGLE_GRID_TORUS or TOGGLE_GRID_CYLINDER
  *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL pointer, zero size or count,
- *          unknown flag), TOGGLE_ERANGE (an offset's magnitude >= the board
+ *          unknown flag, both wraps), TOGGLE_ERANGE (an offset's magnitude >= the board
  *          size in that direction), TOGGLE_EOVERFLOW (rows * cols overflows,
  *          or weights that reach the same cell add up past 2^64 - 1),
  *          TOGGLE_ENOMEM. */

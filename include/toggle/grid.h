@@ -24,13 +24,13 @@ extern "C" {
  *  board: deg gcd(P_rows(x), P_cols(x + 1)) for the classic board and
  *  deg gcd(P_rows(x), P_cols(x)) without self (TOGGLE_GRID_NO_SELF), where
  *  P_0 = 1, P_1 = x, P_{j+1} = x P_j - P_{j-1}, each P_n built from its
- *  closed form. Cost O(M(n) log n) for n = max(rows, cols). Boards with
- *  TOGGLE_GRID_TORUS or TOGGLE_GRID_MOORE have no such formula here: their
- *  nullity is computed by full elimination (AUTO engine, default memory
- *  budget), so only small boards are practical.
+ *  closed form. Cost O(M(n) log n) for n = max(rows, cols). Other boards
+ *  (torus, cylinder, Moore, hex, tri) have no such formula here: their
+ *  nullity comes from the AUTO engine (default memory budget), the transfer
+ *  chase where it applies (docs/transfer.md), else full elimination.
  *  @param rows, cols  board shape, >= 1 (at most 2^28 each for the polynomial route)
  *  @param modulus     a prime p, 2 <= p <= TOGGLE_MAX_MODULUS
- *  @param flags       OR of TOGGLE_GRID_NO_SELF, TOGGLE_GRID_TORUS, TOGGLE_GRID_MOORE
+ *  @param flags       grid flags as for toggle_graph_new_grid()
  *  @param nullity     receives the nullity (dimension of the kernel of A)
  *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL nullity, zero size, modulus < 2,
  *          unknown flag), TOGGLE_ERANGE (modulus too large),

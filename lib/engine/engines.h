@@ -19,6 +19,7 @@
 
 #define TOGGLE__ENGINES(X) \
     X(CHASE, chase)        \
+    X(TRANSFER, transfer)  \
     X(GF2, gf2)            \
     TOGGLE__ENGINE_BLAS(X) \
     X(FLINT, flint)        \

@@ -61,67 +61,73 @@ static int stencil_alloc(toggle_graph *g, size_t count)
     return TOGGLE_OK;
 }
 
-/* Offset d along a dimension of size len wraps to the same cell as e when
- * (d - e) is a multiple of len. */
-static bool same_wrapped(int64_t d, int64_t e, size_t len)
-{
-    int64_t diff = d - e;
-    int64_t l = (int64_t)len;
-    return ((diff % l) + l) % l == 0;
-}
+#define GRID_WRAPS (TOGGLE_GRID_TORUS | TOGGLE_GRID_CYLINDER)
+#define GRID_LATTICES (TOGGLE_GRID_MOORE | TOGGLE_GRID_HEX | TOGGLE_GRID_TRI)
+
+/* The neighbour offsets of the lattices (docs/lattices.md), before wrapping:
+ * a cell of parity q (hex: r & 1, tri: (r + c) & 1, square: 0) touches
+ * (r + dr, c + dc) for each listed offset. */
+static const int8_t square_nbr[8][2] = {{-1, 0}, {0, -1}, {0, 1}, {1, 0},
+                                        {-1, -1}, {-1, 1}, {1, -1}, {1, 1}};
+static const int8_t hex_nbr[2][6][2] = {
+    {{0, -1}, {0, 1}, {-1, -1}, {-1, 0}, {1, -1}, {1, 0}}, /* even rows */
+    {{0, -1}, {0, 1}, {-1, 0}, {-1, 1}, {1, 0}, {1, 1}},   /* odd rows */
+};
+static const int8_t tri_nbr[2][3][2] = {
+    {{0, -1}, {0, 1}, {1, 0}},  /* r + c even: pointing up */
+    {{0, -1}, {0, 1}, {-1, 0}}, /* r + c odd: pointing down */
+};
 
 int toggle_graph_new_grid(toggle_graph **out, size_t rows, size_t cols, uint32_t flags)
 {
-    static const int64_t nbr[8][2] = {{-1, 0}, {0, -1}, {0, 1}, {1, 0},
-                                      {-1, -1}, {-1, 1}, {1, -1}, {1, 1}};
     size_t n;
     int rc = check_shape(out, rows, cols, &n);
     if (rc)
         return rc;
-    if (flags & ~(uint32_t)(TOGGLE_GRID_NO_SELF | TOGGLE_GRID_TORUS | TOGGLE_GRID_MOORE))
+    if (flags & ~(uint32_t)(TOGGLE_GRID_NO_SELF | GRID_WRAPS | GRID_LATTICES))
         return toggle__error(TOGGLE_EINVAL, "unknown grid flags 0x%x", (unsigned)flags);
+    if ((flags & GRID_WRAPS) == GRID_WRAPS)
+        return toggle__error(TOGGLE_EINVAL, "grid flags 0x%x: TORUS and CYLINDER exclude each "
+                             "other (a torus wraps both directions)", (unsigned)flags);
+    uint32_t lat = flags & GRID_LATTICES;
+    if (lat & (lat - 1))
+        return toggle__error(TOGGLE_EINVAL, "grid flags 0x%x: at most one of MOORE, HEX and TRI",
+                             (unsigned)flags);
     if (rows > INT64_MAX || cols > INT64_MAX)
         return toggle__error(TOGGLE_ERANGE, "grid shape %zu x %zu too large", rows, cols);
 
-    int64_t dr[9], dc[9];
-    size_t count = 0;
-    if (!(flags & TOGGLE_GRID_NO_SELF)) {
-        dr[count] = 0;
-        dc[count++] = 0;
-    }
-    size_t nn = (flags & TOGGLE_GRID_MOORE) ? 8 : 4;
-    for (size_t s = 0; s < nn; s++) {
-        int64_t r = nbr[s][0], c = nbr[s][1];
-        bool dup = false;
-        if (flags & TOGGLE_GRID_TORUS) {
-            /* On a small torus two offsets can reach the same cell, or the
-             * cell itself: a press toggles each cell of its neighbourhood once. */
-            if (same_wrapped(r, 0, rows) && same_wrapped(c, 0, cols))
-                dup = true;
-            for (size_t t = 0; t < count && !dup; t++)
-                dup = same_wrapped(r, dr[t], rows) && same_wrapped(c, dc[t], cols);
-        } else if ((r != 0 && rows == 1) || (c != 0 && cols == 1)) {
-            dup = true; /* never on the board */
-        }
-        if (!dup) {
-            dr[count] = r;
-            dc[count++] = c;
-        }
-    }
+    /* Every parity class lists the same number of offsets (self first). */
+    size_t npar = (lat & (TOGGLE_GRID_HEX | TOGGLE_GRID_TRI)) ? 2 : 1;
+    size_t nn = (lat & TOGGLE_GRID_MOORE) ? 8 : (lat & TOGGLE_GRID_HEX) ? 6
+              : (lat & TOGGLE_GRID_TRI) ? 3 : 4;
+    size_t self = (flags & TOGGLE_GRID_NO_SELF) ? 0 : 1, count = self + nn;
     toggle_graph *g = NULL;
     rc = graph_alloc(&g, TOGGLE_KIND_GRID, flags, n);
     if (rc)
         return rc;
     g->rows = rows;
     g->cols = cols;
-    if ((rc = stencil_alloc(g, count))) {
+    if ((rc = stencil_alloc(g, npar * count))) {
         toggle_graph_free(g);
         return rc;
     }
-    for (size_t s = 0; s < count; s++) {
-        g->dr[s] = dr[s];
-        g->dc[s] = dc[s];
-        g->w[s] = 1;
+    g->nst = count;
+    g->npar = npar;
+    for (size_t q = 0; q < npar; q++) {
+        int64_t *dr = g->dr + q * count, *dc = g->dc + q * count;
+        uint64_t *w = g->w + q * count;
+        size_t t = 0;
+        if (self) {
+            dr[t] = dc[t] = 0;
+            w[t++] = 1;
+        }
+        for (size_t s = 0; s < nn; s++, t++) {
+            const int8_t *o = (lat & TOGGLE_GRID_HEX) ? hex_nbr[q][s]
+                            : (lat & TOGGLE_GRID_TRI) ? tri_nbr[q][s] : square_nbr[s];
+            dr[t] = o[0];
+            dc[t] = o[1];
+            w[t] = 1;
+        }
     }
     *out = g;
     return TOGGLE_OK;
@@ -147,7 +153,7 @@ static int stencil_key_cmp(const void *a, const void *b)
  * wrap and then be reduced wrongly modulo k, so refuse such a stencil. */
 static int stencil_check_sums(size_t rows, size_t cols, const int64_t *drow,
                               const int64_t *dcol, const uint64_t *weight, size_t count,
-                              bool torus)
+                              bool wrap_rows, bool wrap_cols)
 {
     uint64_t total = 0;
     size_t s = 0;
@@ -159,8 +165,8 @@ static int stencil_check_sums(size_t rows, size_t cols, const int64_t *drow,
     if (!k)
         return toggle__error(TOGGLE_ENOMEM, "out of memory checking %zu stencil entries", count);
     for (s = 0; s < count; s++) {
-        k[s].r = torus ? ((drow[s] % (int64_t)rows) + (int64_t)rows) % (int64_t)rows : drow[s];
-        k[s].c = torus ? ((dcol[s] % (int64_t)cols) + (int64_t)cols) % (int64_t)cols : dcol[s];
+        k[s].r = wrap_rows ? ((drow[s] % (int64_t)rows) + (int64_t)rows) % (int64_t)rows : drow[s];
+        k[s].c = wrap_cols ? ((dcol[s] % (int64_t)cols) + (int64_t)cols) % (int64_t)cols : dcol[s];
         k[s].w = weight[s];
     }
     qsort(k, count, sizeof *k, stencil_key_cmp);
@@ -192,8 +198,11 @@ int toggle_graph_new_stencil(toggle_graph **out, size_t rows, size_t cols,
         return toggle__error(TOGGLE_EINVAL, "stencil arrays must not be NULL");
     if (count == 0)
         return toggle__error(TOGGLE_EINVAL, "stencil has no entries");
-    if (flags & ~(uint32_t)TOGGLE_GRID_TORUS)
+    if (flags & ~(uint32_t)GRID_WRAPS)
         return toggle__error(TOGGLE_EINVAL, "unknown stencil flags 0x%x", (unsigned)flags);
+    if ((flags & GRID_WRAPS) == GRID_WRAPS)
+        return toggle__error(TOGGLE_EINVAL, "stencil flags 0x%x: TORUS and CYLINDER exclude "
+                             "each other (a torus wraps both directions)", (unsigned)flags);
     for (size_t s = 0; s < count; s++) {
         uint64_t ar = drow[s] < 0 ? 0 - (uint64_t)drow[s] : (uint64_t)drow[s];
         uint64_t ac = dcol[s] < 0 ? 0 - (uint64_t)dcol[s] : (uint64_t)dcol[s];
@@ -203,7 +212,7 @@ int toggle_graph_new_stencil(toggle_graph **out, size_t rows, size_t cols,
                                  s, (long long)drow[s], (long long)dcol[s], rows, cols);
     }
     if ((rc = stencil_check_sums(rows, cols, drow, dcol, weight, count,
-                                 flags & TOGGLE_GRID_TORUS)))
+                                 flags & TOGGLE_GRID_TORUS, flags & GRID_WRAPS)))
         return rc;
     toggle_graph *g = NULL;
     rc = graph_alloc(&g, TOGGLE_KIND_STENCIL, flags, n);
@@ -211,6 +220,7 @@ int toggle_graph_new_stencil(toggle_graph **out, size_t rows, size_t cols,
         return rc;
     g->rows = rows;
     g->cols = cols;
+    g->npar = 1;
     if ((rc = stencil_alloc(g, count))) {
         toggle_graph_free(g);
         return rc;
@@ -486,16 +496,20 @@ size_t toggle__graph_column(const toggle_graph *g, size_t j, size_t *idx, uint64
         return c;
     }
     int64_t r = (int64_t)(j / g->cols), c = (int64_t)(j % g->cols);
-    bool torus = g->flags & TOGGLE_GRID_TORUS;
-    size_t count = 0;
-    for (size_t s = 0; s < g->nst; s++) {
+    bool wrap_r = g->flags & TOGGLE_GRID_TORUS, wrap_c = g->flags & GRID_WRAPS;
+    size_t count = 0, base = 0;
+    if (g->kind == TOGGLE_KIND_GRID && (g->flags & TOGGLE_GRID_HEX))
+        base = (size_t)(r & 1) * g->nst;
+    else if (g->kind == TOGGLE_KIND_GRID && (g->flags & TOGGLE_GRID_TRI))
+        base = (size_t)((r + c) & 1) * g->nst;
+    for (size_t s = base; s < base + g->nst; s++) {
         int64_t rr = r + g->dr[s], cc = c + g->dc[s];
-        if (torus) {
+        if (wrap_r)
             rr = wrap(rr, g->rows);
+        if (wrap_c)
             cc = wrap(cc, g->cols);
-        } else if (rr < 0 || cc < 0 || rr >= (int64_t)g->rows || cc >= (int64_t)g->cols) {
+        if (rr < 0 || cc < 0 || rr >= (int64_t)g->rows || cc >= (int64_t)g->cols)
             continue;
-        }
         size_t cell = (size_t)rr * g->cols + (size_t)cc;
         /* insertion into the sorted list, merging repeats (weights add) */
         size_t pos = count;

@@ -10,9 +10,11 @@ struct toggle_graph {
     int kind;
     uint32_t flags;
     size_t n, rows, cols;
-    /* GRID and STENCIL: pressing (r, c) adds w[s] to (r + dr[s], c + dc[s]).
-     * For GRID the offsets are distinct after wrapping (a set). */
-    size_t nst;
+    /* GRID and STENCIL: pressing (r, c) of parity q adds w[s] to
+     * (r + dr[s], c + dc[s]) for s in [q nst, (q + 1) nst), wrapped by the
+     * flags (offsets reaching one cell add up). npar parity classes: 1, or 2
+     * for the hex (q = r & 1) and tri (q = (r + c) & 1) lattices. */
+    size_t nst, npar;
     int64_t *dr, *dc;
     uint64_t *w;
     /* MATRIX: column j's nonzeros are rowidx/val[colptr[j] .. colptr[j+1]). */

@@ -356,8 +356,10 @@ bool toggle__system_is_symmetric(const toggle_system *s)
 {
     if (s->m != s->n)
         return false;
-    if (s->graph && s->graph->kind == TOGGLE_KIND_GRID)
-        return true; /* every grid neighbourhood is a symmetric relation */
+    if (s->graph && s->graph->kind == TOGGLE_KIND_GRID &&
+        !(s->graph->flags & (TOGGLE_GRID_HEX | TOGGLE_GRID_TRI)))
+        return true; /* every square-lattice neighbourhood is a symmetric relation (hex and
+                      * tri are not across an odd wrap: compared below) */
     if (!s->graph) {
         for (size_t i = 0; i < s->m; i++)
             for (size_t j = i + 1; j < s->n; j++)

@@ -71,37 +71,65 @@ uint64_t tu_addmod(uint64_t a, uint64_t b, uint64_t k)
     return (uint64_t)(((unsigned __int128)a + b) % k);
 }
 
+/* The neighbourhoods as the issue and docs/lattices.md fix them, written
+ * here from the conventions (not from lib/graph): each listed neighbour,
+ * wrapped, adds 1 (a neighbour reached twice counts twice). */
+size_t tu_grid_neighbours(size_t rows, size_t cols, uint32_t flags, size_t r, size_t c,
+                          long nb[][2])
+{
+    size_t cnt = 0;
+    long R = (long)r, C = (long)c;
+    if (!(flags & TOGGLE_GRID_NO_SELF)) {
+        nb[cnt][0] = R;
+        nb[cnt++][1] = C;
+    }
+    long cand[8][2];
+    size_t nc = 0;
+#define TU_ADD(a, b) (cand[nc][0] = R + (a), cand[nc][1] = C + (b), nc++)
+    if (flags & TOGGLE_GRID_HEX) {
+        TU_ADD(0, -1); TU_ADD(0, 1);
+        if (r % 2 == 0) { TU_ADD(-1, -1); TU_ADD(-1, 0); TU_ADD(1, -1); TU_ADD(1, 0); }
+        else { TU_ADD(-1, 0); TU_ADD(-1, 1); TU_ADD(1, 0); TU_ADD(1, 1); }
+    } else if (flags & TOGGLE_GRID_TRI) {
+        TU_ADD(0, -1); TU_ADD(0, 1);
+        if ((r + c) % 2 == 0) TU_ADD(1, 0); else TU_ADD(-1, 0);
+    } else {
+        TU_ADD(-1, 0); TU_ADD(1, 0); TU_ADD(0, -1); TU_ADD(0, 1);
+        if (flags & TOGGLE_GRID_MOORE) { TU_ADD(-1, -1); TU_ADD(-1, 1); TU_ADD(1, -1); TU_ADD(1, 1); }
+    }
+#undef TU_ADD
+    for (size_t i = 0; i < nc; i++) {
+        long rr = cand[i][0], cc = cand[i][1];
+        if (flags & TOGGLE_GRID_TORUS)
+            rr = (rr + (long)rows) % (long)rows;
+        if (flags & (TOGGLE_GRID_TORUS | TOGGLE_GRID_CYLINDER))
+            cc = (cc + (long)cols) % (long)cols;
+        if (rr < 0 || cc < 0 || rr >= (long)rows || cc >= (long)cols)
+            continue;
+        nb[cnt][0] = rr;
+        nb[cnt++][1] = cc;
+    }
+    return cnt;
+}
+
 uint64_t *tu_grid_matrix(size_t rows, size_t cols, uint32_t flags)
 {
     size_t n = rows * cols;
     uint64_t *a = calloc(n * n > 0 ? n * n : 1, sizeof *a);
-    int torus = flags & TOGGLE_GRID_TORUS, moore = flags & TOGGLE_GRID_MOORE;
-    for (size_t r = 0; r < rows; r++) {
+    long nb[16][2];
+    for (size_t r = 0; r < rows; r++)
         for (size_t c = 0; c < cols; c++) {
-            size_t j = r * cols + c;
-            for (long dr = -1; dr <= 1; dr++) {
-                for (long dc = -1; dc <= 1; dc++) {
-                    if (dr && dc && !moore)
-                        continue;
-                    if (!dr && !dc && (flags & TOGGLE_GRID_NO_SELF))
-                        continue;
-                    long rr = (long)r + dr, cc = (long)c + dc;
-                    if (torus) {
-                        rr = (rr + (long)rows) % (long)rows;
-                        cc = (cc + (long)cols) % (long)cols;
-                    } else if (rr < 0 || cc < 0 || rr >= (long)rows || cc >= (long)cols) {
-                        continue;
-                    }
-                    /* a neighbour that wraps onto the pressed cell is the cell
-                     * itself (governed by NO_SELF); each cell toggles once */
-                    if ((dr || dc) && (size_t)rr == r && (size_t)cc == c)
-                        continue;
-                    a[((size_t)rr * cols + (size_t)cc) * n + j] = 1;
-                }
-            }
+            size_t j = r * cols + c, cnt = tu_grid_neighbours(rows, cols, flags, r, c, nb);
+            for (size_t t = 0; t < cnt; t++)
+                a[((size_t)nb[t][0] * cols + (size_t)nb[t][1]) * n + j] += 1;
         }
-    }
     return a;
+}
+
+void tu_reduce(uint64_t *a, size_t count, uint64_t k)
+{
+    for (size_t i = 0; i < count; i++)
+        a[i] %= k;
 }
 
 void tu_apply(const uint64_t *a, size_t m, size_t n, const uint64_t *x, uint64_t k, uint64_t *y)
@@ -130,7 +158,8 @@ static uint64_t powmod(uint64_t b, uint64_t e, uint64_t k)
 size_t tu_rank(const uint64_t *a0, size_t m, size_t n, uint64_t p)
 {
     uint64_t *a = malloc((m * n > 0 ? m * n : 1) * sizeof *a);
-    memcpy(a, a0, m * n * sizeof *a);
+    for (size_t i = 0; i < m * n; i++)
+        a[i] = a0[i] % p; /* grid matrices count a neighbour reached twice twice */
     size_t rank = 0;
     for (size_t c = 0; c < n && rank < m; c++) {
         size_t piv = rank;

@@ -29,9 +29,17 @@ uint64_t tu_below(tu_rng *r, uint64_t bound); /* uniform in [0, bound) */
 uint64_t tu_mulmod(uint64_t a, uint64_t b, uint64_t k);
 uint64_t tu_addmod(uint64_t a, uint64_t b, uint64_t k);
 
+/* The cells pressing (r, c) changes, one entry per listed neighbour after
+ * wrapping (repeats kept: each adds 1), from the documented conventions
+ * of every lattice and wrap. nb holds at least 9 entries. */
+size_t tu_grid_neighbours(size_t rows, size_t cols, uint32_t flags, size_t r, size_t c,
+                          long nb[][2]);
 /* Dense m x n matrix of the game on a rows x cols grid with TOGGLE_GRID_*
  * flags, built by the test's own neighbour code (malloc'd; caller frees). */
 uint64_t *tu_grid_matrix(size_t rows, size_t cols, uint32_t flags);
+/* Reduce count entries modulo k in place (grid matrices hold 2 or 3 where a
+ * neighbour is reached twice; toggle_system_new_matrix wants entries < k). */
+void tu_reduce(uint64_t *a, size_t count, uint64_t k);
 
 /* y = A x mod k for dense row-major A (m x n). */
 void tu_apply(const uint64_t *a, size_t m, size_t n, const uint64_t *x, uint64_t k,

@@ -234,6 +234,7 @@ static void brute_case(size_t rows, size_t cols, uint32_t flags, uint64_t k, tu_
 {
     size_t n = rows * cols;
     uint64_t *a = tu_grid_matrix(rows, cols, flags), *b = malloc(n * sizeof *b);
+    tu_reduce(a, n * n, k);
     for (size_t i = 0; i < n; i++)
         b[i] = tu_below(rng, 3) ? 1 % k : tu_below(rng, k);
     toggle_system *s = NULL;

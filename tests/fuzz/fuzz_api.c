@@ -135,9 +135,8 @@ static void grid_matrix(uint64_t *a, size_t rows, size_t cols, uint32_t flags)
                     } else if (rr < 0 || cc < 0 || rr >= (long)rows || cc >= (long)cols) {
                         continue;
                     }
-                    if ((dr || dc) && (size_t)rr == r && (size_t)cc == c)
-                        continue;
-                    a[((size_t)rr * cols + (size_t)cc) * n + r * cols + c] = 1;
+                    /* a neighbour reached twice counts twice */
+                    a[((size_t)rr * cols + (size_t)cc) * n + r * cols + c] += 1;
                 }
 }
 
@@ -163,7 +162,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint64_t k = moduli[h0 % (sizeof moduli / sizeof *moduli)];
     if (h0 >= 0xf0) /* any modulus */
         k = fuzz_u64(&rd);
-    int engine = h1 % 7; /* 0..5 engines (5: blas, when built), 6 = bogus value */
+    int engine = h1 % 8; /* 0..6 engines (5: blas, when built), 7 = bogus value */
     int grid = h1 >> 3 & 1;
     int budget_small = (h1 >> 4 & 7) == 7;
     size_t m, n;
@@ -177,6 +176,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         rc = toggle_graph_new_grid(&g, rows, cols, flags);
         FUZZ_CHECK(rc == 0, "grid %zux%zu flags %u: %s", rows, cols, flags, toggle_last_error());
         grid_matrix(a, rows, cols, flags);
+        for (size_t i = 0; i < n * n && k >= 2; i++)
+            a[i] %= k;
         uint64_t start[MAXN], target[MAXN];
         int use_start = fuzz_u8(&rd) & 1;
         for (size_t i = 0; i < n; i++) {

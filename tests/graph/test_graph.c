@@ -30,12 +30,47 @@ static void compare_grid(size_t rows, size_t cols, uint32_t flags)
 
 START_TEST(grid_matches_definition)
 {
-    uint32_t flags[] = {0, TOGGLE_GRID_NO_SELF, TOGGLE_GRID_TORUS, TOGGLE_GRID_MOORE,
-                        TOGGLE_GRID_TORUS | TOGGLE_GRID_MOORE | TOGGLE_GRID_NO_SELF};
-    for (size_t f = 0; f < 5; f++)
+    /* every lattice and wrap, with and without self (a neighbour reached
+     * twice on a 1- or 2-wide wrap counts twice) */
+    uint32_t lat[] = {0, TOGGLE_GRID_MOORE, TOGGLE_GRID_HEX, TOGGLE_GRID_TRI};
+    uint32_t wraps[] = {0, TOGGLE_GRID_TORUS, TOGGLE_GRID_CYLINDER};
+    uint32_t flags[24];
+    size_t nf = 0;
+    for (size_t l = 0; l < 4; l++)
+        for (size_t w = 0; w < 3; w++)
+            for (uint32_t ns = 0; ns <= TOGGLE_GRID_NO_SELF; ns++)
+                flags[nf++] = lat[l] | wraps[w] | ns;
+    for (size_t f = 0; f < nf; f++)
         for (size_t r = 1; r <= 5; r++)
             for (size_t c = 1; c <= 5; c++)
                 compare_grid(r, c, flags[f]);
+}
+END_TEST
+
+START_TEST(grid_flag_combinations)
+{
+    toggle_graph *g = NULL;
+    ck_assert_int_eq(toggle_graph_new_grid(&g, 3, 3, TOGGLE_GRID_TORUS | TOGGLE_GRID_CYLINDER),
+                     TOGGLE_EINVAL);
+    ck_assert_int_eq(toggle_graph_new_grid(&g, 3, 3, TOGGLE_GRID_HEX | TOGGLE_GRID_TRI),
+                     TOGGLE_EINVAL);
+    ck_assert_int_eq(toggle_graph_new_grid(&g, 3, 3, TOGGLE_GRID_MOORE | TOGGLE_GRID_HEX),
+                     TOGGLE_EINVAL);
+    ck_assert_int_eq(toggle_graph_new_grid(&g, 3, 3, 64), TOGGLE_EINVAL);
+    ck_assert_ptr_null(g);
+    /* a 1-wide torus: the two horizontal neighbours are the cell itself */
+    ck_assert_int_eq(toggle_graph_new_grid(&g, 3, 1, TOGGLE_GRID_TORUS), TOGGLE_OK);
+    uint64_t v = 0;
+    ck_assert_int_eq(toggle_graph_entry(g, 1, 1, &v), TOGGLE_OK);
+    ck_assert_uint_eq(v, 3);
+    toggle_graph_free(g);
+    /* a 2-wide cylinder: left and right are the same cell, counted twice */
+    ck_assert_int_eq(toggle_graph_new_grid(&g, 2, 2, TOGGLE_GRID_CYLINDER), TOGGLE_OK);
+    ck_assert_int_eq(toggle_graph_entry(g, 0, 1, &v), TOGGLE_OK);
+    ck_assert_uint_eq(v, 2);
+    ck_assert_int_eq(toggle_graph_entry(g, 0, 2, &v), TOGGLE_OK);
+    ck_assert_uint_eq(v, 1);
+    toggle_graph_free(g);
 }
 END_TEST
 
@@ -216,6 +251,7 @@ int main(void)
     TCase *tc = tcase_create("graph");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, grid_matches_definition);
+    tcase_add_test(tc, grid_flag_combinations);
     tcase_add_test(tc, stencil_knight);
     tcase_add_test(tc, stencil_weights_add);
     tcase_add_test(tc, stencil_weight_sum_overflow);

@@ -61,12 +61,14 @@ typedef struct {
 static const bcase huge[] = {
     {"flint 3000x3000 k=3", TOGGLE_ENGINE_FLINT, 3, 3000, 3000, 0},
     {"gf2 1000x1000 torus", TOGGLE_ENGINE_GF2, 2, 1000, 1000, TOGGLE_GRID_TORUS},
-    {"auto 2000x2000 k=5 torus", TOGGLE_ENGINE_AUTO, 5, 2000, 2000, TOGGLE_GRID_TORUS},
+    /* (AUTO now chases this torus within the budget: the transfer engine) */
+    {"flint 2000x2000 k=5 torus", TOGGLE_ENGINE_FLINT, 5, 2000, 2000, TOGGLE_GRID_TORUS},
     {"chase 4000x4000 (budget 1 MiB)", TOGGLE_ENGINE_CHASE, 2, 4000, 4000, 0},
     {"howell 1000x1000 k=4", TOGGLE_ENGINE_HOWELL, 4, 1000, 1000, 0},
 #ifdef TOGGLE_HAVE_BLAS /* else the option is refused and AUTO would chase the grid */
     {"blas 3000x3000 k=3", TOGGLE_ENGINE_BLAS, 3, 3000, 3000, 0},
 #endif
+    {"transfer 6000x6000 k=3 torus", TOGGLE_ENGINE_TRANSFER, 3, 6000, 6000, TOGGLE_GRID_TORUS},
 };
 
 static int over_budget_child(const void *arg, long out[3])
@@ -125,6 +127,9 @@ static const bcase moderate[] = {
     {"blas 30x30 torus k=65521", TOGGLE_ENGINE_BLAS, 65521, 30, 30, TOGGLE_GRID_TORUS},
     {"blas 45x45 k=5", TOGGLE_ENGINE_BLAS, 5, 45, 45, 0},
     {"blas 20x20 k=1048573", TOGGLE_ENGINE_BLAS, 1048573, 20, 20, 0},
+    {"transfer 200x200 k=2 torus", TOGGLE_ENGINE_TRANSFER, 2, 200, 200, TOGGLE_GRID_TORUS},
+    {"transfer 60x60 k=3 torus", TOGGLE_ENGINE_TRANSFER, 3, 60, 60, TOGGLE_GRID_TORUS},
+    {"transfer 100x100 k=3 hex", TOGGLE_ENGINE_TRANSFER, 3, 100, 100, TOGGLE_GRID_HEX},
 };
 
 static int estimate_child(const void *arg, long out[3])

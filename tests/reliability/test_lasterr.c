@@ -658,7 +658,7 @@ static const solve_case solve_cases[] = {
     {"5x5 classic grid mod 6", NULL, 5, 5, 0, -1, 6, 0, TOGGLE_ENGINE_HOWELL, 1, "108"},
     {"mod 4, unsolvable", "2|1\n", 0, 0, 0, -1, 4, 0, TOGGLE_ENGINE_HOWELL, 0, "0"},
     {"mod 6 matrix", "1 2|3\n", 0, 0, 0, -1, 6, 0, TOGGLE_ENGINE_HOWELL, 1, "6"},
-    {"3x3 torus mod 2", NULL, 3, 3, TOGGLE_GRID_TORUS, -1, 2, 0, TOGGLE_ENGINE_GF2, 1, "16"},
+    {"3x3 torus mod 2", NULL, 3, 3, TOGGLE_GRID_TORUS, -1, 2, 0, TOGGLE_ENGINE_TRANSFER, 1, "16"},
     {"3x3 Moore mod 3", NULL, 3, 3, TOGGLE_GRID_MOORE, -1, 3, 0, TOGGLE_ENGINE_FLINT, 1, "1"},
     {"dense mod 3, FLINT forced", SYS_MOD3, 0, 0, 0, -1, 3, TOGGLE_ENGINE_FLINT,
      TOGGLE_ENGINE_FLINT, 1, "1"},

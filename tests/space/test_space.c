@@ -242,6 +242,7 @@ START_TEST(composite_bruteforce)
                 continue;
             for (uint32_t flags = 0; flags <= TOGGLE_GRID_TORUS; flags += TOGGLE_GRID_TORUS) {
                 uint64_t *a = tu_grid_matrix(rows, cols, flags), b[16];
+                tu_reduce(a, n * n, k);
                 for (size_t i = 0; i < n; i++)
                     b[i] = 1;
                 check_system(a, b, n, n, k);
@@ -509,6 +510,7 @@ START_TEST(fewest_grids_odd)
                 if (ipow(k, n) > 100000)
                     continue;
                 uint64_t *a = tu_grid_matrix(shapes[sh][0], shapes[sh][1], flags), b[16], x[16];
+                tu_reduce(a, n * n, k);
                 for (size_t j = 0; j < n; j++)
                     x[j] = tu_below(&r, k);
                 tu_apply(a, n, n, x, k, b);

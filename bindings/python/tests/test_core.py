@@ -232,3 +232,31 @@ def test_particular_range_and_packed(arrays):
         assert tolist(sol.particular_range(3, 3)) == full[3:6]
         words = tolist(sol.particular_packed(0, 9))
         assert words == [sum(b << i for i, b in enumerate(full))]
+
+
+def _hex_matrix(rows, cols):
+    """odd-r hexagonal lattice plus self, by this file's own neighbour code."""
+    n = rows * cols
+    a = [[0] * n for _ in range(n)]
+    for r in range(rows):
+        for c in range(cols):
+            nb = [(r, c), (r, c - 1), (r, c + 1)]
+            d = [-1, 0] if r % 2 == 0 else [0, 1]
+            nb += [(r + dr, c + e) for dr in (-1, 1) for e in d]
+            for rr, cc in nb:
+                if 0 <= rr < rows and 0 <= cc < cols:
+                    a[rr * cols + cc][r * cols + c] += 1
+    return a
+
+
+def test_hex_lattice_transfer_engine():
+    with toggle.Graph.grid(6, 7, lattice="hex") as g, toggle.System(g, modulus=3) as s:
+        with s.solve() as sol:
+            assert sol.engine == "transfer"
+            if sol.solvable:
+                x = tolist(sol.particular())
+                assert mat_vec(_hex_matrix(6, 7), x, 3) == [1] * 42
+    assert toggle.Graph.grid(3, 4, cylinder=True, lattice="tri").flags == (
+        toggle.GRID_CYLINDER | toggle.GRID_TRI)
+    with pytest.raises(ValueError):
+        toggle.Graph.grid(3, lattice="pentagon")

@@ -11,6 +11,9 @@ GRID_CLASSIC = 0
 GRID_NO_SELF = 1
 GRID_TORUS = 2
 GRID_MOORE = 4
+GRID_CYLINDER = 8
+GRID_HEX = 16
+GRID_TRI = 32
 GRAPH_NO_SELF = 1
 KIND_GRID = 1
 KIND_STENCIL = 2
@@ -23,6 +26,7 @@ ENGINE_FLINT = 1
 ENGINE_GF2 = 2
 ENGINE_CHASE = 3
 ENGINE_HOWELL = 4
+ENGINE_TRANSFER = 6
 ENGINE_BLAS = 5  # builds with the blas engine (docs/blas.md)
 # option keys of a system (TOGGLE_SYSTEM_OPT_*); those of a search and a
 # generator are in _space
@@ -133,21 +137,29 @@ class Graph(_Handle):
 
     @staticmethod
     def _flags(flags, **named):
-        bits = {"no_self": GRID_NO_SELF, "torus": GRID_TORUS, "moore": GRID_MOORE}
+        bits = {"no_self": GRID_NO_SELF, "torus": GRID_TORUS, "moore": GRID_MOORE,
+                "cylinder": GRID_CYLINDER}
         for key, on in named.items():
             if on:
                 flags |= bits[key]
         return flags
 
     @classmethod
-    def grid(cls, rows, cols=None, flags=0, no_self=False, torus=False, moore=False):
+    def grid(cls, rows, cols=None, flags=0, no_self=False, torus=False, moore=False,
+             cylinder=False, lattice="square"):
         """A rows x cols grid (cols defaults to rows).
 
         Pressing a cell toggles it and its 4 neighbours; ``no_self`` leaves
-        the cell itself alone, ``torus`` wraps around the edges, ``moore``
-        adds the diagonals. ``flags`` takes the GRID_* constants directly."""
+        the cell itself alone, ``torus`` wraps around the edges, ``cylinder``
+        wraps left-right only, ``moore`` adds the diagonals; ``lattice`` is
+        "square", "hex" (odd-r rows) or "tri" (docs/lattices.md). ``flags``
+        takes the GRID_* constants directly."""
         cols = rows if cols is None else cols
-        f = cls._flags(flags, no_self=no_self, torus=torus, moore=moore)
+        f = cls._flags(flags, no_self=no_self, torus=torus, moore=moore, cylinder=cylinder)
+        lat = {"square": 0, "hex": GRID_HEX, "tri": GRID_TRI}
+        if lattice not in lat:
+            raise ValueError("lattice must be 'square', 'hex' or 'tri', not %r" % (lattice,))
+        f |= lat[lattice]
         return cls._wrap(_new("toggle_graph_new_grid", rows, cols, f))
 
     @classmethod

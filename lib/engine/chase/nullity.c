@@ -34,12 +34,13 @@ int toggle_grid_nullity(size_t rows, size_t cols, uint64_t p, uint32_t flags, si
     int rc = toggle__check_modulus(p);
     if (rc)
         return rc;
-    if (flags & ~(uint32_t)(TOGGLE_GRID_NO_SELF | TOGGLE_GRID_TORUS | TOGGLE_GRID_MOORE))
+    if (flags & ~(uint32_t)(TOGGLE_GRID_NO_SELF | TOGGLE_GRID_TORUS | TOGGLE_GRID_MOORE |
+                            TOGGLE_GRID_CYLINDER | TOGGLE_GRID_HEX | TOGGLE_GRID_TRI))
         return toggle__error(TOGGLE_EINVAL, "unknown grid flags 0x%x", (unsigned)flags);
     if (!toggle__is_prime(p))
         return toggle__error(TOGGLE_EUNSUPPORTED, "nullity needs a prime modulus, %llu is "
                              "composite", (unsigned long long)p);
-    if (flags & (TOGGLE_GRID_TORUS | TOGGLE_GRID_MOORE))
+    if (flags & ~(uint32_t)TOGGLE_GRID_NO_SELF)
         return nullity_by_elimination(rows, cols, p, flags, nullity);
     /* Nullity is invariant under transposition: keep the smaller side as the
      * row length so that the characteristic polynomial is the short one. */

@@ -70,6 +70,9 @@ pub const TOGGLE_GRID_CLASSIC: u32 = 0;
 pub const TOGGLE_GRID_NO_SELF: u32 = 1;
 pub const TOGGLE_GRID_TORUS: u32 = 2;
 pub const TOGGLE_GRID_MOORE: u32 = 4;
+pub const TOGGLE_GRID_CYLINDER: u32 = 8;
+pub const TOGGLE_GRID_HEX: u32 = 16;
+pub const TOGGLE_GRID_TRI: u32 = 32;
 pub const TOGGLE_GRAPH_NO_SELF: u32 = 1;
 pub const TOGGLE_KIND_GRID: c_int = 1;
 pub const TOGGLE_KIND_STENCIL: c_int = 2;
@@ -81,6 +84,7 @@ pub const TOGGLE_ENGINE_FLINT: c_int = 1;
 pub const TOGGLE_ENGINE_GF2: c_int = 2;
 pub const TOGGLE_ENGINE_CHASE: c_int = 3;
 pub const TOGGLE_ENGINE_HOWELL: c_int = 4;
+pub const TOGGLE_ENGINE_TRANSFER: c_int = 6;
 pub const TOGGLE_ENGINE_BLAS: c_int = 5;
 // system.h: option keys of a system
 pub const TOGGLE_SYSTEM_OPT_ENGINE: c_int = 1;

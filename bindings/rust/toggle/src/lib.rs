@@ -111,6 +111,12 @@ impl GridFlags {
     pub const TORUS: GridFlags = GridFlags(sys::TOGGLE_GRID_TORUS);
     /// 8 neighbours (adds the diagonals).
     pub const MOORE: GridFlags = GridFlags(sys::TOGGLE_GRID_MOORE);
+    /// Wrap left-right only.
+    pub const CYLINDER: GridFlags = GridFlags(sys::TOGGLE_GRID_CYLINDER);
+    /// Hexagonal lattice, odd rows shifted right by half a cell.
+    pub const HEX: GridFlags = GridFlags(sys::TOGGLE_GRID_HEX);
+    /// Triangular lattice, cell (r, c) points up when r + c is even.
+    pub const TRI: GridFlags = GridFlags(sys::TOGGLE_GRID_TRI);
 }
 
 impl std::ops::BitOr for GridFlags {
@@ -288,6 +294,8 @@ pub enum Engine {
     Howell,
     /// Dense elimination through a BLAS, prime k < 2^26 (builds with -Dblas).
     Blas,
+    /// Chasing on every lattice, wrap and stencil, prime k.
+    Transfer,
 }
 
 impl Engine {
@@ -299,6 +307,7 @@ impl Engine {
             Engine::Chase => sys::TOGGLE_ENGINE_CHASE,
             Engine::Howell => sys::TOGGLE_ENGINE_HOWELL,
             Engine::Blas => sys::TOGGLE_ENGINE_BLAS,
+            Engine::Transfer => sys::TOGGLE_ENGINE_TRANSFER,
         }
     }
 
@@ -310,6 +319,7 @@ impl Engine {
             sys::TOGGLE_ENGINE_CHASE => Some(Engine::Chase),
             sys::TOGGLE_ENGINE_HOWELL => Some(Engine::Howell),
             sys::TOGGLE_ENGINE_BLAS => Some(Engine::Blas),
+            sys::TOGGLE_ENGINE_TRANSFER => Some(Engine::Transfer),
             _ => None,
         }
     }

@@ -167,3 +167,36 @@ fn shared_across_threads() {
         assert_eq!(h.join().unwrap(), 8);
     }
 }
+
+#[test]
+fn hex_lattice_by_the_transfer_engine() {
+    // odd-r hexagonal lattice plus self, by this file's own neighbour code
+    let (rows, cols, k) = (6usize, 7usize, 3u64);
+    let n = rows * cols;
+    let mut a = vec![vec![0u64; n]; n];
+    for r in 0..rows as i64 {
+        for c in 0..cols as i64 {
+            let d: [i64; 2] = if r % 2 == 0 { [-1, 0] } else { [0, 1] };
+            let mut nb = vec![(r, c), (r, c - 1), (r, c + 1)];
+            for dr in [-1i64, 1] {
+                for e in d {
+                    nb.push((r + dr, c + e));
+                }
+            }
+            for (rr, cc) in nb {
+                if rr >= 0 && cc >= 0 && rr < rows as i64 && cc < cols as i64 {
+                    a[(rr * cols as i64 + cc) as usize][(r * cols as i64 + c) as usize] += 1;
+                }
+            }
+        }
+    }
+    let g = Graph::grid(rows, cols, GridFlags::HEX).unwrap();
+    let s = System::new(&g, k, None, None).unwrap();
+    let sol = s.solve().unwrap();
+    assert_eq!(sol.engine(), Some(Engine::Transfer));
+    if sol.is_solvable() {
+        let x = sol.particular().unwrap();
+        assert_eq!(mat_vec(&a, &x, k), vec![1u64; n]);
+    }
+    assert!(Graph::grid(3, 3, GridFlags::CYLINDER | GridFlags::TRI).is_ok());
+}
