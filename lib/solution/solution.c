@@ -14,6 +14,7 @@ int toggle__solution_new(toggle_solution **out, const toggle_system *s, int engi
     sol->k = s->k;
     sol->engine = engine;
     sol->search_limit = s->search_limit;
+    toggle__progress_copy(&sol->progress, &s->progress);
     *out = sol;
     return TOGGLE_OK;
 }

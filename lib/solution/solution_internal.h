@@ -19,6 +19,7 @@ struct toggle_solution {
      * Howell engine sets it for composite k. */
     uint64_t *radix;
     uint64_t search_limit; /* the system's search limit: default of searches */
+    toggle__progress_state progress; /* the system's progress callback */
 };
 
 /* Allocate an empty solution shell for s (no vectors yet). */

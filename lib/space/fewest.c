@@ -44,8 +44,11 @@ static int gray_search(const toggle__space *sp, int metric, uint64_t limit, togg
     bw = w;
     uint64_t visited = 1;
     bool complete = false;
+    int rc = TOGGLE_OK;
     for (;;) {
         if (visited >= limit)
+            break;
+        if (!(visited & 0xffff) && (rc = toggle__progress(&sp->progress, visited, limit)))
             break;
         size_t j = 0;
         while (j < d) {
@@ -77,15 +80,17 @@ static int gray_search(const toggle__space *sp, int metric, uint64_t limit, togg
     }
     if (d == 0)
         complete = true;
-    toggle__space_combine(sp, best, res->x);
-    res->weight = clamp(bw);
-    res->visited = visited;
-    res->proven = complete;
+    if (!rc) {
+        toggle__space_combine(sp, best, res->x);
+        res->weight = clamp(bw);
+        res->visited = visited;
+        res->proven = complete;
+    }
     toggle__free(x);
     toggle__free(digit);
     toggle__free(best);
     toggle__free(dir);
-    return TOGGLE_OK;
+    return rc;
 }
 
 /* max over c of WHT(g)(c), and an argmax: the first level reads g (so g is
@@ -172,6 +177,8 @@ static int wht_search(const toggle__space *sp, size_t L, uint64_t limit, toggle_
                 complete = false;
                 break;
             }
+            if ((rc = toggle__progress(&sp->progress, s, steps)))
+                goto done;
             unsigned i = (unsigned)__builtin_ctzll(s);
             hi ^= (uint64_t)1 << i;
             size_t gi = L + i;
@@ -217,6 +224,10 @@ int toggle__fewest_run(const toggle__space *sp, int metric, uint64_t limit, togg
 {
     if (limit == 0)
         limit = 1;
+    toggle__progress_begin(&sp->progress);
+    int rc = toggle__progress(&sp->progress, 0, limit);
+    if (rc)
+        return rc;
     if (sp->k == 2 && sp->d >= 2 && sp->d <= 62 && sp->n < ((size_t)1 << 30)) {
         size_t L = sp->d <= 20 ? sp->d : 16;
         if (((uint64_t)1 << L) <= limit)

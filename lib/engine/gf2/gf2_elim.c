@@ -345,6 +345,13 @@ static unsigned build_gather(const size_t *pc, unsigned kbar, size_t w0, uint64_
 int toggle__gf2_rref(uint64_t *M, size_t rows, size_t cols, size_t stride, size_t *pivots,
                      size_t *rank)
 {
+    return toggle__gf2_rref_progress(M, rows, cols, stride, pivots, rank, NULL);
+}
+
+int toggle__gf2_rref_progress(uint64_t *M, size_t rows, size_t cols, size_t stride,
+                              size_t *pivots, size_t *rank, const struct toggle__progress_state *pr)
+{
+    int rc = TOGGLE_OK;
     size_t W = words_for(cols);
     *rank = 0;
     if (rows == 0 || cols == 0)
@@ -366,6 +373,8 @@ int toggle__gf2_rref(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
     size_t r = 0, c = 0;
     unsigned Kmax = p.k * p.nt;
     while (r < rows && c < cols) {
+        if (pr && (rc = toggle__progress(pr, c, cols)))
+            break;
         size_t next, *pc = pivots + r;
         unsigned kbar = find_pivots(M, stride, rows, r, c, Kmax, W, cols, pc, &next);
         if (kbar > 0) {
@@ -407,10 +416,11 @@ int toggle__gf2_rref(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
         r += kbar;
         c = next;
     }
-    *rank = r;
+    if (!rc)
+        *rank = r;
     toggle__free(tab);
     toggle__free(idx);
     toggle__free(lut);
-    return TOGGLE_OK;
+    return rc;
 }
 

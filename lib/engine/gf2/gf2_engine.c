@@ -99,7 +99,7 @@ static int gf2_solve(const toggle_system *s, toggle_solution *sol)
     if (!pivot)
         rc = toggle__error(TOGGLE_ENOMEM, "out of memory for pivot bookkeeping");
     if (!rc)
-        rc = toggle__gf2_rref(M, s->m, s->n + 1, stride, pivot, &rank);
+        rc = toggle__gf2_rref_progress(M, s->m, s->n + 1, stride, pivot, &rank, &s->progress);
     if (!rc) {
         toggle__vecs R = {.len = s->n + 1, .count = s->m, .stride = stride, .width = 1,
                           .packed = true, .data = M};
