@@ -58,7 +58,8 @@ enum {
     TOGGLE_EIO = -9,           /**< a file could not be read or written */
     TOGGLE_ITEROVER = -10,     /**< an iterator has no more items (not an error) */
     TOGGLE_ELIMIT = -11,       /**< a step, time or size limit stopped the work */
-    TOGGLE_EINTERNAL = -12     /**< an internal invariant failed (please report it) */
+    TOGGLE_EINTERNAL = -12,    /**< an internal invariant failed (please report it) */
+    TOGGLE_ECANCELED = -13     /**< the progress callback asked to stop (1.1) */
 };
 
 /** Runtime version number, TOGGLE_VERSION_NUMBER of the library actually loaded. */

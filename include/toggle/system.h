@@ -187,6 +187,29 @@ TOGGLE_API int toggle_system_set_option(toggle_system *system, int key, uint64_t
 TOGGLE_API int toggle_system_get_option(const toggle_system *system, int key,
                                         uint64_t *value);
 
+/** A progress callback (1.1): receives the payload given to
+ *  toggle_system_set_progress and the fraction of the current stage done
+ *  (0 to 1; a solve has stages, elimination then certificate, and a
+ *  fewest-press search is one, so the fraction may start again from 0).
+ *  Return 0 to go on, anything else to cancel: the call then returns
+ *  TOGGLE_ECANCELED and leaves the caller's outputs untouched. It is called
+ *  on the thread that called the library, at most about 20 times a second
+ *  (the first report of a call always reaches it), and must not call
+ *  libtoggle on the handle it reports on. */
+typedef int (*toggle_progress_fn)(void *payload, double fraction);
+
+/** Report the progress of long work on this system (1.1): toggle_solve,
+ *  and searches and generators made from it or its solutions, call
+ *  callback with payload. The gf2, Howell and chase engines report per
+ *  block of pivots or rows; the FLINT engine before and after FLINT's
+ *  elimination, which itself cannot be interrupted (docs/api.md).
+ *  @param system    the system
+ *  @param callback  the callback, or NULL to remove it
+ *  @param payload   passed to callback unchanged (may be NULL)
+ *  @return TOGGLE_OK, TOGGLE_EINVAL (system NULL). */
+TOGGLE_API int toggle_system_set_progress(toggle_system *system, toggle_progress_fn callback,
+                                          void *payload);
+
 /** Check a press vector without any elimination: apply the presses x (n
  *  values < k) to the system and compare A x with b.
  *  @param system  the system

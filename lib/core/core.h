@@ -23,6 +23,33 @@
  * `return toggle__error(TOGGLE_EINVAL, "...")` reads naturally. */
 int toggle__error(int status, const char *fmt, ...) TOGGLE_PRINTF(2, 3);
 
+/* ---- progress and cancel (lib/core/progress.c) ------------------------ */
+/* A handle's progress callback (toggle_system_set_progress) and its rate
+ * limit. Copied from the system into its solutions, searches, generators
+ * and derived systems (toggle__progress_copy). */
+typedef struct toggle__progress_state {
+    toggle_progress_fn fn; /* NULL: no callback */
+    void *payload;
+    atomic_uint_fast64_t last_ns; /* monotonic time of the last call; 0 = none */
+} toggle__progress_state;
+
+/* Least time between two calls of the callback. */
+#define TOGGLE__PROGRESS_INTERVAL_NS 50000000u
+
+/* Report done of total units of the current stage: calls the callback with
+ * done / total when none is set this does nothing, when the last call was
+ * at least TOGGLE__PROGRESS_INTERVAL_NS ago (the first call always happens).
+ * TOGGLE_ECANCELED (with its message) when the callback returns non-zero,
+ * else TOGGLE_OK. Cheap enough for every pivot block or row. */
+int toggle__progress_slow(const toggle__progress_state *p, uint64_t done, uint64_t total);
+static inline int toggle__progress(const toggle__progress_state *p, uint64_t done, uint64_t total)
+{
+    return p->fn ? toggle__progress_slow(p, done, total) : TOGGLE_OK;
+}
+/* Start a public call's reports: its first report reaches the callback. */
+void toggle__progress_begin(const toggle__progress_state *p);
+void toggle__progress_copy(toggle__progress_state *to, const toggle__progress_state *from);
+
 /* ---- allocation (lib/core/alloc.c) ------------------------------------ */
 /* Every allocation of the library's own goes through these, so that tests
  * can inject failures (toggle__alloc_fail_* below). They set no message;

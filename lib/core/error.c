@@ -41,6 +41,7 @@ const char *toggle_status_name(int status)
     case TOGGLE_ITEROVER: return "TOGGLE_ITEROVER";
     case TOGGLE_ELIMIT: return "TOGGLE_ELIMIT";
     case TOGGLE_EINTERNAL: return "TOGGLE_EINTERNAL";
+    case TOGGLE_ECANCELED: return "TOGGLE_ECANCELED";
     default: return "TOGGLE_UNKNOWN";
     }
 }

@@ -99,6 +99,7 @@ int toggle__engine_run(const toggle__engine_entry *e, const toggle_system *s,
                        toggle_solution **out)
 {
     uint64_t bytes = 0;
+    toggle__progress_begin(&s->progress);
     int rc = toggle__engine_estimate(e, s, &bytes);
     if (!rc)
         rc = toggle__budget_check(s, bytes, e->name);

@@ -20,6 +20,7 @@ int toggle__solution_new(toggle_solution **out, const toggle_system *s, int engi
         sol->rows = s->graph->rows;
         sol->cols = s->graph->cols;
     }
+    toggle__progress_copy(&sol->progress, &s->progress);
     *out = sol;
     return TOGGLE_OK;
 }

@@ -22,6 +22,7 @@ struct toggle_solution {
     uint64_t budget;       /* the system's memory budget: bounds what reads it */
     unsigned threads;      /* the system's TOGGLE_OPT_THREADS: default of searches */
     size_t rows, cols;     /* board shape of a grid or stencil system, else 0 */
+    toggle__progress_state progress; /* the system's progress callback */
 };
 
 /* Allocate an empty solution shell for s (no vectors yet). */

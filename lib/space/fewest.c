@@ -74,7 +74,10 @@ static int gray_search(const toggle__space *sp, const toggle__fewest_opts *o, to
     }
     uint64_t visited = 1;
     bool complete = d == 0 || fixed_bad;
+    int cancel = TOGGLE_OK;
     while (!complete && visited < o->limit) {
+        if (!(visited & 0xffff) && (cancel = toggle__progress(&sp->progress, visited, o->limit)))
+            break;
         size_t j = 0;
         while (j < d) {
             uint64_t a = digit[j];
@@ -134,12 +137,17 @@ static int gray_search(const toggle__space *sp, const toggle__fewest_opts *o, to
     toggle__free(digit);
     toggle__free(best);
     toggle__free(dir);
-    return TOGGLE_OK;
+    return cancel;
 }
 
 int toggle__fewest_run_opts(const toggle__space *sp, const toggle__fewest_opts *o,
                             toggle__fewest *res)
 {
+    /* the first report of a search always reaches the callback; the serial
+     * walk reports again every 65536 solutions */
+    int rc = toggle__progress(&sp->progress, 0, 1);
+    if (rc)
+        return rc;
     toggle__fewest_opts oo = *o;
     if (oo.limit == 0)
         oo.limit = 1;

@@ -62,6 +62,7 @@ int toggle__space_init_kernel(toggle__space *sp, const toggle_solution *sol)
     sp->n = n;
     sp->d = d;
     sp->k = sol->k;
+    toggle__progress_copy(&sp->progress, &sol->progress);
     int rc = toggle__vecs_init(&sp->x0, n, 1, sol->k);
     if (!rc)
         rc = toggle__vecs_init(&sp->gen, n, d, sol->k);

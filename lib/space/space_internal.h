@@ -15,6 +15,7 @@ typedef struct toggle__space {
     size_t *supp_start; /* d + 1 offsets into supp_idx / supp_val */
     size_t *supp_idx;
     uint64_t *supp_val;
+    toggle__progress_state progress; /* the solution's (and so the system's) callback */
 } toggle__space;
 
 int toggle__space_init(toggle__space *sp, const toggle_solution *sol);

@@ -33,6 +33,16 @@ static void copy_options(toggle_system *t, const toggle_system *like)
     t->budget = like->budget;
     t->search_limit = like->search_limit;
     t->threads = like->threads;
+    toggle__progress_copy(&t->progress, &like->progress);
+}
+
+int toggle_system_set_progress(toggle_system *s, toggle_progress_fn callback, void *payload)
+{
+    if (!s)
+        return toggle__error(TOGGLE_EINVAL, "system is NULL");
+    toggle__progress_state p = {.fn = callback, .payload = payload};
+    toggle__progress_copy(&s->progress, &p);
+    return TOGGLE_OK;
 }
 
 void toggle__system_init_shape(toggle_system *t, size_t m, size_t n, const toggle_system *like)

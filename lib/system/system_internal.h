@@ -16,6 +16,7 @@ struct toggle_system {
     uint64_t budget;       /* 0 = unlimited */
     uint64_t search_limit;
     unsigned threads;      /* TOGGLE_OPT_THREADS: 0 = one per online processor */
+    toggle__progress_state progress; /* toggle_system_set_progress */
 };
 
 /* Most threads TOGGLE_OPT_THREADS accepts. */

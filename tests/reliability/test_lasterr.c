@@ -337,6 +337,25 @@ static int drain(fx *f)
                 n == count && toggle_iter_produced(f->it) == count);
 }
 
+static int count_progress(void *payload, double fraction)
+{
+    ++*(int *)payload;
+    return fraction < 0.0 || fraction > 1.0; /* out of range: cancel (fails the case) */
+}
+
+/* A solve that reports progress and goes on leaves the message alone. */
+static int progress_solve(fx *f)
+{
+    int calls = 0;
+    toggle_solution *sol = NULL;
+    int rc = toggle_system_set_progress(f->s, count_progress, &calls);
+    if (!rc)
+        rc = toggle_solve(&sol, f->s);
+    toggle_solution_free(sol);
+    toggle_system_set_progress(f->s, NULL, NULL);
+    return rc ? rc : OK_IF(calls >= 1);
+}
+
 static int render_file(fx *f, int format)
 {
     return toggle_render_file(f->opts, format, f->v, 4, 4, 2, f->path);
@@ -419,6 +438,7 @@ static const uint64_t A23P[] = {5, 6}, B2P[] = {1}; /* A23 and B2 packed */
     X(toggle_system_graph, su_grid, OK_IF(toggle_system_graph(f->s) == f->g))                      \
     X(toggle_system_entry, su_grid, THEN(toggle_system_entry(f->s, 0, 1, &f->u), f->u == 1))       \
     X(toggle_system_rhs, su_grid, THEN(toggle_system_rhs(f->s, 5, &f->u), f->u == 1))              \
+    X(toggle_system_set_progress, su_grid, progress_solve(f))                                      \
     X(toggle_system_set_option, su_grid,                                                           \
       toggle_system_set_option(f->s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_GF2))                        \
     X(toggle_system_set_option__budget, su_grid,                                                   \

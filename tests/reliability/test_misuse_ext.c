@@ -243,6 +243,72 @@ START_TEST(misuse_symmetry_and_guard)
 }
 END_TEST
 
+static int cancel_at_once(void *payload, double fraction)
+{
+    (void)fraction;
+    ++*(int *)payload;
+    return 1;
+}
+
+static int cancel_after(void *payload, double fraction)
+{
+    (void)fraction;
+    int *left = payload;
+    return (*left)-- <= 0;
+}
+
+/* toggle_system_set_progress: NULL system; a cancelling callback leaves the
+ * output untouched on every engine, and removing it (NULL) restores solves. */
+START_TEST(misuse_progress)
+{
+    tu_quiet_begin();
+    int calls = 0;
+    TU_EXPECT(toggle_system_set_progress(NULL, cancel_at_once, &calls), TOGGLE_EINVAL);
+    ck_assert_int_eq(toggle_system_set_progress(s_ok, cancel_at_once, &calls), 0);
+    static const int engines[] = {TOGGLE_ENGINE_CHASE, TOGGLE_ENGINE_GF2, TOGGLE_ENGINE_FLINT};
+    for (size_t e = 0; e < sizeof engines / sizeof *engines; e++) {
+        toggle_solution *sol = UNTOUCHED;
+        ck_assert_int_eq(toggle_system_set_option(s_ok, TOGGLE_SYSTEM_OPT_ENGINE,
+                                                  (uint64_t)engines[e]), 0);
+        TU_EXPECT(toggle_solve(&sol, s_ok), TOGGLE_ECANCELED);
+        ck_assert_ptr_eq(sol, UNTOUCHED);
+        ck_assert_ptr_nonnull(strstr(toggle_last_error(), "cancelled"));
+    }
+    ck_assert_int_eq(calls, 3);
+    ck_assert_int_eq(toggle_system_set_progress(s_comp, cancel_at_once, &calls), 0);
+    toggle_solution *sol = UNTOUCHED;
+    TU_EXPECT(toggle_solve(&sol, s_comp), TOGGLE_ECANCELED); /* Howell */
+    ck_assert_ptr_eq(sol, UNTOUCHED);
+    /* a solution keeps the callback for its searches */
+    int budget = 1000;
+    ck_assert_int_eq(toggle_system_set_progress(s_ok, cancel_after, &budget), 0);
+    ck_assert_int_eq(toggle_system_set_option(s_ok, TOGGLE_SYSTEM_OPT_ENGINE,
+                                              TOGGLE_ENGINE_AUTO), 0);
+    ck_assert_int_eq(toggle_solve(&sol, s_ok), 0);
+    toggle_search *search = NULL;
+    ck_assert_int_eq(toggle_search_new(&search, sol), 0);
+    budget = 0;
+    TU_EXPECT(toggle_search_run(search), TOGGLE_ECANCELED);
+    uint64_t x[16] = {7}, weight = 99;
+    int proven = 5;
+    TU_EXPECT(toggle_search_result(search, x, 16, &weight, &proven, NULL), TOGGLE_EINVAL);
+    ck_assert_uint_eq(x[0], 7);
+    ck_assert_uint_eq(weight, 99);
+    budget = 1000;
+    ck_assert_int_eq(toggle_search_run(search), 0);
+    toggle_search_free(search);
+    toggle_solution_free(sol);
+    ck_assert_int_eq(toggle_system_set_progress(s_ok, NULL, NULL), 0);
+    ck_assert_int_eq(toggle_solve(&sol, s_ok), 0);
+    toggle_solution_free(sol);
+    ck_assert_int_eq(toggle_system_set_option(s_ok, TOGGLE_SYSTEM_OPT_ENGINE,
+                                              TOGGLE_ENGINE_AUTO), 0);
+    ck_assert_str_eq(toggle_status_name(TOGGLE_ECANCELED), "TOGGLE_ECANCELED");
+    ck_assert_int_eq(TOGGLE_ECANCELED, -13);
+    tu_quiet_end();
+}
+END_TEST
+
 START_TEST(misuse_limits_found_by_fuzzing)
 {
     tu_quiet_begin();
@@ -271,6 +337,7 @@ int main(void)
     tcase_add_test(tc, misuse_render);
     tcase_add_test(tc, misuse_symmetry_and_guard);
     tcase_add_test(tc, misuse_limits_found_by_fuzzing);
+    tcase_add_test(tc, misuse_progress);
     suite_add_tcase(su, tc);
     return tu_run(su);
 }

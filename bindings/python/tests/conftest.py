@@ -4,7 +4,8 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(HERE))
+if not os.environ.get("TOGGLE_TEST_INSTALLED"):  # set: test the pip-installed package
+    sys.path.insert(0, os.path.dirname(HERE))
 
 import pytest  # noqa: E402
 

@@ -26,9 +26,9 @@ from ._arrays import HAVE_NUMPY
 from ._errors import (
     ToggleError, InvalidArgumentError, OutOfMemoryError, UnsupportedError, ParseError,
     RangeError, BufferSizeError, OverflowToggleError, NoSolutionError, IOToggleError,
-    LimitError, InternalError, status_name, last_error,
+    LimitError, InternalError, CancelledError, status_name, last_error,
     OK, EINVAL, ENOMEM, EUNSUPPORTED, EPARSE, ERANGE, EBUFSIZE, EOVERFLOW, ENOSOLUTION,
-    EIO, ITEROVER, ELIMIT, EINTERNAL,
+    EIO, ITEROVER, ELIMIT, EINTERNAL, ECANCELED,
 )
 from ._core import (
     Graph, System, Solution, grid_nullity, parse_board, format_board, engine_name,
@@ -56,6 +56,9 @@ from ._render import (
     symmetry_name, symmetry_of_shape, flint_guard_install, flint_guard_installed,
     IMAGE_PPM, IMAGE_PNG, SYM_ALL,
 )
+
+from ._linalg import solve, null_space, rank, row_reduce, solution_space, SolutionSpace
+from ._board import Board
 
 #: Version of this Python package (follows the C library it was written for).
 __version__ = "1.0.0"

@@ -1,10 +1,13 @@
 """Graphs, systems and solutions: Python classes over libtoggle's handles."""
 
 import ctypes
+import signal
+import threading
 
 from . import _ffi
 from . import _arrays as A
-from ._errors import call, check
+from . import _check as C
+from ._errors import call, check, ECANCELED
 
 # graph.h flags and kinds
 GRID_CLASSIC = 0
@@ -122,6 +125,68 @@ class _Handle(object):
             pass
 
 
+class _ProgressWatch(object):
+    """The C progress callback of one call: runs the user's callback and
+    turns Ctrl-C or an exception into a cancel, re-raised once the C call
+    has returned TOGGLE_ECANCELED (its work freed, outputs untouched).
+
+    Ctrl-C: while a call runs on the main thread with Python's default
+    SIGINT handler, a handler of ours only records the signal (a
+    KeyboardInterrupt raised inside a ctypes callback could not be caught
+    there); the next report cancels, and KeyboardInterrupt is raised after."""
+
+    def __init__(self, user):
+        self.user = user
+        self.pending = None
+        self.interrupted = False
+        self.c_callback = _ffi.PROGRESS_FN(self._report)
+        self._old = None
+
+    def _report(self, payload, fraction):
+        if self.interrupted or self.pending is not None:
+            return 1
+        try:
+            if self.user is not None and self.user(float(fraction)):
+                return 1
+            return 0
+        except BaseException as exc:
+            self.pending = exc
+            return 1
+
+    def _on_sigint(self, signum, frame):
+        self.interrupted = True
+
+    def __enter__(self):
+        self.interrupted = False
+        if threading.current_thread() is threading.main_thread() and \
+                signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            self._old = signal.signal(signal.SIGINT, self._on_sigint)
+        return self
+
+    def __exit__(self, *exc):
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+            self._old = None
+        return False
+
+    def finish(self, status):
+        """Raise what cancelled the call, else check status."""
+        if status == ECANCELED and self.interrupted:
+            self.interrupted = False
+            raise KeyboardInterrupt
+        if status == ECANCELED and self.pending is not None:
+            exc, self.pending = self.pending, None
+            raise exc
+        check(status)
+
+    def run(self, fn, *args):
+        """fn(*args) (a C call) with Ctrl-C watched; then finish()."""
+        with self:
+            status = fn(*args)
+        self.finish(status)
+        return status
+
+
 def _new(name, *args):
     out = ctypes.c_void_p()
     call(name, ctypes.byref(out), *args)
@@ -154,8 +219,10 @@ class Graph(_Handle):
         wraps left-right only, ``moore`` adds the diagonals; ``lattice`` is
         "square", "hex" (odd-r rows) or "tri" (docs/lattices.md). ``flags``
         takes the GRID_* constants directly."""
-        cols = rows if cols is None else cols
-        f = cls._flags(flags, no_self=no_self, torus=torus, moore=moore, cylinder=cylinder)
+        rows = C.count(rows, "rows")
+        cols = rows if cols is None else C.count(cols, "cols")
+        f = cls._flags(C.count(flags, "flags", 0xFFFFFFFF), no_self=no_self, torus=torus,
+                       moore=moore, cylinder=cylinder)
         lat = {"square": 0, "hex": GRID_HEX, "tri": GRID_TRI}
         if lattice not in lat:
             raise ValueError("lattice must be 'square', 'hex' or 'tri', not %r" % (lattice,))
@@ -166,6 +233,7 @@ class Graph(_Handle):
     def stencil(cls, rows, cols, offsets, weights=None, torus=False):
         """A grid whose press adds ``weights[s]`` (default 1) to the cell at
         offset ``offsets[s] = (drow, dcol)`` from the pressed cell."""
+        rows, cols = C.count(rows, "rows"), C.count(cols, "cols")
         offsets = [tuple(o) for o in offsets]
         count = len(offsets)
         if weights is None:
@@ -189,6 +257,7 @@ class Graph(_Handle):
     @classmethod
     def edges(cls, n, edges, no_self=False):
         """An undirected graph on n nodes from pairs (u, v)."""
+        n = C.count(n, "n")
         pairs = [tuple(e) for e in edges]
         for e in pairs:
             if len(e) != 2:
@@ -273,10 +342,15 @@ class System(_Handle):
     build arbitrary (m x n) systems."""
 
     _free_name = "toggle_system_free"
+    _progress = None
 
     def __init__(self, graph, modulus=2, start=None, target=None):
         self._h = None
         self._owner = None
+        self._progress = None
+        if not isinstance(graph, Graph):
+            raise TypeError("graph must be a toggle.Graph, got %s" % type(graph).__name__)
+        modulus = C.modulus(modulus)
         n = graph.cells
         s = A.to_c(start, length=n)[0] if start is not None else None
         t = A.to_c(target, length=n)[0] if target is not None else None
@@ -285,6 +359,7 @@ class System(_Handle):
     @classmethod
     def from_matrix(cls, a, b, modulus=2):
         """A system from an m x n matrix (nested lists or 2-D array) and m values b."""
+        modulus = C.modulus(modulus)
         m, n = A.shape_of(a)
         abuf, _ = A.to_c(a)
         bbuf, _ = A.to_c(b, length=m)
@@ -294,7 +369,8 @@ class System(_Handle):
     def parse(cls, text, modulus=2):
         """Parse the augmented text form ("110|1" lines; white space between
         entries when modulus > 10). Raises ParseError with line and column."""
-        data = _text(text)
+        data = C.text(text, "text")
+        modulus = C.modulus(modulus)
         return cls._wrap(_new("toggle_system_parse", data, len(data), modulus))
 
     def write(self):
@@ -345,12 +421,14 @@ class System(_Handle):
         """Set a SYSTEM_OPT_* option (see also the engine, memory_budget and
         search_limit properties). A key of a search or a generator raises
         InvalidArgumentError naming it."""
-        call("toggle_system_set_option", self._handle, int(key), int(value))
+        key = C.integer(key, "key")
+        value = C.u64(value, "value")
+        call("toggle_system_set_option", self._handle, key, value)
 
     def get_option(self, key):
         """Read a SYSTEM_OPT_* option."""
         v = ctypes.c_uint64()
-        call("toggle_system_get_option", self._handle, int(key), ctypes.byref(v))
+        call("toggle_system_get_option", self._handle, C.integer(key, "key"), ctypes.byref(v))
         return v.value
 
     @property
@@ -406,10 +484,43 @@ class System(_Handle):
         call("toggle_system_check_certificate", self._handle, buf, n, ctypes.byref(ok))
         return bool(ok.value)
 
+    @property
+    def progress(self):
+        """The progress callback, ``callback(fraction) -> bool | None`` (a true
+        return cancels the solve with CancelledError), or None. Without one,
+        a solve still watches for Ctrl-C: KeyboardInterrupt cancels it
+        cleanly (the C work stops at its next report and frees everything)."""
+        return self._progress
+
+    @progress.setter
+    def progress(self, callback):
+        if callback is not None and not callable(callback):
+            raise TypeError("progress must be callable or None, got %s"
+                            % type(callback).__name__)
+        self._progress = callback
+
+    def _watch(self):
+        """Install the C callback for one call; returns the watcher."""
+        watcher = _ProgressWatch(self._progress)
+        call("toggle_system_set_progress", self._handle, watcher.c_callback, None)
+        return watcher
+
     def solve(self):
         """Solve the system. An unsolvable system gives a Solution whose
-        ``solvable`` is False (with a certificate), not an exception."""
-        return Solution._wrap(_new("toggle_solve", self._handle))
+        ``solvable`` is False (with a certificate), not an exception.
+        ``progress`` (if set) is called during the solve; Ctrl-C
+        (KeyboardInterrupt) cancels it."""
+        h = self._handle
+        watcher = self._watch()
+        try:
+            out = ctypes.c_void_p()
+            watcher.run(_ffi.fn("toggle_solve"), ctypes.byref(out), h)
+            sol = Solution._wrap(out.value)
+            # the solution keeps the callback for its fewest-press searches
+            sol._watcher = watcher
+            return sol
+        finally:
+            _ffi.fn("toggle_system_set_progress")(h, _ffi.PROGRESS_FN(), None)
 
     def __repr__(self):
         if self.closed:

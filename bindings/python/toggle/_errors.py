@@ -15,6 +15,7 @@ EIO = -9
 ITEROVER = -10
 ELIMIT = -11
 EINTERNAL = -12
+ECANCELED = -13
 
 
 class ToggleError(Exception):
@@ -78,12 +79,16 @@ class InternalError(ToggleError):
     """TOGGLE_EINTERNAL: an internal invariant failed (please report it)."""
 
 
+class CancelledError(ToggleError):
+    """TOGGLE_ECANCELED: the progress callback cancelled the call (1.1)."""
+
+
 _CLASSES = {
     EINVAL: InvalidArgumentError, ENOMEM: OutOfMemoryError,
     EUNSUPPORTED: UnsupportedError, EPARSE: ParseError, ERANGE: RangeError,
     EBUFSIZE: BufferSizeError, EOVERFLOW: OverflowToggleError,
     ENOSOLUTION: NoSolutionError, EIO: IOToggleError, ELIMIT: LimitError,
-    EINTERNAL: InternalError,
+    EINTERNAL: InternalError, ECANCELED: CancelledError,
 }
 
 

@@ -6,7 +6,10 @@ The library is looked up in this order:
 2. a build tree: ``$TOGGLE_BUILD_DIR/lib/libtoggle.so.1``, then
    ``<checkout>/build/lib/libtoggle.so.1`` when this package sits inside a
    libtoggle source checkout (``bindings/python/toggle``);
-3. the system: ``ctypes.util.find_library("toggle")``, then ``libtoggle.so.1``.
+3. the libdir recorded by ``meson install`` (``toggle/_config.py``), then
+   ``lib/`` (and ``lib/<multiarch>``) of sys.prefix, sys.base_prefix and
+   /usr/local;
+4. the system: ``ctypes.util.find_library("toggle")``, then ``libtoggle.so.1``.
 
 Every prototype below is written by hand from include/toggle/*.h. Functions
 of headers newer than the loaded library are bound lazily: calling one that
@@ -30,6 +33,27 @@ c_int = ctypes.c_int
 c_char_p = ctypes.c_char_p
 c_void_p = ctypes.c_void_p
 P = ctypes.POINTER
+#: toggle_progress_fn: int (*)(void *payload, double fraction)
+PROGRESS_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_double)
+
+
+def _installed_dirs():
+    """Where an installed library sits: the libdir meson install recorded
+    (toggle/_config.py), then the usual prefixes of this interpreter."""
+    dirs = []
+    try:
+        from . import _config  # written by meson install
+        dirs.append(_config.LIBDIR)
+    except ImportError:
+        pass
+    import sys
+    import sysconfig
+    multiarch = sysconfig.get_config_var("MULTIARCH") or ""
+    for prefix in (sys.prefix, sys.base_prefix, "/usr/local"):
+        dirs.append(os.path.join(prefix, "lib"))
+        if multiarch:
+            dirs.append(os.path.join(prefix, "lib", multiarch))
+    return dirs
 
 
 def _candidates():
@@ -45,6 +69,8 @@ def _candidates():
     root = os.path.normpath(os.path.join(here, "..", "..", ".."))
     if os.path.isfile(os.path.join(root, "include", "toggle.h")):
         found.append(os.path.join(root, "build", "lib", "libtoggle.so.1"))
+    for d in _installed_dirs():
+        found.append(os.path.join(d, "libtoggle.so.1"))
     sysname = ctypes.util.find_library("toggle")
     if sysname:
         found.append(sysname)
@@ -107,6 +133,7 @@ _PROTOTYPES = {
     "toggle_system_entry": (c_int, [c_void_p, c_size_t, c_size_t, P(c_u64)]),
     "toggle_system_rhs": (c_int, [c_void_p, c_size_t, P(c_u64)]),
     "toggle_system_set_option": (c_int, [c_void_p, c_int, c_u64]),
+    "toggle_system_set_progress": (c_int, [c_void_p, PROGRESS_FN, c_void_p]),
     "toggle_system_get_option": (c_int, [c_void_p, c_int, P(c_u64)]),
     "toggle_system_check": (c_int, [c_void_p, P(c_u64), c_size_t, P(c_int)]),
     "toggle_system_check_certificate": (c_int, [c_void_p, P(c_u64), c_size_t, P(c_int)]),
@@ -158,6 +185,45 @@ class _Missing(object):
                                % (self.name, library_path))
 
 
+_INT_RANGES = {
+    ctypes.c_size_t: (0, (1 << (8 * ctypes.sizeof(ctypes.c_size_t))) - 1),
+    ctypes.c_uint64: (0, (1 << 64) - 1),
+    ctypes.c_uint32: (0, (1 << 32) - 1),
+    ctypes.c_uint8: (0, 255),
+    ctypes.c_int: (-(1 << 31), (1 << 31) - 1),
+    ctypes.c_int64: (-(1 << 63), (1 << 63) - 1),
+}
+
+
+class _Checked(object):
+    """A C function whose integer arguments are checked before ctypes
+    converts them (ctypes would wrap -1 to 2**64 - 1, or raise its own
+    ArgumentError): TypeError for a non-integer, OverflowError naming the
+    value as given. The public classes check their arguments by name
+    first; this is the net under them."""
+
+    __slots__ = ("f", "name", "ranges")
+
+    def __init__(self, f, name, argtypes):
+        self.f = f
+        self.name = name
+        self.ranges = [(i, _INT_RANGES[t]) for i, t in enumerate(argtypes) if t in _INT_RANGES]
+
+    def __call__(self, *args):
+        for i, (lo, hi) in self.ranges:
+            if i >= len(args):
+                break
+            v = args[i]
+            if isinstance(v, int) and lo <= v <= hi:
+                continue
+            from ._check import integer
+            iv = integer(v, "argument %d of %s" % (i + 1, self.name))
+            if not lo <= iv <= hi:
+                raise OverflowError("argument %d of %s: %d is outside %d .. %d"
+                                    % (i + 1, self.name, iv, lo, hi))
+        return self.f(*args)
+
+
 def fn(name):
     """The bound C function `name`, or a stub raising UnsupportedError."""
     f = _bound.get(name)
@@ -169,6 +235,7 @@ def fn(name):
             f = getattr(lib, name)
             f.restype = restype
             f.argtypes = argtypes
+            f = _Checked(f, name, argtypes)
         except AttributeError:
             f = _Missing(name)
         _bound[name] = f

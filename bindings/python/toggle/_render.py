@@ -101,10 +101,35 @@ class RenderOptions(_Handle):
         return w.value, h.value
 
 
-def render(cells, rows, cols, modulus, format="ppm", options=None, path=None, **kw):
+def _format_for(format, path):
+    """The format to write: given, or from the file name (.png / .ppm);
+    a name that says the other format is refused."""
+    by_name = None
+    if path is not None:
+        lower = str(path).lower()
+        by_name = "png" if lower.endswith(".png") else "ppm" if lower.endswith(".ppm") else None
+    if format is None:
+        return by_name or "ppm"
+    if format not in _FORMATS and format not in _FORMATS.values():
+        raise ValueError("format = %r is not 'ppm' or 'png'" % (format,))
+    name = format if isinstance(format, str) else \
+        next(k for k, v in _FORMATS.items() if v == format)
+    if by_name is not None and by_name != name:
+        raise ValueError("format = %r does not match the file name %r" % (format, str(path)))
+    return name
+
+
+def render(cells, rows, cols, modulus, format=None, options=None, path=None, **kw):
     """Draw a rows x cols board (one colour per value): returns the image as
     bytes, or writes it to `path`. `format` is "ppm" or "png" (when built
-    with libpng); `options` a RenderOptions, or pass its keywords directly."""
+    with libpng); by default the file name's extension picks it (.png or
+    .ppm; anything else, and no path, means PPM), and a format that
+    contradicts the name raises ValueError. `options` is a RenderOptions,
+    or pass its keywords directly."""
+    from . import _check as C
+    rows, cols = C.count(rows, "rows"), C.count(cols, "cols")
+    modulus = C.modulus(modulus)
+    format = _format_for(format, path)
     opts = options if options is not None else RenderOptions(**kw)
     try:
         buf, _ = A.to_c(cells, length=rows * cols)

@@ -161,7 +161,11 @@ def _fewest_presses(self, metric="cells", limit=None, search_limit=None):
         call("toggle_search_set_option", h, SEARCH_OPT_METRIC, _metric(metric))
         if search_limit is not None:
             call("toggle_search_set_option", h, SEARCH_OPT_SEARCH_LIMIT, search_limit)
-        call("toggle_search_run", h)
+        watcher = getattr(self, "_watcher", None)
+        if watcher is not None:  # Ctrl-C during the search: KeyboardInterrupt
+            watcher.run(_ffi.fn("toggle_search_run"), h)
+        else:
+            call("toggle_search_run", h)
         n = self.cols
         buf = A.empty(n)
         weight, proven, visited = c_u64(), c_int(), c_u64()

@@ -367,10 +367,14 @@ static int chase_solve(const toggle_system *s, toggle_solution *sol)
      * row of last row w is (-1)^R P_R(T) w + z, so P_R(T) w = -(-1)^R z. */
     memset(w, 0, C * sizeof *w);
     f.b = &s->b;
+    if ((rc = toggle__progress(&s->progress, 0, 2)))
+        goto out;
     chase(&f, w, virt, work);
     for (size_t j = 0; j < C; j++)
         w[j] = (f.R & 1) ? virt[j] : toggle__submod(0, virt[j], p);
     if ((rc = toggle__grid_small_solve(p, f.R, C, f.d, w, w, &solvable, &dn, &kern)))
+        goto out;
+    if ((rc = toggle__progress(&s->progress, 1, 2)))
         goto out;
     sol->solvable = solvable;
     sol->nullity = dn;

@@ -89,7 +89,17 @@ static int flint_eliminate(void *arg)
     if (!rc) {
         for (size_t i = 0; i < m; i++)
             nmod_mat_entry(M, i, n) = toggle__rhs(s, i);
+        /* FLINT's elimination is one call that cannot be interrupted:
+         * report (and honour a cancel) before and after it. */
+        if ((rc = toggle__progress(&s->progress, 0, 1))) {
+            nmod_mat_clear(M);
+            return rc;
+        }
         rank = (size_t)nmod_mat_rref(M);
+        if ((rc = toggle__progress(&s->progress, 1, 1))) {
+            nmod_mat_clear(M);
+            return rc;
+        }
         for (size_t i = 0, j = 0; i < rank; i++) {
             while (nmod_mat_entry(M, i, j) == 0)
                 j++;

@@ -29,6 +29,8 @@ typedef struct toggle__gf2_cfg {
     size_t panel;     /* BLOCKED: panel width in words, 1 .. 16 */
     unsigned fault;   /* tests only: 1 drops each panel's last pivot row from its update,
                        * 2 ends each panel's pivot search one column early */
+    const struct toggle__progress_state *progress; /* reported once per pivot block of the
+                                                    * plain elimination; NULL: none */
 } toggle__gf2_cfg;
 
 /* toggle__gf2_rref with a configuration: the same RREF for every cfg. */

@@ -439,7 +439,8 @@ static uint64_t plain_bytes(size_t rows, size_t W, unsigned threads)
 /* RREF of M in place by Four-Russians blocks (docs/gf2.md); perm (may be
  * NULL) mirrors the row swaps. */
 static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size_t *pivots,
-                      size_t *rank, size_t *perm, toggle__pool *pool)
+                      size_t *rank, size_t *perm, toggle__pool *pool,
+                      const toggle__progress_state *pr)
 {
     size_t W = words_for(cols);
     *rank = 0;
@@ -461,7 +462,10 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
     pass_fn pass = pick_pass();
     size_t r = 0, c = 0;
     unsigned Kmax = p.k * p.nt;
+    int cancel = TOGGLE_OK; /* the progress callback's verdict, once per pivot block */
     while (!rc && r < rows && c < cols) {
+        if (pr && (cancel = toggle__progress(pr, c, cols)))
+            break;
         size_t next, *pc = pivots + r;
         unsigned kbar = find_pivots(M, stride, rows, r, c, Kmax, W, cols, pc, &next, perm);
         if (kbar > 0) {
@@ -498,7 +502,7 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
     toggle__free(lut);
     if (rc)
         return toggle__error(TOGGLE_ENOMEM, "out of memory for GF(2) elimination tables");
-    return TOGGLE_OK;
+    return cancel;
 }
 
 /* ---- the blocked Gauss-Jordan: panels with one delayed update ----------- */
@@ -713,7 +717,7 @@ static int rref_blocked(uint64_t *M, size_t rows, size_t cols, size_t stride, si
             memcpy(w.P + i * pbw, M + (r0 + i) * stride + pw0, nw * sizeof(uint64_t));
             w.perm[i] = w.who[i] = w.where[i] = i;
         }
-        if ((rc = rref_plain(w.P, low, pcols, pbw, w.ppc, &r1, w.perm, NULL)))
+        if ((rc = rref_plain(w.P, low, pcols, pbw, w.ppc, &r1, w.perm, NULL, NULL)))
             break;
         if (r1 == 0)
             continue;
@@ -733,7 +737,7 @@ static int rref_blocked(uint64_t *M, size_t rows, size_t cols, size_t stride, si
          * panel's pivot columns (they are independent there) */
         size_t rr = 0, *pv = pivots + r0;
         if ((rc = rref_plain(M + r0 * stride + pw0, r1, cols - pw0 * 64, stride, pv, &rr, NULL,
-                             pool)))
+                             pool, NULL)))
             break;
         if (rr != r1 || pv[r1 - 1] != w.ppc[r1 - 1]) {
             rc = toggle__error(TOGGLE_EINTERNAL, "GF(2) panel rank %zu, reduced rank %zu", r1, rr);
@@ -800,7 +804,8 @@ int toggle__gf2_rref_cfg(uint64_t *M, size_t rows, size_t cols, size_t stride, s
     unsigned want = useful_threads(rows, W, cfg ? cfg->threads : 1);
     toggle__pool *pool = toggle__pool_new(want); /* NULL: the caller alone */
     int rc = pw ? rref_blocked(M, rows, cols, stride, pivots, rank, pw, cfg ? cfg->fault : 0, pool)
-                : rref_plain(M, rows, cols, stride, pivots, rank, NULL, pool);
+                : rref_plain(M, rows, cols, stride, pivots, rank, NULL, pool,
+                             cfg ? cfg->progress : NULL);
     toggle__pool_free(pool);
     return rc;
 }

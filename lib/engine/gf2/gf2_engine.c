@@ -27,7 +27,7 @@ static unsigned __int128 matrix_cost(size_t rows, size_t cols, const toggle__gf2
 static int gf2_estimate(const toggle_system *s, uint64_t *bytes)
 {
     size_t m = s->m, n = s->n;
-    toggle__gf2_cfg cfg = {.threads = toggle__system_threads(s)};
+    toggle__gf2_cfg cfg = {.threads = toggle__system_threads(s), .progress = &s->progress};
     unsigned __int128 e = matrix_cost(m, n == SIZE_MAX ? n : n + 1, &cfg)
                         + (unsigned __int128)m * sizeof(size_t) + (unsigned __int128)n / 8
                         + (unsigned __int128)n * sizeof(size_t) + 4096;
@@ -101,7 +101,7 @@ static int gf2_solve(const toggle_system *s, toggle_solution *sol)
     if (!pivot)
         rc = toggle__error(TOGGLE_ENOMEM, "out of memory for pivot bookkeeping");
     if (!rc) {
-        toggle__gf2_cfg cfg = {.threads = toggle__system_threads(s)};
+        toggle__gf2_cfg cfg = {.threads = toggle__system_threads(s), .progress = &s->progress};
         rc = toggle__gf2_rref_cfg(M, s->m, s->n + 1, stride, pivot, &rank, &cfg);
     }
     if (!rc) {

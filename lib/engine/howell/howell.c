@@ -7,10 +7,13 @@
 #include "howell.h"
 
 int toggle__howell(uint64_t *M, size_t rows, size_t cap, size_t cols, uint64_t k,
-                   size_t *nrows_out, size_t *lead)
+                   size_t *nrows_out, size_t *lead, const toggle__progress_state *pr)
 {
     size_t nrows = rows, r = 0;
     for (size_t c = 0; c < cols && r < nrows; c++) {
+        int rc = pr ? toggle__progress(pr, c, cols) : TOGGLE_OK;
+        if (rc)
+            return rc;
         uint64_t *P = M + r * cols;
         for (size_t i = r + 1; i < nrows; i++) {
             uint64_t *Q = M + i * cols;
@@ -165,7 +168,7 @@ static int certify_in(const toggle_system *s, toggle_solution *sol, uint64_t *M,
         M[i * cols + n] = toggle__rhs(s, i);
         M[i * cols + n + 1 + i] = 1;
     }
-    if ((rc = toggle__howell(M, m, cap, cols, s->k, &r, lead)))
+    if ((rc = toggle__howell(M, m, cap, cols, s->k, &r, lead, &s->progress)))
         return rc;
     for (size_t i = 0; i < r; i++) {
         if (lead[i] < n)
@@ -222,7 +225,7 @@ static int howell_solve(const toggle_system *s, toggle_solution *sol)
         M[m] = 1;
         for (size_t j = 0; j < n; j++)
             M[(1 + j) * cols + m + 1 + j] = 1;
-        rc = toggle__howell(M, n + 1, cap, cols, k, &r, lead);
+        rc = toggle__howell(M, n + 1, cap, cols, k, &r, lead, &s->progress);
     }
     size_t first = r, d = 0;
     long xrow = -1;

@@ -166,10 +166,10 @@ static void run_embedded(tu_rng *g, const uint64_t *in, const uint64_t *want, si
  * 1, 2, 3 and 8 words, AUTO), each with 1, 2, 3 or 8 threads: each must give
  * exactly the naive RREF. */
 static const toggle__gf2_cfg all_cfgs[] = {
-    {1, TOGGLE__GF2_PLAIN, 0, 0},   {2, TOGGLE__GF2_PLAIN, 0, 0},   {3, TOGGLE__GF2_PLAIN, 0, 0},
-    {8, TOGGLE__GF2_PLAIN, 0, 0},   {1, TOGGLE__GF2_BLOCKED, 1, 0}, {2, TOGGLE__GF2_BLOCKED, 2, 0},
-    {3, TOGGLE__GF2_BLOCKED, 3, 0}, {8, TOGGLE__GF2_BLOCKED, 8, 0}, {1, TOGGLE__GF2_BLOCKED, 8, 0},
-    {8, TOGGLE__GF2_AUTO, 0, 0},
+    {1, TOGGLE__GF2_PLAIN, 0, 0, NULL},   {2, TOGGLE__GF2_PLAIN, 0, 0, NULL},   {3, TOGGLE__GF2_PLAIN, 0, 0, NULL},
+    {8, TOGGLE__GF2_PLAIN, 0, 0, NULL},   {1, TOGGLE__GF2_BLOCKED, 1, 0, NULL}, {2, TOGGLE__GF2_BLOCKED, 2, 0, NULL},
+    {3, TOGGLE__GF2_BLOCKED, 3, 0, NULL}, {8, TOGGLE__GF2_BLOCKED, 8, 0, NULL}, {1, TOGGLE__GF2_BLOCKED, 8, 0, NULL},
+    {8, TOGGLE__GF2_AUTO, 0, 0, NULL},
 };
 
 /* A random (gap_step == SIZE_MAX) or gapped matrix against the naive RREF,
@@ -267,11 +267,11 @@ static void blocked_vs_plain(tu_rng *g, size_t rows, size_t cols, size_t rank, s
         random_matrix(g, in, rows, cols, W, rank, 1);
     memcpy(ref, in, rows * W * sizeof *in);
     size_t *p = calloc(rows + 1, sizeof *p);
-    toggle__gf2_cfg plain = {1, TOGGLE__GF2_PLAIN, 0, 0};
+    toggle__gf2_cfg plain = {1, TOGGLE__GF2_PLAIN, 0, 0, NULL};
     ck_assert_int_eq(toggle__gf2_rref_cfg(ref, rows, cols, W, p, &r, &plain), TOGGLE_OK);
     const toggle__gf2_cfg cfgs[] = {
-        {1, TOGGLE__GF2_AUTO, 0, 0}, {2, TOGGLE__GF2_AUTO, 0, 0}, {3, TOGGLE__GF2_BLOCKED, 8, 0},
-        {8, TOGGLE__GF2_BLOCKED, 5, 0}, {2, TOGGLE__GF2_BLOCKED, 16, 0},
+        {1, TOGGLE__GF2_AUTO, 0, 0, NULL}, {2, TOGGLE__GF2_AUTO, 0, 0, NULL}, {3, TOGGLE__GF2_BLOCKED, 8, 0, NULL},
+        {8, TOGGLE__GF2_BLOCKED, 5, 0, NULL}, {2, TOGGLE__GF2_BLOCKED, 16, 0, NULL},
     };
     for (size_t c = 0; c < sizeof cfgs / sizeof *cfgs; c++)
         ck_assert_msg(same_rref(&cfgs[c], in, ref, r, p, rows, cols),
@@ -281,7 +281,7 @@ static void blocked_vs_plain(tu_rng *g, size_t rows, size_t cols, size_t rank, s
     /* a wrong update is caught, and a wrong panel boundary where a pivot
      * sits on the last column of a panel (dense full-rank matrices) */
     if (r > 0) {
-        const toggle__gf2_cfg bad[] = {{1, TOGGLE__GF2_BLOCKED, 8, 1}, {2, TOGGLE__GF2_BLOCKED, 8, 2}};
+        const toggle__gf2_cfg bad[] = {{1, TOGGLE__GF2_BLOCKED, 8, 1, NULL}, {2, TOGGLE__GF2_BLOCKED, 8, 2, NULL}};
         for (size_t c = 0; c < (rank == 0 && gap == SIZE_MAX ? 2u : 1u); c++)
             ck_assert_msg(!same_rref(&bad[c], in, ref, r, p, rows, cols),
                           "fault %u not detected on %zu x %zu", bad[c].fault, rows, cols);
