@@ -25,7 +25,9 @@ enum {
     TOGGLE_ENGINE_FLINT = 1,   /**< dense elimination with FLINT's nmod_mat, prime k */
     TOGGLE_ENGINE_GF2 = 2,     /**< bit-packed elimination, k = 2 */
     TOGGLE_ENGINE_CHASE = 3,   /**< light chasing on grids */
-    TOGGLE_ENGINE_HOWELL = 4   /**< composite k: Howell form / CRT */
+    TOGGLE_ENGINE_HOWELL = 4,  /**< composite k: Howell form / CRT */
+    TOGGLE_ENGINE_DENSE = 5    /**< plain-C dense Gauss-Jordan, prime k (serves primes in
+                                    builds without FLINT; else only when forced) */
 };
 
 /** Option keys of a system: toggle_system_set_option() and

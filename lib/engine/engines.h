@@ -8,11 +8,20 @@
 #ifndef TOGGLE_ENGINES_H
 #define TOGGLE_ENGINES_H
 
+#ifdef TOGGLE_HAVE_FLINT
 #define TOGGLE__ENGINES(X) \
     X(CHASE, chase)        \
     X(GF2, gf2)            \
     X(FLINT, flint)        \
+    X(DENSE, dense)        \
     X(HOWELL, howell)
+#else /* meson -Dflint=disabled: the dense engine serves primes */
+#define TOGGLE__ENGINES(X) \
+    X(CHASE, chase)        \
+    X(GF2, gf2)            \
+    X(DENSE, dense)        \
+    X(HOWELL, howell)
+#endif
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -23,6 +23,7 @@ ENGINE_FLINT = 1
 ENGINE_GF2 = 2
 ENGINE_CHASE = 3
 ENGINE_HOWELL = 4
+ENGINE_DENSE = 5
 # option keys of a system (TOGGLE_SYSTEM_OPT_*); those of a search and a
 # generator are in _space
 SYSTEM_OPT_ENGINE = 1

@@ -248,7 +248,7 @@ static toggle_solution *solve_with(toggle_system *s, int engine)
 static void compare_engines(toggle_system *s, const uint64_t *a, const uint64_t *b, size_t m,
                             size_t n)
 {
-    toggle_solution *f = solve_with(s, TOGGLE_ENGINE_FLINT);
+    toggle_solution *f = solve_with(s, TU_ENGINE_PRIME);
     toggle_solution *q = solve_with(s, TOGGLE_ENGINE_GF2);
     size_t d = n - tu_rank(a, m, n, 2);
     const char *err = tu_verify(q, a, b, m, n, 2, d);
@@ -374,7 +374,7 @@ START_TEST(agrees_with_flint_graphs)
         ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_AUTO),
                          TOGGLE_OK);
         ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
-        ck_assert_int_ne(toggle_solution_engine(sol), TOGGLE_ENGINE_FLINT);
+        ck_assert_int_ne(toggle_solution_engine(sol), TU_ENGINE_PRIME);
         toggle_solution_free(sol);
         tu_free_all(gr, s, NULL);
         free(a);
@@ -457,7 +457,7 @@ START_TEST(budget_uses_packed_size)
     sol = NULL;
     ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, 100000), TOGGLE_OK);
     ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_ENOMEM);
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_FLINT), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TU_ENGINE_PRIME), TOGGLE_OK);
     ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, 2u << 20), TOGGLE_OK);
     ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_ENOMEM);
     toggle_system_free(s);

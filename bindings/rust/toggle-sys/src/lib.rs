@@ -81,6 +81,7 @@ pub const TOGGLE_ENGINE_FLINT: c_int = 1;
 pub const TOGGLE_ENGINE_GF2: c_int = 2;
 pub const TOGGLE_ENGINE_CHASE: c_int = 3;
 pub const TOGGLE_ENGINE_HOWELL: c_int = 4;
+pub const TOGGLE_ENGINE_DENSE: c_int = 5;
 // system.h: option keys of a system
 pub const TOGGLE_SYSTEM_OPT_ENGINE: c_int = 1;
 pub const TOGGLE_SYSTEM_OPT_MEMORY_BUDGET: c_int = 2;

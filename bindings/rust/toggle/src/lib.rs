@@ -286,6 +286,8 @@ pub enum Engine {
     Chase,
     /// Composite k.
     Howell,
+    /// Plain-C dense Gauss-Jordan, prime k (serves primes in builds without FLINT).
+    Dense,
 }
 
 impl Engine {
@@ -296,6 +298,7 @@ impl Engine {
             Engine::Gf2 => sys::TOGGLE_ENGINE_GF2,
             Engine::Chase => sys::TOGGLE_ENGINE_CHASE,
             Engine::Howell => sys::TOGGLE_ENGINE_HOWELL,
+            Engine::Dense => sys::TOGGLE_ENGINE_DENSE,
         }
     }
 
@@ -306,6 +309,7 @@ impl Engine {
             sys::TOGGLE_ENGINE_GF2 => Some(Engine::Gf2),
             sys::TOGGLE_ENGINE_CHASE => Some(Engine::Chase),
             sys::TOGGLE_ENGINE_HOWELL => Some(Engine::Howell),
+            sys::TOGGLE_ENGINE_DENSE => Some(Engine::Dense),
             _ => None,
         }
     }
