@@ -14,6 +14,7 @@
 #include "pool.h"
 #include "progress.h"
 #include "sweep_gallery.h"
+#include "web_site.h"
 #include "sweep_manifest.h"
 #include "sweep_row.h"
 
@@ -37,6 +38,7 @@ static const char sweep_usage[] =
     "  --no-render        no pictures (manifest without image columns, gallery)\n"
     "  --cell N           pixels per cell (default: 600 / n, at least 1)\n"
     "  --format F         png (default) or ppm\n"
+    "  --site             also the game (play.html) and libtoggle.js: what toggle web does\n"
     "  -h, --help         this help\n"
     "\n"
     "Parts made with --shard are joined by toggle sweep-merge (see its --help).\n";
@@ -352,6 +354,7 @@ int cmd_sweep(int argc, char **argv)
     const char *shard = NULL, *val;
     uint64_t threads = 0, cell = 0, si = 0, sk = 1;
     sweep sw = {.render = 1, .format = TOGGLE_IMAGE_PNG};
+    int site = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -359,6 +362,8 @@ int cmd_sweep(int argc, char **argv)
             return 0;
         } else if (!strcmp(a, "--no-render")) {
             sw.render = 0;
+        } else if (!strcmp(a, "--site")) {
+            site = 1;
         } else if (cli_opt(argc, argv, &i, "--sizes", &val) && val) {
             sizes = val;
         } else if (cli_opt(argc, argv, &i, "--primes", &val) && val) {
@@ -404,8 +409,10 @@ int cmd_sweep(int argc, char **argv)
     }
     int status = parse_maps(maps, &sw.maps) || list_boards(&sw, sz, nsz, pr, npr, si, sk) ||
                  make_dirs(&sw) || run_boards(&sw, (size_t)threads);
-    if (!status && (sweep_manifest_write(out, &sw.rows) || sweep_gallery_write(out, &sw.rows)))
+    if (!status && (sweep_manifest_write(out, &sw.rows) || sweep_gallery_write(out, &sw.rows, site)))
         status = cli_fail("sweep", "cannot write the manifest or gallery in '%s'", out);
+    if (!status && site && web_site_write(out))
+        status = cli_fail("web", "cannot write play.html or libtoggle.js in '%s'", out);
     sweep_rows_free(&sw.rows);
     maps_free(&sw.maps);
     free(sz);

@@ -74,7 +74,7 @@ int cmd_sweep_merge(int argc, char **argv)
     /* the same board from two parts (or a re-run merge) counts once */
     if (!status && sweep_rows_sort_unique(&rows))
         status = cli_fail("sweep-merge", "out of memory");
-    if (!status && (sweep_manifest_write(out, &rows) || sweep_gallery_write(out, &rows)))
+    if (!status && (sweep_manifest_write(out, &rows) || sweep_gallery_write(out, &rows, 0)))
         status = cli_fail("sweep-merge", "cannot write the manifest or gallery in '%s'", out);
     sweep_rows_free(&rows);
     free(aout);

@@ -19,6 +19,7 @@ int cmd_sweep_merge(int argc, char **argv);
 int cmd_generate(int argc, char **argv);
 int cmd_nullity(int argc, char **argv);
 int cmd_rowops(int argc, char **argv);
+int cmd_web(int argc, char **argv);
 
 /* ---- helpers (cli_util.c) ---- */
 /* Print "toggle: <what>: <message>" on stderr; returns 1 (the exit status). */

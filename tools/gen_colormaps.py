@@ -13,6 +13,9 @@ import sys
 import matplotlib
 from matplotlib import colormaps
 
+# Cyclic maps (first colour = last colour): value v of k is sampled at v / k.
+CYCLIC = {"twilight", "twilight_shifted", "hsv"}
+
 # (libtoggle name, matplotlib name, qualitative?)
 MAPS = [
     ("viridis", "viridis", False),
@@ -89,9 +92,10 @@ def main():
         out.write("};\n\n")
     out.write("const toggle__colormap toggle__colormaps[] = {\n")
     for name, mpl, qual in MAPS:
-        out.write('    {"%s", %d, %d, map_%s},\n' % (name, 1 if qual else 0,
-                                                    len(colormaps[mpl].colors) if qual else 256,
-                                                    name))
+        out.write('    {"%s", %d, %d, %d, map_%s},\n' % (name, 1 if qual else 0,
+                                                        1 if name in CYCLIC else 0,
+                                                        len(colormaps[mpl].colors) if qual else 256,
+                                                        name))
     out.write("};\n\n")
     out.write("const size_t toggle__colormap_count = sizeof toggle__colormaps / "
               "sizeof *toggle__colormaps;\n")

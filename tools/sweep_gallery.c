@@ -15,6 +15,7 @@ typedef struct {
     const sweep_rows *rows;
     const char **maps; /* the colour maps of all pictures, first-seen order */
     size_t nmaps;
+    int site;          /* toggle web: one card per board, interesting first, the module */
 } page;
 
 /* "full D4" -> "full-D4" for attribute values and URLs. */
@@ -111,8 +112,12 @@ static int write_count(FILE *f, const page *pg)
 static void figure_open(FILE *f, const sweep_row *r, const char *cmap, const char *sym)
 {
     fprintf(f, "<figure data-n=\"%zu\" data-p=\"%llu\" data-cmap=\"%s\" data-sym=\"%s\" "
-               "data-solvable=\"%s\">", r->n, (unsigned long long)r->p, cmap, sym,
-            r->solvable ? "yes" : "no");
+               "data-solvable=\"%s\" data-nullity=\"%zu\" data-count=\"%s\" "
+               "data-symname=\"%s\" data-images=\"", r->n, (unsigned long long)r->p, cmap, sym,
+            r->solvable ? "yes" : "no", r->nullity, r->solutions, sweep_row_symmetry(r));
+    for (size_t i = 0; i < r->nimg; i++) /* the detail view's pictures: map=path;... */
+        fprintf(f, "%s%s=%s", i ? ";" : "", r->img_map[i], r->img_path[i]);
+    fputs("\">", f);
 }
 
 /* A card without a picture: "no solution" or "not drawn". */
@@ -141,8 +146,50 @@ static void card_picture(FILE *f, const sweep_row *r, const char *map, const cha
             map, r->n, r->n, p, map, r->nullity, sweep_row_symmetry(r));
 }
 
+/* toggle web's order: solvable boards first, larger boards first, then the
+ * boards with more solutions (nullity), then p. */
+static int cmp_interest(const void *a, const void *b)
+{
+    const sweep_row *x = *(const sweep_row *const *)a, *y = *(const sweep_row *const *)b;
+    if (x->solvable != y->solvable)
+        return y->solvable - x->solvable;
+    if (x->n != y->n)
+        return x->n < y->n ? 1 : -1;
+    if (x->nullity != y->nullity)
+        return x->nullity < y->nullity ? 1 : -1;
+    return (x->p > y->p) - (x->p < y->p);
+}
+
+/* toggle web: one card per board, in one of its maps (chosen by (n, p), so
+ * that neighbouring cards differ), interesting boards first. */
+static int write_site_cards(FILE *f, const page *pg)
+{
+    size_t n = pg->rows->n;
+    const sweep_row **order = malloc((n ? n : 1) * sizeof *order);
+    if (!order)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        order[i] = &pg->rows->v[i];
+    qsort(order, n, sizeof *order, cmp_interest);
+    for (size_t i = 0; i < n; i++) {
+        const sweep_row *r = order[i];
+        char sym[64];
+        slug(sweep_row_symmetry(r), sym, sizeof sym);
+        if (r->solvable && r->nimg) {
+            size_t m = (r->n * 7 + (size_t)r->p) % r->nimg;
+            card_picture(f, r, r->img_map[m], r->img_path[m], sym);
+        } else {
+            card_empty(f, r, sym);
+        }
+    }
+    free(order);
+    return 0;
+}
+
 static int write_cards(FILE *f, const page *pg)
 {
+    if (pg->site)
+        return write_site_cards(f, pg);
     for (size_t i = 0; i < pg->rows->n; i++) {
         const sweep_row *r = &pg->rows->v[i];
         char sym[64];
@@ -172,12 +219,20 @@ static int write_script(FILE *f, const page *pg)
     return fwrite(gallery_js, 1, gallery_js_len, f) == gallery_js_len ? 0 : -1;
 }
 
+/* toggle web: the module, for the detail view's colour maps */
+static int write_module(FILE *f, const page *pg)
+{
+    if (pg->site)
+        fputs("<script src=\"libtoggle.js\"></script>\n", f);
+    return 0;
+}
+
 static const struct {
     const char *name; /* the template line "@name@" */
     int (*write)(FILE *f, const page *pg);
 } parts[] = {
     {"style", write_style}, {"filters", write_filters}, {"count", write_count},
-    {"cards", write_cards}, {"script", write_script},
+    {"cards", write_cards}, {"script", write_script}, {"module", write_module},
 };
 
 /* The part a template line (without its newline) stands for: -1 for a plain
@@ -210,9 +265,9 @@ static int write_page(FILE *f, const page *pg)
     return rc;
 }
 
-int sweep_gallery_write(const char *dir, const sweep_rows *rows)
+int sweep_gallery_write(const char *dir, const sweep_rows *rows, int site)
 {
-    page pg = {.rows = rows};
+    page pg = {.rows = rows, .site = site};
     pg.maps = sweep_rows_maps(rows, &pg.nmaps);
     char *path = path_join(dir, "index.html");
     FILE *f = pg.maps && path ? fopen(path, "w") : NULL;

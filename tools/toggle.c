@@ -12,6 +12,7 @@ static const struct {
     {"demo", cmd_demo, "run the built-in examples"},
     {"render", cmd_render, "draw a solution or a board as PNG/PPM"},
     {"sweep", cmd_sweep, "solve and draw every n x n board over every prime; gallery"},
+    {"web", cmd_web, "the web site: the game (play.html) and the gallery, libtoggle in WebAssembly"},
     {"sweep-merge", cmd_sweep_merge, "join the parts of a sharded sweep into one gallery"},
     {"generate", cmd_generate, "print a random solvable start board"},
     {"rowops", cmd_rowops, "reduce an augmented matrix by hand, one row operation at a time"},

@@ -28,8 +28,11 @@ enum {
     TOGGLE_ENGINE_HOWELL = 4,  /**< composite k: Howell form / CRT */
     TOGGLE_ENGINE_BLAS = 5,    /**< dense elimination through a BLAS, prime
                                     k < 2^26 (builds with -Dblas; 1.1) */
-    TOGGLE_ENGINE_TRANSFER = 6 /**< chasing on every lattice, wrap and stencil,
-                                    prime k (1.1) */
+    TOGGLE_ENGINE_TRANSFER = 6, /**< chasing on every lattice, wrap and stencil,
+                                     prime k (1.1) */
+    TOGGLE_ENGINE_DENSE = 7     /**< plain-C dense Gauss-Jordan, prime k: serves primes
+                                     in builds without FLINT, else only when forced
+                                     (1.1) */
 };
 
 /** Option keys of a system: toggle_system_set_option() and

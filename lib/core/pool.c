@@ -1,5 +1,29 @@
 /* A fork-join pool of worker threads, owned by one caller (a solve): no
  * global state, never shared between systems (docs/gf2.md, threads). */
+#ifdef __wasi__
+/* WebAssembly (tools/web) has no threads: every pool is the caller alone. */
+#include "core.h"
+
+toggle__pool *toggle__pool_new(unsigned threads)
+{
+    (void)threads;
+    return NULL;
+}
+unsigned toggle__pool_threads(const toggle__pool *p)
+{
+    (void)p;
+    return 1;
+}
+void toggle__pool_run(toggle__pool *p, toggle__pool_fn fn, void *ctx)
+{
+    (void)p;
+    fn(ctx, 0, 1);
+}
+void toggle__pool_free(toggle__pool *p)
+{
+    (void)p;
+}
+#else
 #include <pthread.h>
 
 #include "core.h"
@@ -128,3 +152,4 @@ void toggle__pool_free(toggle__pool *p)
     pthread_mutex_destroy(&p->mu);
     toggle__free(p);
 }
+#endif /* __wasi__ */

@@ -16,13 +16,21 @@
 #else
 #define TOGGLE__ENGINE_BLAS(X)
 #endif
+/* FLINT's engine exists unless the build has -Dflint=disabled (the
+ * WebAssembly build); then the dense engine serves primes. */
+#ifdef TOGGLE_HAVE_FLINT
+#define TOGGLE__ENGINE_FLINT(X) X(FLINT, flint)
+#else
+#define TOGGLE__ENGINE_FLINT(X)
+#endif
 
 #define TOGGLE__ENGINES(X) \
     X(CHASE, chase)        \
     X(TRANSFER, transfer)  \
     X(GF2, gf2)            \
     TOGGLE__ENGINE_BLAS(X) \
-    X(FLINT, flint)        \
+    TOGGLE__ENGINE_FLINT(X) \
+    X(DENSE, dense)        \
     X(HOWELL, howell)
 
 #include <stdbool.h>

@@ -64,9 +64,12 @@ static const uint8_t *sample(const toggle__colormap *m, int reversed, uint64_t v
         v = k - 1 - v;
     if (m->qualitative)
         return m->rgb[v % m->n];
-    /* round(v * 255 / (k - 1)) without overflow: v < k, so split v. */
-    unsigned __int128 num = (unsigned __int128)v * 510u + (k - 1);
-    uint64_t idx = (uint64_t)(num / ((unsigned __int128)(k - 1) * 2u));
+    /* round(v * 255 / (k - 1)), for a cyclic map round(v * 255 / k), so
+     * that 0 and k - 1 differ (the map's ends are one colour); as 128-bit
+     * integers, without overflow. */
+    uint64_t q = m->cyclic ? k : k - 1;
+    unsigned __int128 num = (unsigned __int128)v * 510u + q;
+    uint64_t idx = (uint64_t)(num / ((unsigned __int128)q * 2u));
     return m->rgb[idx];
 }
 

@@ -7,6 +7,7 @@
 typedef struct toggle__colormap {
     const char *name;
     int qualitative;           /* 1: a list of n colours, value v -> v mod n */
+    int cyclic;                /* 1: the ends meet (twilight, hsv): v of k sits at v / k */
     size_t n;                  /* 256 for continuous maps */
     const uint8_t (*rgb)[3];
 } toggle__colormap;

@@ -4,7 +4,6 @@
  * lower bounds on whole chunks and blocks, and the chunks of the outer
  * enumeration shared among threads. Method and proof of exactness:
  * docs/solution-spaces.md. */
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -388,6 +387,14 @@ static void run_chunk(worker *w, uint64_t t)
     }
 }
 
+static void *work(void *p);
+
+static void work_slot(void *ctx, unsigned t, unsigned nt)
+{
+    (void)nt;
+    work((worker *)ctx + t);
+}
+
 static void *work(void *p)
 {
     worker *w = p;
@@ -452,7 +459,6 @@ typedef struct {
     uint64_t *okey;
     uint64_t *tab;
     worker *w;
-    pthread_t *tid;
 } bufs;
 
 static void bufs_free(bufs *b, unsigned T)
@@ -478,7 +484,6 @@ static void bufs_free(bufs *b, unsigned T)
             toggle__free(b->w[i].sgn);
         }
     toggle__free(b->w);
-    toggle__free(b->tid);
 }
 
 /* The symmetries of the board that map the (restricted) solution set and
@@ -702,8 +707,7 @@ int toggle__fewest_gf2(const toggle__space *sp, const toggle__fewest_opts *o, to
         T = (unsigned)allowed;
     size_t N = (size_t)1 << L;
     b.w = toggle__calloc(T, sizeof *b.w);
-    b.tid = toggle__calloc(T, sizeof *b.tid);
-    if (!b.w || !b.tid)
+    if (!b.w)
         goto nomem;
     for (unsigned i = 0; i < T; i++) {
         b.w[i].sh = &sh;
@@ -714,15 +718,11 @@ int toggle__fewest_gf2(const toggle__space *sp, const toggle__fewest_opts *o, to
         if (!b.w[i].g || !b.w[i].t || !b.w[i].sgn)
             goto nomem;
     }
-    unsigned started = 1;
-    for (unsigned i = 1; i < T; i++) {
-        if (pthread_create(&b.tid[i], NULL, work, &b.w[i]))
-            break; /* fewer workers: the chunks are shared dynamically */
-        started++;
-    }
-    work(&b.w[0]);
-    for (unsigned i = 1; i < started; i++)
-        pthread_join(b.tid[i], NULL);
+    /* the library's fork-join pool; it may start fewer workers than asked
+     * (none in WebAssembly): the chunks are shared dynamically */
+    toggle__pool *pool = toggle__pool_new(T);
+    toggle__pool_run(pool, work_slot, b.w);
+    toggle__pool_free(pool);
     /* The least (weight, chunk, position) among the workers' bests. */
     worker *bw = NULL;
     uint64_t chunks = 0;

@@ -37,7 +37,9 @@ expect_out kernel-4x4 "kernel 3:" "$T" solve --grid 4x4 --all
 expect_out unsolvable "solvable: no" "$T" solve --grid 2x2 --mod 3
 expect_out json '"solvable":true,"modulus":2' "$T" solve --grid 3x3 --json
 expect_out json-cert '"certificate":[' "$T" solve --grid 2x2 --mod 3 --json
-expect_out engine-flint '"engine":"flint"' "$T" solve --grid 5x5 --engine flint --json
+PE="${TOGGLE_TEST_PRIME_ENGINE:-flint}"
+expect_out engine-$PE "\"engine\":\"$PE\"" "$T" solve --grid 5x5 --engine "$PE" --json
+expect_out engine-dense '"engine":"dense"' "$T" solve --grid 5x5 --engine dense --json
 printf '110000100000|1\n011000011000|1\n' >"$tmp/sys.txt"
 expect_out system-file "solutions: 1024" "$T" solve --system "$tmp/sys.txt"
 expect_out system-stdin "solutions: 1024" sh -c "\"$T\" solve --system - < \"$tmp/sys.txt\""

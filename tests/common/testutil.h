@@ -10,6 +10,8 @@
 #include <check.h>
 #include <toggle.h>
 
+#include "tu_engine.h"
+
 /* Seed for this process: TOGGLE_TEST_SEED if set, else from the clock.
  * Printed to stderr once, so that a failure can be reproduced. */
 uint64_t tu_seed(void);

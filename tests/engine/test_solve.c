@@ -145,7 +145,7 @@ static void random_system(tu_rng *rng, uint64_t k, size_t maxdim)
     ck_assert_int_eq(toggle_system_new_matrix(&s, m, n, a, b, k), TOGGLE_OK);
     toggle_solution *sol = solve_verified(s, a, b, m, n, k);
     /* the FLINT engine, forced, gives the identical canonical answer */
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_FLINT), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TU_ENGINE_PRIME), TOGGLE_OK);
     toggle_solution *sol2 = solve_verified(s, a, b, m, n, k);
     ck_assert_int_eq(toggle_solution_is_solvable(sol), toggle_solution_is_solvable(sol2));
     ck_assert_uint_eq(toggle_solution_nullity(sol), toggle_solution_nullity(sol2));
@@ -350,7 +350,7 @@ START_TEST(composite_unsupported_or_solved)
         ck_assert_int_eq(toggle_solution_is_solvable(sol), 0); /* 2x = 1 mod 4 */
     else
         ck_assert_ptr_null(sol);
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_FLINT), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TU_ENGINE_PRIME), TOGGLE_OK);
     toggle_solution_free(sol);
     sol = NULL;
     ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_EUNSUPPORTED);
@@ -366,7 +366,7 @@ END_TEST
 START_TEST(symmetric_certificate_is_canonical)
 {
     static const uint64_t ps[] = {2, 3, 5, 7, 65521};
-    static const int engines[] = {TOGGLE_ENGINE_FLINT, TOGGLE_ENGINE_GF2};
+    static const int engines[] = {TU_ENGINE_PRIME, TOGGLE_ENGINE_GF2};
     tu_rng rng = tu_rng_for(44);
     size_t checked = 0;
     for (size_t it = 0; it < tu_iters(400); it++) {

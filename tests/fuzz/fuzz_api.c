@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "tu_engine.h"
 
 #define MAXN 24
 
@@ -162,7 +163,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint64_t k = moduli[h0 % (sizeof moduli / sizeof *moduli)];
     if (h0 >= 0xf0) /* any modulus */
         k = fuzz_u64(&rd);
-    int engine = h1 % 8; /* 0..6 engines (5: blas, when built), 7 = bogus value */
+    int engine = h1 % 9; /* 0..7 engines (5: blas, when built; 1 only with FLINT), 8 = bogus value */
     int grid = h1 >> 3 & 1;
     int budget_small = (h1 >> 4 & 7) == 7;
     size_t m, n;
@@ -223,7 +224,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(rc == TOGGLE_EUNSUPPORTED || (rc == TOGGLE_ENOMEM && budget_small),
                    "solve failed: %s: %s", toggle_status_name(rc), toggle_last_error());
         FUZZ_CHECK(sol == NULL, "out written on failure");
-        if (rc == TOGGLE_EUNSUPPORTED && engine == TOGGLE_ENGINE_FLINT)
+        if (rc == TOGGLE_EUNSUPPORTED && engine == TU_ENGINE_PRIME)
             FUZZ_CHECK(!prime, "FLINT refused a prime modulus");
         toggle_system_free(s);
         toggle_graph_free(g);
@@ -308,9 +309,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                    (unsigned long long)count, (unsigned long long)found);
     }
     /* Canonical answers are engine independent: compare with FLINT. */
-    if (prime && toggle_solution_engine(sol) != TOGGLE_ENGINE_FLINT) {
+    if (prime && toggle_solution_engine(sol) != TU_ENGINE_PRIME) {
         toggle_solution *ref = NULL;
-        FUZZ_CHECK(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_FLINT) == 0, "opt");
+        FUZZ_CHECK(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TU_ENGINE_PRIME) == 0, "opt");
         FUZZ_CHECK(toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, 0) == 0, "opt");
         FUZZ_CHECK(toggle_solve(&ref, s) == 0, "flint: %s", toggle_last_error());
         FUZZ_CHECK(toggle_solution_is_solvable(ref) == solvable, "solvable differs");

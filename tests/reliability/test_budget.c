@@ -59,7 +59,7 @@ typedef struct {
 
 /* Huge requests: each far over the default 4 GiB budget or a set one. */
 static const bcase huge[] = {
-    {"flint 3000x3000 k=3", TOGGLE_ENGINE_FLINT, 3, 3000, 3000, 0},
+    {"flint 3000x3000 k=3", TU_ENGINE_PRIME, 3, 3000, 3000, 0},
     {"gf2 1000x1000 torus", TOGGLE_ENGINE_GF2, 2, 1000, 1000, TOGGLE_GRID_TORUS},
     /* (AUTO now chases this torus within the budget: the transfer engine) */
     {"flint 2000x2000 k=5 torus", TOGGLE_ENGINE_FLINT, 5, 2000, 2000, TOGGLE_GRID_TORUS},
@@ -114,11 +114,14 @@ END_TEST
 
 /* Moderate requests: estimate vs the measured peak. */
 static const bcase moderate[] = {
-    {"flint 40x40 k=3", TOGGLE_ENGINE_FLINT, 3, 40, 40, 0},
-    {"flint 20x20 k=3", TOGGLE_ENGINE_FLINT, 3, 20, 20, 0},
-    {"flint 50x50 k=3", TOGGLE_ENGINE_FLINT, 3, 50, 50, 0},
-    {"flint 40x40 k=2^61-1", TOGGLE_ENGINE_FLINT, UINT64_C(2305843009213693951), 40, 40, 0},
-    {"flint 30x30 k=2 torus (certificate)", TOGGLE_ENGINE_FLINT, 2, 30, 30, TOGGLE_GRID_TORUS},
+    {"flint 40x40 k=3", TU_ENGINE_PRIME, 3, 40, 40, 0},
+    {"flint 20x20 k=3", TU_ENGINE_PRIME, 3, 20, 20, 0},
+    {"flint 50x50 k=3", TU_ENGINE_PRIME, 3, 50, 50, 0},
+    {"flint 40x40 k=2^61-1", TU_ENGINE_PRIME, UINT64_C(2305843009213693951), 40, 40, 0},
+    {"flint 30x30 k=2 torus (certificate)", TU_ENGINE_PRIME, 2, 30, 30, TOGGLE_GRID_TORUS},
+    {"dense 40x40 k=3", TOGGLE_ENGINE_DENSE, 3, 40, 40, 0},
+    {"dense 40x40 k=2^61-1", TOGGLE_ENGINE_DENSE, UINT64_C(2305843009213693951), 40, 40, 0},
+    {"dense 30x30 k=2 torus (certificate)", TOGGLE_ENGINE_DENSE, 2, 30, 30, TOGGLE_GRID_TORUS},
     {"gf2 100x100 torus", TOGGLE_ENGINE_GF2, 2, 100, 100, TOGGLE_GRID_TORUS},
     {"chase 400x400", TOGGLE_ENGINE_CHASE, 2, 400, 400, 0},
     {"chase 200x200 k=3", TOGGLE_ENGINE_CHASE, 3, 200, 200, 0},

@@ -205,7 +205,7 @@ static void su_guarded_flint(fx *f)
 {
     su_guard(f);
     su_parsed(f);
-    need(toggle_system_set_option(f->s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_FLINT), "engine");
+    need(toggle_system_set_option(f->s, TOGGLE_OPT_ENGINE, TU_ENGINE_PRIME), "engine");
 }
 
 /* Every render option, and a value other than its default. */
@@ -662,9 +662,9 @@ typedef struct {
 #define FREE70 ZEROS10 ZEROS10 ZEROS10 ZEROS10 ZEROS10 ZEROS10 ZEROS10 "|0\n"
 
 static const solve_case solve_cases[] = {
-    {"3-variable dense mod 3", SYS_MOD3, 0, 0, 0, -1, 3, 0, TOGGLE_ENGINE_FLINT, 1, "1"},
-    {"dense mod 3, unsolvable", "111|1\n222|1\n", 0, 0, 0, -1, 3, 0, TOGGLE_ENGINE_FLINT, 0, "0"},
-    {"dense mod 65521", "12 7|1\n3 4|9\n", 0, 0, 0, -1, 65521, 0, TOGGLE_ENGINE_FLINT, 1, "1"},
+    {"3-variable dense mod 3", SYS_MOD3, 0, 0, 0, -1, 3, 0, TU_ENGINE_PRIME, 1, "1"},
+    {"dense mod 3, unsolvable", "111|1\n222|1\n", 0, 0, 0, -1, 3, 0, TU_ENGINE_PRIME, 0, "0"},
+    {"dense mod 65521", "12 7|1\n3 4|9\n", 0, 0, 0, -1, 65521, 0, TU_ENGINE_PRIME, 1, "1"},
     {"k = 2 system", "110|1\n011|0\n", 0, 0, 0, -1, 2, 0, TOGGLE_ENGINE_GF2, 1, "2"},
     {"k = 2, unsolvable", "11|0\n11|1\n", 0, 0, 0, -1, 2, 0, TOGGLE_ENGINE_GF2, 0, "0"},
     {"k = 2, 70 free unknowns", FREE70, 0, 0, 0, -1, 2, 0, TOGGLE_ENGINE_GF2, 1,
@@ -679,9 +679,9 @@ static const solve_case solve_cases[] = {
     {"mod 4, unsolvable", "2|1\n", 0, 0, 0, -1, 4, 0, TOGGLE_ENGINE_HOWELL, 0, "0"},
     {"mod 6 matrix", "1 2|3\n", 0, 0, 0, -1, 6, 0, TOGGLE_ENGINE_HOWELL, 1, "6"},
     {"3x3 torus mod 2", NULL, 3, 3, TOGGLE_GRID_TORUS, -1, 2, 0, TOGGLE_ENGINE_TRANSFER, 1, "16"},
-    {"3x3 Moore mod 3", NULL, 3, 3, TOGGLE_GRID_MOORE, -1, 3, 0, TOGGLE_ENGINE_FLINT, 1, "1"},
+    {"3x3 Moore mod 3", NULL, 3, 3, TOGGLE_GRID_MOORE, -1, 3, 0, TU_ENGINE_PRIME, 1, "1"},
     {"dense mod 3, FLINT forced", SYS_MOD3, 0, 0, 0, -1, 3, TOGGLE_ENGINE_FLINT,
-     TOGGLE_ENGINE_FLINT, 1, "1"},
+     TU_ENGINE_PRIME, 1, "1"},
     {"k = 2, gf2 forced", "11|0\n11|1\n", 0, 0, 0, -1, 2, TOGGLE_ENGINE_GF2, TOGGLE_ENGINE_GF2, 0,
      "0"},
     {"5x5 grid mod 3, chase forced", NULL, 5, 5, 0, -1, 3, TOGGLE_ENGINE_CHASE,

@@ -232,9 +232,9 @@ typedef struct {
 } solve_case;
 
 static const solve_case solve_cases[] = {
-    {"toggle_solve flint grid", TOGGLE_ENGINE_FLINT, 3, 5, 5, 0, 0, 0},
-    {"toggle_solve flint unsolvable", TOGGLE_ENGINE_FLINT, 2, 4, 4, 0, 0, 1},
-    {"toggle_solve flint matrix p=2^61-1", TOGGLE_ENGINE_FLINT, UINT64_C(2305843009213693951),
+    {"toggle_solve flint grid", TU_ENGINE_PRIME, 3, 5, 5, 0, 0, 0},
+    {"toggle_solve flint unsolvable", TU_ENGINE_PRIME, 2, 4, 4, 0, 0, 1},
+    {"toggle_solve flint matrix p=2^61-1", TU_ENGINE_PRIME, UINT64_C(2305843009213693951),
      6, 8, 0, 1, 0},
     {"toggle_solve gf2 grid", TOGGLE_ENGINE_GF2, 2, 5, 5, 0, 0, 0},
     {"toggle_solve gf2 unsolvable", TOGGLE_ENGINE_GF2, 2, 4, 4, 0, 0, 1},

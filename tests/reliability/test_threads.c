@@ -31,7 +31,7 @@ static toggle_solution *shared_sol;
 static uint64_t *shared_a, shared_b[49];
 static uint64_t *dense[NSHAPES];
 
-static const int engines[] = {TOGGLE_ENGINE_AUTO, TOGGLE_ENGINE_FLINT, TOGGLE_ENGINE_GF2,
+static const int engines[] = {TOGGLE_ENGINE_AUTO, TU_ENGINE_PRIME, TOGGLE_ENGINE_GF2,
                               TOGGLE_ENGINE_CHASE, TOGGLE_ENGINE_HOWELL};
 static const uint64_t moduli[] = {2, 3, 5, 4, 6, UINT64_C(1000000007)};
 

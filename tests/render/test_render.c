@@ -274,7 +274,7 @@ START_TEST(golden)
         {5, 3, TOGGLE_CMAP_MAGMA, 1, TOGGLE_IMAGE_PPM, 4, 1, 2, 0xb3a3dfabb5a3f09bull, 2365},
         {3, 5, TOGGLE_CMAP_VIRIDIS, 0, TOGGLE_IMAGE_PNG, 8, 0, 0, 0xb95d958f0913953full, 145},
         {17, 2, TOGGLE_CMAP_GREYS, 0, TOGGLE_IMAGE_PNG, 6, 0, 0, 0x4dc55411712ce756ull, 337},
-        {20, 11, TOGGLE_CMAP_TWILIGHT, 0, TOGGLE_IMAGE_PNG, 5, 1, 3, 0x51c2cbb901f273c5ull, 2075},
+        {20, 11, TOGGLE_CMAP_TWILIGHT, 0, TOGGLE_IMAGE_PNG, 5, 1, 3, 0x1127c5cf904bfdc4ull, 2075},
         {12, 31, TOGGLE_CMAP_TURBO, 1, TOGGLE_IMAGE_PNG, 7, 0, 0, 0x967e0e69e9c1da93ull, 480},
         {9, 11, TOGGLE_CMAP_TAB10, 0, TOGGLE_IMAGE_PNG, 9, 1, 1, 0xfea02ee06a6f9051ull, 622},
     };
@@ -304,6 +304,37 @@ START_TEST(golden)
         free(v);
         toggle_render_opts_free(o);
     }
+}
+END_TEST
+
+/* Cyclic maps sample v of k at v / k: 0 and k - 1 differ (a mod-2 board is
+ * not one colour), 0 is the first entry; sequential maps keep v / (k - 1). */
+START_TEST(cyclic_maps)
+{
+    static const char *cyclic[] = {"twilight", "twilight_shifted", "hsv"};
+    for (size_t i = 0; i < 3; i++) {
+        int id = -1;
+        ck_assert_int_eq(toggle_colormap_from_name(cyclic[i], &id, NULL), TOGGLE_OK);
+        for (uint64_t k = 2; k <= 17; k++) {
+            uint8_t first[3], last[3], zero256[3];
+            ck_assert_int_eq(toggle_colormap_color(id, 0, 0, k, first), TOGGLE_OK);
+            ck_assert_int_eq(toggle_colormap_color(id, 0, k - 1, k, last), TOGGLE_OK);
+            ck_assert_int_eq(toggle_colormap_color(id, 0, 0, 256, zero256), TOGGLE_OK);
+            ck_assert_msg(memcmp(first, last, 3) != 0, "%s: 0 and %llu of %llu share a colour",
+                          cyclic[i], (unsigned long long)(k - 1), (unsigned long long)k);
+            ck_assert(memcmp(first, zero256, 3) == 0);
+        }
+        /* v of k at entry floor((510 v + k) / (2 k)): 1 of 2 is entry 128 = 128 of 256 */
+        uint8_t a[3], b[3];
+        ck_assert_int_eq(toggle_colormap_color(id, 0, 1, 2, a), TOGGLE_OK);
+        ck_assert_int_eq(toggle_colormap_color(id, 0, 128, 256, b), TOGGLE_OK);
+        ck_assert(memcmp(a, b, 3) == 0);
+    }
+    /* sequential: k - 1 is the last entry */
+    uint8_t a[3], b[3];
+    ck_assert_int_eq(toggle_colormap_color(TOGGLE_CMAP_VIRIDIS, 0, 1, 2, a), TOGGLE_OK);
+    ck_assert_int_eq(toggle_colormap_color(TOGGLE_CMAP_VIRIDIS, 0, 255, 256, b), TOGGLE_OK);
+    ck_assert(memcmp(a, b, 3) == 0);
 }
 END_TEST
 
@@ -411,6 +442,7 @@ int main(void)
     tcase_add_test(tc, options);
     tcase_add_test(tc, pixels_ppm_and_png);
     tcase_add_test(tc, golden);
+    tcase_add_test(tc, cyclic_maps);
     tcase_add_test(tc, buffers_files_misuse);
     tcase_add_test(tc, png_extreme_moduli);
     suite_add_tcase(su, tc);

@@ -29,6 +29,7 @@ ENGINE_FLINT = 1
 ENGINE_GF2 = 2
 ENGINE_CHASE = 3
 ENGINE_HOWELL = 4
+ENGINE_DENSE = 7
 ENGINE_TRANSFER = 6
 ENGINE_BLAS = 5  # builds with the blas engine (docs/blas.md)
 # option keys of a system (TOGGLE_SYSTEM_OPT_*); those of a search and a

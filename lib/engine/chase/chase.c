@@ -267,7 +267,7 @@ static int chase_estimate(const toggle_system *s, uint64_t *bytes)
      * polynomials (a few of degree max(R, C)). */
     unsigned __int128 e = (unsigned __int128)vec * (dn + 2)
                         + (unsigned __int128)f.C * (dn + 6) * 8 + work
-                        + (unsigned __int128)(f.R + f.C + 2) * 8 * 12;
+                        + (unsigned __int128)toggle__grid_small_bytes(f.R, f.C);
     *bytes = e > UINT64_MAX ? UINT64_MAX : (uint64_t)e;
     return TOGGLE_OK;
 }

@@ -10,11 +10,6 @@
 #include "poly.h"
 #include "flint_guard.h"
 
-/* Largest dimension whose polynomials we build (8 bytes per coefficient,
- * a few polynomials alive at once): keeps FLINT, which aborts on failed
- * allocations, well inside memory. */
-#define GRID_POLY_MAX ((size_t)1 << 28)
-
 static uint64_t add_p(uint64_t a, uint64_t b, uint64_t p)
 {
     uint64_t s = a + b; /* p < 2^63: no wrap */
@@ -120,13 +115,6 @@ static void row_charpoly(nmod_poly_t chi, size_t c, unsigned d, uint64_t p)
         taylor_shift(chi, p - d % p);
 }
 
-static int check_dims(size_t rows, size_t cols)
-{
-    if (rows > GRID_POLY_MAX || cols > GRID_POLY_MAX)
-        return toggle__error(TOGGLE_ENOMEM, "grid %zu x %zu: polynomials of degree over %zu "
-                             "are not supported", rows, cols, GRID_POLY_MAX);
-    return TOGGLE_OK;
-}
 
 typedef struct {
     uint64_t p;
@@ -156,7 +144,7 @@ static int poly_nullity_body(void *arg)
 
 int toggle__grid_poly_nullity(uint64_t p, size_t rows, size_t cols, unsigned d, size_t *nullity)
 {
-    int rc = check_dims(rows, cols);
+    int rc = toggle__grid_poly_dims(rows, cols);
     if (rc)
         return rc;
     nullity_job job = {p, rows, cols, d, 0};
@@ -323,10 +311,16 @@ out:
     return rc;
 }
 
+size_t toggle__grid_small_bytes(size_t rows, size_t c)
+{
+    /* a few polynomials of degree max(rows, c) and 3 c words of scratch */
+    return (rows + c + 2) * 8 * 12 + 3 * c * 8;
+}
+
 int toggle__grid_small_solve(uint64_t p, size_t rows, size_t c, unsigned d, const uint64_t *rhs,
                              uint64_t *w, int *solvable, size_t *nullity, uint64_t **kernel)
 {
-    int rc = check_dims(rows, c);
+    int rc = toggle__grid_poly_dims(rows, c);
     if (rc)
         return rc;
     *kernel = NULL;

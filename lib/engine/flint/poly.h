@@ -1,5 +1,6 @@
 /* Internal interface between the grid engine (chase.c, no FLINT) and its
- * polynomial half (gridpoly.c, FLINT nmod_poly). Never installed. */
+ * polynomial half (lib/engine/flint/poly.c with FLINT's nmod_poly, or
+ * lib/engine/noflint/poly.c without FLINT). Never installed. */
 #ifndef TOGGLE_FLINT_POLY_H
 #define TOGGLE_FLINT_POLY_H
 
@@ -16,6 +17,22 @@
  * 1 and the other last-nullity entries 0. rhs may equal w. */
 int toggle__grid_small_solve(uint64_t p, size_t rows, size_t c, unsigned d, const uint64_t *rhs,
                              uint64_t *w, int *solvable, size_t *nullity, uint64_t **kernel);
+
+/* Largest dimension whose polynomials either implementation builds (8
+ * bytes per coefficient, a few polynomials alive at once). */
+#define TOGGLE__GRID_POLY_MAX ((size_t)1 << 28)
+
+static inline int toggle__grid_poly_dims(size_t rows, size_t cols)
+{
+    if (rows > TOGGLE__GRID_POLY_MAX || cols > TOGGLE__GRID_POLY_MAX)
+        return toggle__error(TOGGLE_ENOMEM, "grid %zu x %zu: polynomials of degree over %zu "
+                             "are not supported", rows, cols, TOGGLE__GRID_POLY_MAX);
+    return TOGGLE_OK;
+}
+
+/* Bytes toggle__grid_small_solve allocates for a rows x c board (besides
+ * the kernel it returns), for the chase engine's estimate. */
+size_t toggle__grid_small_bytes(size_t rows, size_t c);
 
 /* Nullity of the non-torus rows x cols board (d as above) by polynomials. */
 int toggle__grid_poly_nullity(uint64_t p, size_t rows, size_t cols, unsigned d, size_t *nullity);

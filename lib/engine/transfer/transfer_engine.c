@@ -19,6 +19,14 @@
 
 #include "engine/engine.h"
 
+/* The dense engine of this build for the small systems: FLINT, or the
+ * library's own without FLINT (-Dflint=disabled). */
+#ifdef TOGGLE_HAVE_FLINT
+#define TRANSFER_SMALL_ENGINE toggle__engine_flint
+#else
+#define TRANSFER_SMALL_ENGINE toggle__engine_dense
+#endif
+
 /* One entry of an equation: weight w (mod p, nonzero) on the press at frame
  * row r + dq, frame column col. */
 typedef struct {
@@ -700,7 +708,7 @@ static bool is_board(const toggle_system *s)
 static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
 {
     if (!is_board(s))
-        return toggle__engine_flint.estimate(s, bytes);
+        return TRANSFER_SMALL_ENGINE.estimate(s, bytes);
     tframe f;
     bool oom;
     if (!frame_pick(s, &f, &oom))
@@ -751,7 +759,7 @@ static void write_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row
 static int transfer_solve(const toggle_system *s, toggle_solution *sol)
 {
     if (!is_board(s))
-        return toggle__engine_flint.solve(s, sol);
+        return TRANSFER_SMALL_ENGINE.solve(s, sol);
     tframe f;
     bool oom;
     if (!frame_pick(s, &f, &oom))

@@ -84,6 +84,7 @@ pub const TOGGLE_ENGINE_FLINT: c_int = 1;
 pub const TOGGLE_ENGINE_GF2: c_int = 2;
 pub const TOGGLE_ENGINE_CHASE: c_int = 3;
 pub const TOGGLE_ENGINE_HOWELL: c_int = 4;
+pub const TOGGLE_ENGINE_DENSE: c_int = 7;
 pub const TOGGLE_ENGINE_TRANSFER: c_int = 6;
 pub const TOGGLE_ENGINE_BLAS: c_int = 5;
 // system.h: option keys of a system

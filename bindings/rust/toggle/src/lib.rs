@@ -296,6 +296,8 @@ pub enum Engine {
     Blas,
     /// Chasing on every lattice, wrap and stencil, prime k.
     Transfer,
+    /// Plain-C dense Gauss-Jordan, prime k (serves primes in builds without FLINT).
+    Dense,
 }
 
 impl Engine {
@@ -308,6 +310,7 @@ impl Engine {
             Engine::Howell => sys::TOGGLE_ENGINE_HOWELL,
             Engine::Blas => sys::TOGGLE_ENGINE_BLAS,
             Engine::Transfer => sys::TOGGLE_ENGINE_TRANSFER,
+            Engine::Dense => sys::TOGGLE_ENGINE_DENSE,
         }
     }
 
@@ -320,6 +323,7 @@ impl Engine {
             sys::TOGGLE_ENGINE_HOWELL => Some(Engine::Howell),
             sys::TOGGLE_ENGINE_BLAS => Some(Engine::Blas),
             sys::TOGGLE_ENGINE_TRANSFER => Some(Engine::Transfer),
+            sys::TOGGLE_ENGINE_DENSE => Some(Engine::Dense),
             _ => None,
         }
     }
