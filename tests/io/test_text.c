@@ -204,9 +204,9 @@ START_TEST(parse_messages)
     toggle_graph *g = NULL;
     expect_msg(toggle_system_parse(&s, "1 2\x01|3", 7, 13), TOGGLE_EPARSE, "0x01");
     expect_msg(toggle_system_parse(&s, "1 2\0|3", 7, 13), TOGGLE_EPARSE, "0x00");
-    expect_msg(toggle_system_parse(&s, "12 3\x1b | 3", 11, 1000), TOGGLE_EPARSE, "column 5");
+    expect_msg(toggle_system_parse(&s, "12 3\x1b | 3", 10, 1000), TOGGLE_EPARSE, "column 5");
     expect_msg(toggle_system_parse(&s, "11|1x", 5, 2), TOGGLE_EPARSE, "column 5");
-    expect_msg(toggle_system_parse(&s, "1 1 | 2 \x7f", 10, 11), TOGGLE_EPARSE, "0x7f");
+    expect_msg(toggle_system_parse(&s, "1 1 | 2 \x7f", 9, 11), TOGGLE_EPARSE, "0x7f");
     uint64_t cells[4];
     size_t r, c;
     expect_msg(toggle_board_parse("12 3\x02", 5, 20, cells, 4, &r, &c), TOGGLE_EPARSE, "0x02");
