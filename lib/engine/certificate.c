@@ -55,28 +55,36 @@ static int by_transpose(const toggle__engine_entry *e, const toggle_system *s,
     return rc;
 }
 
-int toggle__certify(const toggle__engine_entry *e, const toggle_system *s, toggle_solution *sol)
+toggle__cert_route toggle__certify_route(const toggle__engine_entry *e, const toggle_system *s)
+{
+    if (e->engine->certify)
+        return TOGGLE__CERT_ENGINE;
+    return toggle__system_is_symmetric(s) ? TOGGLE__CERT_KERNEL : TOGGLE__CERT_TRANSPOSE;
+}
+
+int toggle__certify(const toggle__engine_entry *e, toggle__cert_route route,
+                    const toggle_system *s, toggle_solution *sol)
 {
     if (sol->solvable)
         return TOGGLE_OK;
-    if (e->engine->certify)
-        return e->engine->certify(s, sol);
-    if (toggle__system_is_symmetric(s))
-        return from_kernel(s, sol);
-    return by_transpose(e, s, sol);
+    switch (route) {
+    case TOGGLE__CERT_ENGINE: return e->engine->certify(s, sol);
+    case TOGGLE__CERT_KERNEL: return from_kernel(s, sol);
+    default: return by_transpose(e, s, sol);
+    }
 }
 
-int toggle__certify_estimate(const toggle__engine_entry *e, const toggle_system *s,
-                             uint64_t *bytes)
+int toggle__certify_estimate(const toggle__engine_entry *e, toggle__cert_route route,
+                             const toggle_system *s, uint64_t *bytes)
 {
     *bytes = 0;
-    if (e->engine->certify)
+    if (route == TOGGLE__CERT_ENGINE)
         return TOGGLE_OK; /* inside the engine's own estimate */
     size_t rows, sys;
     if (!toggle__add_ok(s->n, 1, &rows) || !toggle__vecs_bytes(s->m, rows, s->k, &sys))
         return toggle__error(TOGGLE_EOVERFLOW, "%zu x %zu system is too large for a certificate",
                              s->m, s->n);
-    if (toggle__system_is_symmetric(s)) {
+    if (route == TOGGLE__CERT_KERNEL) {
         size_t one;
         if (!toggle__vecs_bytes(s->m, 1, s->k, &one))
             return toggle__error(TOGGLE_EOVERFLOW, "certificate overflows size_t");

@@ -83,16 +83,22 @@ const toggle__engine_entry *toggle__engine_choose(const toggle_system *s)
     return NULL;
 }
 
-int toggle__engine_estimate(const toggle__engine_entry *e, const toggle_system *s,
-                            uint64_t *bytes)
+static int estimate_on(const toggle__engine_entry *e, toggle__cert_route route,
+                       const toggle_system *s, uint64_t *bytes)
 {
     uint64_t solve = 0, cert = 0;
     int rc = e->engine->estimate(s, &solve);
     if (!rc)
-        rc = toggle__certify_estimate(e, s, &cert);
+        rc = toggle__certify_estimate(e, route, s, &cert);
     if (!rc)
         *bytes = solve > cert ? solve : cert;
     return rc;
+}
+
+int toggle__engine_estimate(const toggle__engine_entry *e, const toggle_system *s,
+                            uint64_t *bytes)
+{
+    return estimate_on(e, toggle__certify_route(e, s), s, bytes);
 }
 
 int toggle__engine_run(const toggle__engine_entry *e, const toggle_system *s,
@@ -100,7 +106,10 @@ int toggle__engine_run(const toggle__engine_entry *e, const toggle_system *s,
 {
     uint64_t bytes = 0;
     toggle__progress_begin(&s->progress);
-    int rc = toggle__engine_estimate(e, s, &bytes);
+    /* the certificate's route is decided once: the estimate and the
+     * certificate both follow it (deciding costs a walk over A) */
+    toggle__cert_route route = toggle__certify_route(e, s);
+    int rc = estimate_on(e, route, s, &bytes);
     if (!rc)
         rc = toggle__budget_check(s, bytes, e->name);
     toggle_solution *sol = NULL;
@@ -109,7 +118,7 @@ int toggle__engine_run(const toggle__engine_entry *e, const toggle_system *s,
     if (!rc)
         rc = e->engine->solve(s, sol);
     if (!rc && !sol->solvable)
-        rc = toggle__certify(e, s, sol);
+        rc = toggle__certify(e, route, s, sol);
     if (rc) {
         toggle_solution_free(sol);
         return rc;

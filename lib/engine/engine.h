@@ -63,15 +63,23 @@ int toggle__readout_rref(const toggle_system *s, toggle_solution *sol, const tog
                          size_t rank, const size_t *pivot, uint64_t held);
 
 /* The certificate policy, applied by toggle__engine_run to an unsolvable
- * solution: the engine's own `certify` if it has one; else, when A is
- * symmetric, the first canonical kernel vector K with b.K != 0, scaled so
- * that b.K = 1 (no second elimination); else the canonical solution of
- * the certificate system (lib/system) by the same engine. All three give
- * the canonical certificate of solution.h for prime k. */
-int toggle__certify(const toggle__engine_entry *e, const toggle_system *s, toggle_solution *sol);
-/* Bytes of the certificate phase of e on s (for the budget). */
-int toggle__certify_estimate(const toggle__engine_entry *e, const toggle_system *s,
-                             uint64_t *bytes);
+ * solution. Its route is chosen once per solve (it costs a walk over A):
+ * the engine's own `certify` if it has one; else, when A is symmetric, the
+ * first canonical kernel vector K with b.K != 0, scaled so that b.K = 1 (no
+ * second elimination); else the canonical solution of the certificate
+ * system (lib/system) by the same engine. All three give the canonical
+ * certificate of solution.h for prime k. */
+typedef enum {
+    TOGGLE__CERT_ENGINE,    /* the engine's own certify */
+    TOGGLE__CERT_KERNEL,    /* symmetric A: from the kernel basis */
+    TOGGLE__CERT_TRANSPOSE  /* the certificate system, same engine */
+} toggle__cert_route;
+toggle__cert_route toggle__certify_route(const toggle__engine_entry *e, const toggle_system *s);
+int toggle__certify(const toggle__engine_entry *e, toggle__cert_route route,
+                    const toggle_system *s, toggle_solution *sol);
+/* Bytes of the certificate phase of e on s along route (for the budget). */
+int toggle__certify_estimate(const toggle__engine_entry *e, toggle__cert_route route,
+                             const toggle_system *s, uint64_t *bytes);
 
 /* Probe helper: write a reason with printf formatting; returns false. */
 bool toggle__probe_no(char *why, size_t len, const char *fmt, ...) TOGGLE_PRINTF(3, 4);
