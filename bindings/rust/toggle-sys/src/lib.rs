@@ -5,7 +5,7 @@
 //! crate for a safe API.
 #![allow(non_camel_case_types)]
 
-use std::os::raw::{c_char, c_int};
+use std::os::raw::{c_char, c_int, c_void};
 
 /// Opaque toggle graph (graph.h).
 #[repr(C)]
@@ -48,6 +48,16 @@ pub struct toggle_generator {
 pub struct toggle_render_opts {
     _private: [u8; 0],
 }
+/// Opaque augmented matrix under row operations (steps.h, 1.1).
+#[repr(C)]
+pub struct toggle_steps {
+    _private: [u8; 0],
+}
+
+/// Progress callback of `toggle_system_set_progress` (system.h, 1.1): gets
+/// the payload and the fraction done (0 to 1); non-zero cancels the call
+/// (TOGGLE_ECANCELED).
+pub type toggle_progress_fn = Option<unsafe extern "C" fn(payload: *mut c_void, fraction: f64) -> c_int>;
 
 // common.h: status codes (pinned forever)
 pub const TOGGLE_VERSION_MAJOR: u32 = 1;
@@ -64,6 +74,8 @@ pub const TOGGLE_EIO: c_int = -9;
 pub const TOGGLE_ITEROVER: c_int = -10;
 pub const TOGGLE_ELIMIT: c_int = -11;
 pub const TOGGLE_EINTERNAL: c_int = -12;
+/// The progress callback asked to stop (1.1).
+pub const TOGGLE_ECANCELED: c_int = -13;
 
 // graph.h
 pub const TOGGLE_GRID_CLASSIC: u32 = 0;
@@ -108,6 +120,8 @@ pub const TOGGLE_OPT_ATTEMPTS: c_int = TOGGLE_GENERATOR_OPT_ATTEMPTS;
 // space.h
 pub const TOGGLE_METRIC_CELLS: u64 = 0;
 pub const TOGGLE_METRIC_PRESSES: u64 = 1;
+/// Cost of a cell that may not be pressed (`toggle_search_set_costs`, 1.1).
+pub const TOGGLE_COST_FORBIDDEN: u64 = u64::MAX;
 // space.h: option keys of a search
 /// 0 = unlimited.
 pub const TOGGLE_SEARCH_OPT_SEARCH_LIMIT: c_int = 3;
@@ -152,6 +166,14 @@ pub const TOGGLE_CMAP_DARK2: c_int = 13;
 pub const TOGGLE_CMAP_PAIRED: c_int = 14;
 pub const TOGGLE_CMAP_PASTEL1: c_int = 15;
 pub const TOGGLE_CMAP_ACCENT: c_int = 16;
+
+// steps.h: row operations (values of toggle_steps_op's op, 1.1)
+pub const TOGGLE_STEP_ADD: c_int = 1;
+pub const TOGGLE_STEP_SCALE: c_int = 2;
+pub const TOGGLE_STEP_SWAP: c_int = 3;
+pub const TOGGLE_STEP_MOVE: c_int = 4;
+/// Chaos radius meaning "no limit" (`toggle_graph_new_chaos`, 1.1).
+pub const TOGGLE_CHAOS_ANY_DISTANCE: usize = usize::MAX;
 
 // symmetry.h: symmetry bits (used as uint32_t masks)
 pub const TOGGLE_SYM_IDENTITY: u32 = 0x01;
@@ -200,6 +222,8 @@ extern "C" {
                              modulus: u64, start: *const u64, target: *const u64) -> c_int;
     pub fn toggle_system_new_matrix(out: *mut *mut toggle_system, m: usize, n: usize,
                                     a: *const u64, b: *const u64, modulus: u64) -> c_int;
+    pub fn toggle_system_new_packed(out: *mut *mut toggle_system, m: usize, n: usize,
+                                    a: *const u64, a_stride: usize, b: *const u64) -> c_int;
     pub fn toggle_system_parse(out: *mut *mut toggle_system, text: *const c_char, len: usize,
                                modulus: u64) -> c_int;
     pub fn toggle_system_write(system: *const toggle_system, buf: *mut c_char, len: usize,
@@ -216,6 +240,8 @@ extern "C" {
                                     -> c_int;
     pub fn toggle_system_get_option(system: *const toggle_system, key: c_int,
                                     value: *mut u64) -> c_int;
+    pub fn toggle_system_set_progress(system: *mut toggle_system, callback: toggle_progress_fn,
+                                      payload: *mut c_void) -> c_int;
     pub fn toggle_system_check(system: *const toggle_system, x: *const u64, len: usize,
                                solves: *mut c_int) -> c_int;
     pub fn toggle_system_check_certificate(system: *const toggle_system, y: *const u64,
@@ -255,6 +281,9 @@ extern "C" {
     pub fn toggle_solution_particular_packed(solution: *const toggle_solution, offset: usize,
                                              len: usize, words: *mut u64, nwords: usize)
                                              -> c_int;
+    pub fn toggle_solution_kernel_packed(solution: *const toggle_solution, index: usize,
+                                         offset: usize, len: usize, words: *mut u64,
+                                         nwords: usize) -> c_int;
     pub fn toggle_solution_count_orbits(solution: *const toggle_solution, rows: usize,
                                         cols: usize, group: u32, orbits: *mut u64) -> c_int;
 
@@ -275,7 +304,10 @@ extern "C" {
     pub fn toggle_search_new(out: *mut *mut toggle_search, solution: *const toggle_solution)
                              -> c_int;
     pub fn toggle_search_set_option(search: *mut toggle_search, key: c_int, value: u64) -> c_int;
+    pub fn toggle_search_set_costs(search: *mut toggle_search, cost: *const u64, len: usize)
+                                   -> c_int;
     pub fn toggle_search_run(search: *mut toggle_search) -> c_int;
+    pub fn toggle_search_bound(search: *const toggle_search, lower: *mut u64) -> c_int;
     pub fn toggle_search_result(search: *const toggle_search, x: *mut u64, len: usize,
                                 weight: *mut u64, proven: *mut c_int, visited: *mut u64)
                                 -> c_int;
@@ -316,6 +348,39 @@ extern "C" {
                                  -> c_int;
     pub fn toggle_symmetry_name(mask: u32) -> *const c_char;
     pub fn toggle_symmetry_of_shape(rows: usize, cols: usize) -> u32;
+
+    // steps.h (1.1)
+    pub fn toggle_steps_new(out: *mut *mut toggle_steps, system: *const toggle_system) -> c_int;
+    pub fn toggle_steps_free(steps: *mut toggle_steps);
+    pub fn toggle_steps_rows(steps: *const toggle_steps) -> usize;
+    pub fn toggle_steps_cols(steps: *const toggle_steps) -> usize;
+    pub fn toggle_steps_modulus(steps: *const toggle_steps) -> u64;
+    pub fn toggle_steps_entry(steps: *const toggle_steps, i: usize, j: usize, value: *mut u64)
+                              -> c_int;
+    pub fn toggle_steps_add(steps: *mut toggle_steps, a: usize, b: usize, c: u64) -> c_int;
+    pub fn toggle_steps_scale(steps: *mut toggle_steps, a: usize, c: u64) -> c_int;
+    pub fn toggle_steps_swap(steps: *mut toggle_steps, a: usize, b: usize) -> c_int;
+    pub fn toggle_steps_move(steps: *mut toggle_steps, a: usize, b: usize) -> c_int;
+    pub fn toggle_steps_apply(steps: *mut toggle_steps, text: *const c_char, len: usize,
+                              applied: *mut usize) -> c_int;
+    pub fn toggle_steps_auto(steps: *mut toggle_steps, max: usize, done: *mut usize) -> c_int;
+    pub fn toggle_steps_undo(steps: *mut toggle_steps, count: usize) -> c_int;
+    pub fn toggle_steps_redo(steps: *mut toggle_steps, count: usize) -> c_int;
+    pub fn toggle_steps_count(steps: *const toggle_steps) -> usize;
+    pub fn toggle_steps_redo_count(steps: *const toggle_steps) -> usize;
+    pub fn toggle_steps_op(steps: *const toggle_steps, index: usize, op: *mut c_int,
+                           a: *mut usize, b: *mut usize, c: *mut u64) -> c_int;
+    pub fn toggle_steps_write(steps: *const toggle_steps, first: usize, buf: *mut c_char,
+                              len: usize, needed: *mut usize) -> c_int;
+    pub fn toggle_steps_status(steps: *const toggle_steps, rank: *mut usize, reduced: *mut c_int,
+                               unsolvable: *mut c_int) -> c_int;
+    pub fn toggle_steps_pivots(steps: *const toggle_steps, cols: *mut usize, cap: usize,
+                               count: *mut usize) -> c_int;
+    pub fn toggle_steps_solution(steps: *const toggle_steps, x: *mut u64, len: usize,
+                                 nullity: *mut usize) -> c_int;
+    pub fn toggle_steps_system(steps: *const toggle_steps, out: *mut *mut toggle_system) -> c_int;
+    pub fn toggle_graph_new_chaos(out: *mut *mut toggle_graph, rows: usize, cols: usize,
+                                  density: f64, radius: usize, seed: u64) -> c_int;
 
     // guard.h
     pub fn toggle_flint_guard_install() -> c_int;

@@ -31,6 +31,9 @@ pub enum ErrorKind {
     Limit,
     /// TOGGLE_EINTERNAL
     Internal,
+    /// TOGGLE_ECANCELED: the progress callback ([`crate::System::set_progress`])
+    /// asked to stop (1.1)
+    Cancelled,
     /// A status this crate does not know (from a newer library).
     Other,
 }
@@ -85,6 +88,7 @@ impl Error {
             sys::TOGGLE_EIO => ErrorKind::Io,
             sys::TOGGLE_ELIMIT => ErrorKind::Limit,
             sys::TOGGLE_EINTERNAL => ErrorKind::Internal,
+            sys::TOGGLE_ECANCELED => ErrorKind::Cancelled,
             _ => ErrorKind::Other,
         }
     }

@@ -28,12 +28,15 @@ use std::ptr::{self, NonNull};
 pub use toggle_sys as sys;
 
 mod error;
+mod progress;
 mod render;
 mod space;
+mod steps;
 mod symmetry;
 pub use error::{Error, ErrorKind, Result};
 pub use render::{render, render_file, render_size, Colormap, ImageFormat, RenderOptions};
-pub use space::{Fewest, Generator, Metric, Puzzle, Rng, Solutions};
+pub use space::{Fewest, Generator, Metric, Puzzle, Rng, Search, Solutions, COST_FORBIDDEN};
+pub use steps::{StepOp, StepStatus, Steps};
 pub use symmetry::{board_symmetry, Symmetry};
 use error::check;
 
@@ -69,6 +72,13 @@ pub fn check_version() -> Result<()> {
 /// not if the program sets FLINT's memory functions or abort handler itself.
 pub fn flint_guard_install() -> Result<()> {
     check(unsafe { sys::toggle_flint_guard_install() }).map(|_| ())
+}
+
+/// Forget this thread's last error message (`toggle_last_error`). The
+/// crate reads the message into each [`Error`] right away, so this matters
+/// only to code that also calls [`sys`] directly.
+pub fn clear_error() {
+    unsafe { sys::toggle_clear_error() }
 }
 
 /// True once [`flint_guard_install`] has run in this process.
@@ -164,6 +174,19 @@ fn no_self(flag: bool) -> u32 {
 impl Graph {
     fn from_ptr(ptr: NonNull<sys::toggle_graph>) -> Graph {
         Graph { ptr }
+    }
+
+    /// A random "chaos" toggle matrix on a rows x cols board (kind
+    /// [`GraphKind::Matrix`]): pressing cell j adds 1 to itself and, with
+    /// probability `density`, 1 to each other cell within Chebyshev distance
+    /// `radius` (`None`: any distance). The same seed gives the same board on
+    /// every platform. `InvalidArgument` for zero rows or cols or a density
+    /// outside [0, 1].
+    pub fn chaos(rows: usize, cols: usize, density: f64, radius: Option<usize>, seed: u64)
+                 -> Result<Graph> {
+        let radius = radius.unwrap_or(sys::TOGGLE_CHAOS_ANY_DISTANCE);
+        new_handle(|out| unsafe { sys::toggle_graph_new_chaos(out, rows, cols, density, radius, seed) })
+            .map(Graph::from_ptr)
     }
 
     /// A rows x cols grid.
@@ -345,6 +368,7 @@ impl Engine {
 /// An augmented system A x = b over Z/kZ.
 pub struct System {
     ptr: NonNull<sys::toggle_system>,
+    progress: progress::Shared,
 }
 
 // Nothing ties a system to a thread; mutation needs &mut.
@@ -360,7 +384,7 @@ fn values_ptr(v: Option<&[u64]>, n: usize, what: &str) -> Result<*const u64> {
 
 impl System {
     fn from_ptr(ptr: NonNull<sys::toggle_system>) -> System {
-        System { ptr }
+        System { ptr, progress: None }
     }
 
     /// The game on a graph: A x = target - start (mod k). `start` defaults
@@ -383,6 +407,33 @@ impl System {
         }
         new_handle(|out| unsafe {
             sys::toggle_system_new_matrix(out, m, n, a.as_ptr(), b.as_ptr(), modulus)
+        })
+        .map(System::from_ptr)
+    }
+
+    /// A modulus-2 system from packed bit rows, 64 entries to a word: entry
+    /// `A[i][j]` is bit `j % 64` (bit 0 the least significant) of word
+    /// `a[i * a_stride + j / 64]`, and `b[i]` is bit `i % 64` of
+    /// `b[i / 64]`. Padding bits are ignored. The system holds A at one bit
+    /// per entry (a 32768 x 32768 system takes 128 MiB).
+    ///
+    /// `a` must hold `m * a_stride` words (`a_stride >= (n + 63) / 64`) and
+    /// `b` at least `(m + 63) / 64`; otherwise `InvalidArgument`.
+    pub fn from_packed(m: usize, n: usize, a: &[u64], a_stride: usize, b: &[u64])
+                       -> Result<System> {
+        let row_words = (n / 64) + usize::from(n % 64 != 0);
+        let b_words = (m / 64) + usize::from(m % 64 != 0);
+        if a_stride < row_words {
+            return Err(Error::invalid(format!("a_stride {} is below the {} words of a row of {}",
+                                              a_stride, row_words, n)));
+        }
+        if m.checked_mul(a_stride).map_or(true, |w| a.len() < w) || b.len() < b_words {
+            return Err(Error::invalid(format!(
+                "a has {} words and b {}, expected {} x {} and {}", a.len(), b.len(), m, a_stride,
+                b_words)));
+        }
+        new_handle(|out| unsafe {
+            sys::toggle_system_new_packed(out, m, n, a.as_ptr(), a_stride, b.as_ptr())
         })
         .map(System::from_ptr)
     }
@@ -482,6 +533,58 @@ impl System {
         self.option(sys::TOGGLE_SYSTEM_OPT_THREADS)
     }
 
+    /// Report the progress of long work: [`System::solve`], and searches
+    /// and generators made from this system or its solutions, call
+    /// `callback` with the fraction of the current stage done (0 to 1; a
+    /// solve has stages, so the fraction may start again from 0), on the
+    /// calling thread, at most about 20 times a second. It returns whether
+    /// to continue: `false` cancels the call, which fails with
+    /// [`ErrorKind::Cancelled`] and leaves the system as it was (solve it
+    /// again at will).
+    ///
+    /// A panic in `callback` does not unwind through the C library: it is
+    /// caught, the call is cancelled, and the panic resumes in the caller once
+    /// the library has returned. Solutions, searches and generators made
+    /// while a callback is set keep it (and report to it) even after the
+    /// system gets another one.
+    ///
+    /// ```no_run
+    /// # fn main() -> toggle::Result<()> {
+    /// use std::time::{Duration, Instant};
+    /// let graph = toggle::Graph::grid(300, 300, toggle::GridFlags::TORUS)?;
+    /// let mut game = toggle::System::new(&graph, 2, None, None)?;
+    /// let deadline = Instant::now() + Duration::from_secs(10);
+    /// game.set_progress(move |fraction| {
+    ///     eprint!("\r{:3.0}%", fraction * 100.0);
+    ///     Instant::now() < deadline // false: give up
+    /// })?;
+    /// match game.solve() {
+    ///     Err(e) if e.kind() == toggle::ErrorKind::Cancelled => eprintln!("took too long"),
+    ///     other => println!("nullity {}", other?.nullity()),
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn set_progress<F>(&mut self, callback: F) -> Result<()>
+    where
+        F: FnMut(f64) -> bool + Send + 'static,
+    {
+        let p = progress::Progress::new(callback);
+        check(unsafe {
+            sys::toggle_system_set_progress(self.ptr.as_ptr(), Some(progress::trampoline),
+                                            progress::Progress::payload(&p))
+        })?;
+        self.progress = Some(p);
+        Ok(())
+    }
+
+    /// Remove the progress callback ([`System::set_progress`]).
+    pub fn clear_progress(&mut self) -> Result<()> {
+        check(unsafe { sys::toggle_system_set_progress(self.ptr.as_ptr(), None, ptr::null_mut()) })?;
+        self.progress = None;
+        Ok(())
+    }
+
     /// True if the presses x solve the system (no elimination involved).
     pub fn check(&self, x: &[u64]) -> Result<bool> {
         let mut ok: c_int = 0;
@@ -499,9 +602,12 @@ impl System {
     }
 
     /// Solve. An unsolvable system is an `Ok` solution whose
-    /// [`Solution::is_solvable`] is false.
+    /// [`Solution::is_solvable`] is false; [`ErrorKind::Cancelled`] when the
+    /// progress callback stopped it.
     pub fn solve(&self) -> Result<Solution> {
-        new_handle(|out| unsafe { sys::toggle_solve(out, self.ptr.as_ptr()) }).map(|ptr| Solution { ptr })
+        let shared = &self.progress;
+        new_handle(|out| progress::resume(shared, unsafe { sys::toggle_solve(out, self.ptr.as_ptr()) }))
+            .map(|ptr| Solution { ptr, progress: shared.clone() })
     }
 }
 
@@ -522,6 +628,7 @@ impl fmt::Debug for System {
 /// system it came from.
 pub struct Solution {
     ptr: NonNull<sys::toggle_solution>,
+    progress: progress::Shared,
 }
 
 // Immutable once built.
@@ -598,6 +705,19 @@ impl Solution {
         check(unsafe {
             sys::toggle_solution_particular_packed(self.ptr.as_ptr(), offset, len, w.as_mut_ptr(),
                                                    w.len())
+        })?;
+        Ok(w)
+    }
+
+    /// Entries [offset, offset + len) of kernel basis vector `index` of a
+    /// modulus-2 solution, packed as [`Solution::particular_packed`]:
+    /// entry offset + i is bit i % 64 of word i / 64 (bits past len are 0);
+    /// `Unsupported` for another modulus.
+    pub fn kernel_packed(&self, index: usize, offset: usize, len: usize) -> Result<Vec<u64>> {
+        let mut w = vec![0u64; (len + 63) / 64];
+        check(unsafe {
+            sys::toggle_solution_kernel_packed(self.ptr.as_ptr(), index, offset, len,
+                                               w.as_mut_ptr(), w.len())
         })?;
         Ok(w)
     }

@@ -5,7 +5,11 @@ use std::os::raw::c_int;
 use std::ptr::NonNull;
 
 use crate::error::check;
+use crate::progress::{self, Shared};
 use crate::{new_handle, sys, Result, Solution, System};
+
+/// Cost of a cell that may not be pressed ([`Search::set_costs`]).
+pub const COST_FORBIDDEN: u64 = sys::TOGGLE_COST_FORBIDDEN;
 
 /// Iterator over every solution, in Gray-code order; the first is the
 /// particular solution. Owns a copy of what it needs: the solution may be
@@ -13,6 +17,7 @@ use crate::{new_handle, sys, Result, Solution, System};
 pub struct Solutions {
     ptr: NonNull<sys::toggle_iter>,
     n: usize,
+    _progress: Shared,
 }
 
 unsafe impl Send for Solutions {}
@@ -118,7 +123,7 @@ impl Solution {
     pub fn solutions(&self) -> Result<Solutions> {
         let n = self.cols();
         new_handle(|out| unsafe { sys::toggle_iter_new(out, self.ptr.as_ptr()) })
-            .map(|ptr| Solutions { ptr, n })
+            .map(|ptr| Solutions { ptr, n, _progress: self.progress.clone() })
     }
 
     /// Radix r_i of kernel coefficient `index` (k for prime k).
@@ -140,26 +145,112 @@ impl Solution {
     /// The solution of least weight under `metric`. Exact (`proven`) while
     /// the number of solutions is within `limit` (None: the system's
     /// search limit, 2^32 unless set; Some(0): unlimited); otherwise the
-    /// best one visited.
+    /// best one visited. For costs, forbidden cells, threads and the lower
+    /// bound, use a [`Search`].
     pub fn fewest_presses(&self, metric: Metric, limit: Option<u64>) -> Result<Fewest> {
-        let search = new_handle(|out| unsafe { sys::toggle_search_new(out, self.ptr.as_ptr()) })?;
-        let s = search.as_ptr();
-        let result = (|| {
-            check(unsafe { sys::toggle_search_set_option(s, sys::TOGGLE_SEARCH_OPT_METRIC, metric.code()) })?;
-            if let Some(l) = limit {
-                check(unsafe { sys::toggle_search_set_option(s, sys::TOGGLE_SEARCH_OPT_SEARCH_LIMIT, l) })?;
-            }
-            check(unsafe { sys::toggle_search_run(s) })?;
-            let mut x = vec![0u64; self.cols()];
-            let (mut weight, mut proven, mut visited) = (0u64, 0 as c_int, 0u64);
-            check(unsafe {
-                sys::toggle_search_result(s, x.as_mut_ptr(), x.len(), &mut weight, &mut proven,
-                                          &mut visited)
-            })?;
-            Ok(Fewest { x, weight, proven: proven != 0, visited })
-        })();
-        unsafe { sys::toggle_search_free(s) };
-        result
+        let mut search = Search::new(self)?;
+        search.set_metric(metric)?;
+        if let Some(l) = limit {
+            search.set_limit(l)?;
+        }
+        search.run()
+    }
+}
+
+/// A fewest-press search over the solutions of a solvable system, with
+/// every option of the C API: metric, limit, threads, per-cell costs and
+/// forbidden cells; [`Search::bound`] reads the lower bound it reached.
+/// Owns a copy of what it needs: the solution may be dropped.
+pub struct Search {
+    ptr: NonNull<sys::toggle_search>,
+    n: usize,
+    progress: Shared,
+}
+
+unsafe impl Send for Search {}
+
+impl Search {
+    /// A search over the solutions of `solution`; `NoSolution` if it is
+    /// unsolvable. It reports to the system's progress callback, if any.
+    pub fn new(solution: &Solution) -> Result<Search> {
+        let n = solution.cols();
+        new_handle(|out| unsafe { sys::toggle_search_new(out, solution.ptr.as_ptr()) })
+            .map(|ptr| Search { ptr, n, progress: solution.progress.clone() })
+    }
+
+    fn set_option(&mut self, key: i32, value: u64) -> Result<()> {
+        check(unsafe { sys::toggle_search_set_option(self.ptr.as_ptr(), key, value) }).map(|_| ())
+    }
+
+    /// What the weight counts (default [`Metric::Cells`]).
+    pub fn set_metric(&mut self, metric: Metric) -> Result<()> {
+        self.set_option(sys::TOGGLE_SEARCH_OPT_METRIC, metric.code())
+    }
+
+    /// Solutions the search may visit (0 = unlimited; default the system's
+    /// search limit, 2^32 unless set).
+    pub fn set_limit(&mut self, limit: u64) -> Result<()> {
+        self.set_option(sys::TOGGLE_SEARCH_OPT_SEARCH_LIMIT, limit)
+    }
+
+    /// Threads for the search (default the system's; 0 = one per online
+    /// processor; at most 1024). Answers never depend on it.
+    pub fn set_threads(&mut self, threads: u64) -> Result<()> {
+        self.set_option(sys::TOGGLE_OPT_THREADS, threads)
+    }
+
+    /// Per-cell costs (n values, copied), or `None` for every cost 1. The
+    /// weight becomes the sum of `cost[j]` over pressed cells
+    /// ([`Metric::Cells`]) or of `cost[j] * x[j]` ([`Metric::Presses`]); a
+    /// cell of cost [`COST_FORBIDDEN`] may not be pressed. `BufferSize` when
+    /// `cost.len()` is not n.
+    pub fn set_costs(&mut self, cost: Option<&[u64]>) -> Result<()> {
+        let (p, len) = match cost {
+            Some(c) => (c.as_ptr(), c.len()),
+            None => (std::ptr::null(), 0),
+        };
+        check(unsafe { sys::toggle_search_set_costs(self.ptr.as_ptr(), p, len) }).map(|_| ())
+    }
+
+    /// Run the search (again from the start if it ran before) and return its
+    /// result. `NoSolution` when no solution presses only allowed cells,
+    /// `Limit` when none was found within the limit, `Cancelled` when the
+    /// progress callback stopped it.
+    pub fn run(&mut self) -> Result<Fewest> {
+        check(progress::resume(&self.progress, unsafe { sys::toggle_search_run(self.ptr.as_ptr()) }))?;
+        self.result()
+    }
+
+    /// The result of the last [`Search::run`].
+    pub fn result(&self) -> Result<Fewest> {
+        let mut x = vec![0u64; self.n];
+        let (mut weight, mut proven, mut visited) = (0u64, 0 as c_int, 0u64);
+        check(unsafe {
+            sys::toggle_search_result(self.ptr.as_ptr(), x.as_mut_ptr(), x.len(), &mut weight,
+                                      &mut proven, &mut visited)
+        })?;
+        Ok(Fewest { x, weight, proven: proven != 0, visited })
+    }
+
+    /// The lower bound the last run reached: no allowed solution weighs
+    /// less. Equal to the weight when the result is proven; `u64::MAX` when
+    /// no allowed solution exists. `InvalidArgument` before a run.
+    pub fn bound(&self) -> Result<u64> {
+        let mut lower = 0u64;
+        check(unsafe { sys::toggle_search_bound(self.ptr.as_ptr(), &mut lower) })?;
+        Ok(lower)
+    }
+}
+
+impl Drop for Search {
+    fn drop(&mut self) {
+        unsafe { sys::toggle_search_free(self.ptr.as_ptr()) }
+    }
+}
+
+impl std::fmt::Debug for Search {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Search({} unknowns)", self.n)
     }
 }
 
@@ -182,6 +273,7 @@ pub struct Puzzle {
 pub struct Generator {
     ptr: NonNull<sys::toggle_generator>,
     m: usize,
+    progress: Shared,
 }
 
 unsafe impl Send for Generator {}
@@ -191,8 +283,9 @@ impl Generator {
     /// system's engine option, to learn the kernel).
     pub fn new(system: &System) -> Result<Generator> {
         let m = system.rows();
-        new_handle(|out| unsafe { sys::toggle_generator_new(out, system.ptr.as_ptr()) })
-            .map(|ptr| Generator { ptr, m })
+        let shared = &system.progress;
+        new_handle(|out| progress::resume(shared, unsafe { sys::toggle_generator_new(out, system.ptr.as_ptr()) }))
+            .map(|ptr| Generator { ptr, m, progress: shared.clone() })
     }
 
     /// Set a raw `TOGGLE_GENERATOR_OPT_*` option (SEED, UNIQUE, PRESSES,
@@ -253,9 +346,9 @@ impl Generator {
     pub fn generate(&mut self) -> Result<Puzzle> {
         let mut start = vec![0u64; self.m];
         let mut presses = u64::MAX;
-        check(unsafe {
+        check(progress::resume(&self.progress, unsafe {
             sys::toggle_generator_next(self.ptr.as_ptr(), start.as_mut_ptr(), start.len(), &mut presses)
-        })?;
+        }))?;
         Ok(Puzzle { start, presses: if presses == u64::MAX { None } else { Some(presses) } })
     }
 }

@@ -69,3 +69,45 @@ pub fn all_vectors(n: usize, k: u64) -> Vec<Vec<u64>> {
     }
     out
 }
+
+/// a^(k-2) mod k: the inverse of a unit a for prime k (this file's own).
+pub fn inverse_mod_prime(a: u64, k: u64) -> u64 {
+    let (mut r, mut b, mut e) = (1u64, a % k, k - 2);
+    while e > 0 {
+        if e & 1 == 1 {
+            r = r * b % k;
+        }
+        b = b * b % k;
+        e >>= 1;
+    }
+    r
+}
+
+/// The reduced row echelon form of a matrix over F_k, k a small prime,
+/// every column (the right-hand side included) eliminated.
+pub fn rref_mod_prime(m: &[Vec<u64>], k: u64) -> Vec<Vec<u64>> {
+    let mut r: Vec<Vec<u64>> = m.iter().map(|row| row.iter().map(|v| v % k).collect()).collect();
+    let cols = r.first().map_or(0, |row| row.len());
+    let mut top = 0;
+    for j in 0..cols {
+        let p = match (top..r.len()).find(|&i| r[i][j] != 0) {
+            Some(p) => p,
+            None => continue,
+        };
+        r.swap(top, p);
+        let inv = inverse_mod_prime(r[top][j], k);
+        for v in r[top].iter_mut() {
+            *v = *v * inv % k;
+        }
+        for i in 0..r.len() {
+            if i != top && r[i][j] != 0 {
+                let f = r[i][j];
+                for c in 0..cols {
+                    r[i][c] = (r[i][c] + (k - f) * r[top][c]) % k;
+                }
+            }
+        }
+        top += 1;
+    }
+    r
+}
