@@ -20,6 +20,8 @@
 //! `&mut`). Failures are [`Error`] values carrying the status code, its name
 //! and the library's message. No function here needs `unsafe` from you.
 
+#![warn(missing_docs)]
+
 use std::ffi::{CStr, CString};
 use std::fmt;
 use std::os::raw::{c_char, c_int};
