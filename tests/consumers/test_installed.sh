@@ -7,16 +7,8 @@ build=$1 src=$2 cc=${3:-cc}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/toggle-install.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-# Not --no-rebuild: `meson test` builds only what tests need; the test runs alone (is_parallel: false).
-meson install -C "$build" --quiet --destdir "$tmp/root" >"$tmp/install.log" 2>&1 \
-    || { cat "$tmp/install.log"; exit 1; }
-
-pc=$(find "$tmp/root" -name libtoggle.pc | head -n 1)
-[ -n "$pc" ] || { echo "libtoggle.pc was not installed"; exit 1; }
-echo "installed: $pc"
-# The .pc file names the final prefix; PKG_CONFIG_SYSROOT_DIR maps it into DESTDIR.
-PKG_CONFIG_PATH=$(dirname "$pc") PKG_CONFIG_SYSROOT_DIR="$tmp/root" PKG_CONFIG_LIBDIR=$(dirname "$pc")
-export PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_LIBDIR
+. "$(dirname "$0")/../common/install_destdir.sh"
+install_destdir "$build" "$tmp"
 cflags=$(pkg-config --cflags libtoggle)
 libs=$(pkg-config --libs libtoggle)
 echo "pkg-config --cflags --libs: $cflags $libs"
