@@ -9,12 +9,16 @@
 #include "commands.h"
 
 static const char rowops_usage[] =
-    "usage: toggle rowops FILE [--mod K] [--quiet]\n"
+    "usage: toggle rowops (FILE | --grid RxC | --graph EDGELIST) [board options]\n"
+    "                     [--mod K] [--quiet]\n"
     "\n"
     "Show the augmented matrix [A | b] of FILE (the text format of toggle solve\n"
-    "--system) with row numbers, then read commands, one per line, from the\n"
-    "terminal (with a prompt) or from a pipe (a script, such as the output of\n"
-    "toggle solve --steps). Rows are numbered from 0; values are mod K.\n"
+    "--system), or of the board that toggle solve builds from the same options,\n"
+    "with row numbers, then read commands, one per line, from the terminal (with\n"
+    "a prompt) or from a pipe (a script, such as the output of toggle solve\n"
+    "--steps with the same board options). Rows are numbered from 0; values are\n"
+    "mod K. 'save FILE' writes the matrix, so 'save' at once writes a board's\n"
+    "augmented system.\n"
     "\n"
     "Row operations (each keeps the system's solutions):\n"
     "  add A B [B ...]    row B += row A, for each B\n"
@@ -39,6 +43,12 @@ static const char rowops_usage[] =
     "from a pipe the exit status is then 1.\n"
     "\n"
     "Options:\n"
+    "  --grid RxC         the rows x cols board of toggle solve --grid, with its\n"
+    "                     options --torus, --cylinder, --moore, --no-self,\n"
+    "                     --lattice L, --start FILE and --target FILE\n"
+    "  --graph FILE       an undirected graph as an edge list (with --no-self,\n"
+    "                     --start, --target)\n"
+    "  --system FILE      the same as FILE\n"
     "  --mod K            the modulus (default 2)\n"
     "  --quiet            print the matrix only on 'show'\n"
     "  -h, --help         this help\n";
@@ -143,17 +153,18 @@ static int print_solution(FILE *f, const toggle_steps *st, const toggle_system *
     return solves ? 0 : cli_fail("solution", "the solution does not solve the system");
 }
 
-int cli_print_steps(FILE *f, const toggle_system *s)
+int cli_print_steps(FILE *f, const toggle_system *s, const cli_board *b)
 {
     toggle_steps *st = NULL;
     int rc = toggle_steps_new(&st, s);
     if (rc)
         return cli_status("--steps", rc);
     fprintf(f, "# toggle solve --steps: plain Gauss-Jordan on the %zu x %zu augmented matrix\n"
-               "# [A | b] over Z/%lluZ; replay with: toggle rowops FILE --mod %llu < this\n",
+               "# [A | b] over Z/%lluZ; replay with: toggle rowops ",
             toggle_steps_rows(st), toggle_steps_cols(st) + 1,
-            (unsigned long long)toggle_steps_modulus(st),
             (unsigned long long)toggle_steps_modulus(st));
+    cli_board_print_args(f, b);
+    fputs(" < this\n", f);
     size_t done = 0;
     rc = toggle_steps_auto(st, SIZE_MAX, &done);
     int status = rc ? 0 : print_ops(f, st, 0);
@@ -333,39 +344,39 @@ static int run_line(session *se, char *line)
 
 int cmd_rowops(int argc, char **argv)
 {
-    const char *path = NULL;
-    uint64_t k = 2;
+    cli_board b = {.k = 2};
     session se = {0};
     for (int i = 1; i < argc; i++) {
-        const char *val = NULL, *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+        const char *a = argv[i];
+        int board = cli_board_opt(argc, argv, &i, &b);
+        if (board < 0)
+            return 1;
+        if (board) {
+            continue;
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             fputs(rowops_usage, stdout);
             return 0;
         } else if (!strcmp(a, "--quiet")) {
             se.quiet = 1;
-        } else if (cli_opt(argc, argv, &i, "--mod", &val)) {
-            if (!val || cli_parse_u64(val, &k))
-                return cli_fail("--mod", "expected a modulus such as 2 or 7");
-        } else if (a[0] == '-' || path) {
+        } else if (a[0] == '-' || b.system) {
             return cli_fail("rowops", "unknown argument '%s' (see toggle rowops --help)", a);
         } else {
-            path = a;
+            b.system = a;
         }
     }
-    if (!path)
-        return cli_fail("rowops", "needs a FILE with an augmented matrix (see --help)");
-    size_t len;
-    char *text = cli_read_file(path, &len);
-    if (!text)
-        return cli_fail(path, "cannot read the file");
+    if (!b.grid && !b.graph && !b.system)
+        return cli_fail("rowops", "needs a FILE with an augmented matrix, or --grid or --graph "
+                                  "(see --help)");
+    if (cli_board_check(&b, "rowops", "FILE, --grid, --graph"))
+        return 1;
     toggle_system *s = NULL;
-    int rc = toggle_system_parse(&s, text, len, k);
-    free(text);
-    if (!rc)
-        rc = toggle_steps_new(&se.st, s);
+    size_t rows, cols;
+    if (cli_board_system(&b, &s, &rows, &cols))
+        return 1;
+    int rc = toggle_steps_new(&se.st, s);
     if (rc) {
         toggle_system_free(s);
-        return cli_status(path, rc);
+        return cli_status("rowops", rc);
     }
     se.orig = s;
     int tty = isatty(0), failed = 0, r = 0;

@@ -49,104 +49,14 @@ static const char solve_usage[] =
     "  -h, --help         this help\n";
 
 typedef struct {
-    const char *grid, *graph, *system, *start, *target, *engine, *budget;
-    uint64_t k;
-    uint32_t flags;
+    cli_board b; /* --grid, --graph, --system, --start, --target, --mod, lattice */
+    const char *engine, *budget;
     int json, all, steps, orbits;
     int all_solutions, fewest, metric; /* solution spaces (cli_space_report) */
     uint64_t limit;
     const char *cost;
     uint64_t threads; /* --threads: 0 (default) = every online CPU */
 } solve_opts;
-
-/* Read a start or target state: a board file or a keyword. *out is malloc'd
- * (NULL for the library default, which is what "default" means). */
-static int read_state(const char *spec, size_t n, size_t rows, size_t cols, uint64_t k,
-                      uint64_t **out)
-{
-    *out = NULL;
-    if (!spec)
-        return 0;
-    uint64_t *v = calloc(n ? n : 1, sizeof *v);
-    if (!v)
-        return cli_fail("state", "out of memory");
-    if (!strcmp(spec, "zero") || !strcmp(spec, "zeros")) {
-        *out = v;
-        return 0;
-    }
-    if (!strcmp(spec, "ones") || !strcmp(spec, "one")) {
-        for (size_t i = 0; i < n; i++)
-            v[i] = 1 % k;
-        *out = v;
-        return 0;
-    }
-    size_t len;
-    char *text = cli_read_file(spec, &len);
-    if (!text) {
-        free(v);
-        return cli_fail(spec, "cannot read the file");
-    }
-    size_t r = 0, c = 0;
-    int rc = toggle_board_parse(text, len, k, v, n, &r, &c);
-    free(text);
-    if (rc == TOGGLE_EBUFSIZE || (rc == TOGGLE_OK && (r * c != n || (rows && (r != rows || c != cols))))) {
-        free(v);
-        return cli_fail(spec, "the board is %zux%zu, the puzzle has %zux%zu cells", r, c,
-                        rows ? rows : 1, rows ? cols : n);
-    }
-    if (rc) {
-        free(v);
-        return cli_status(spec, rc);
-    }
-    *out = v;
-    return 0;
-}
-
-static int build_system(const solve_opts *o, toggle_system **sys, size_t *rows, size_t *cols)
-{
-    int rc;
-    *rows = *cols = 0;
-    if (o->system) {
-        size_t len;
-        char *text = cli_read_file(o->system, &len);
-        if (!text)
-            return cli_fail(o->system, "cannot read the file");
-        rc = toggle_system_parse(sys, text, len, o->k);
-        free(text);
-        return rc ? cli_status(o->system, rc) : 0;
-    }
-    toggle_graph *g = NULL;
-    if (o->grid) {
-        if (cli_parse_shape(o->grid, rows, cols))
-            return cli_fail("--grid", "expected RxC, for example 5x5, got '%s'", o->grid);
-        rc = toggle_graph_new_grid(&g, *rows, *cols, o->flags);
-        if (rc)
-            return cli_status("--grid", rc);
-    } else {
-        size_t len;
-        char *text = cli_read_file(o->graph, &len);
-        if (!text)
-            return cli_fail(o->graph, "cannot read the file");
-        rc = toggle_graph_parse_edges(&g, text, len,
-                                      (o->flags & TOGGLE_GRID_NO_SELF) ? TOGGLE_GRAPH_NO_SELF : 0);
-        free(text);
-        if (rc)
-            return cli_status(o->graph, rc);
-    }
-    size_t n = toggle_graph_cells(g);
-    uint64_t *start = NULL, *target = NULL;
-    int bad = read_state(o->start, n, *rows, *cols, o->k, &start)
-           || read_state(o->target, n, *rows, *cols, o->k, &target);
-    if (!bad) {
-        rc = toggle_system_new(sys, g, o->k, start, target);
-        if (rc)
-            bad = cli_status("system", rc);
-    }
-    free(start);
-    free(target);
-    toggle_graph_free(g);
-    return bad;
-}
 
 static int report(const solve_opts *o, const toggle_system *s, const toggle_solution *sol,
                   size_t rows, size_t cols)
@@ -225,23 +135,17 @@ static int report(const solve_opts *o, const toggle_system *s, const toggle_solu
 int cmd_solve(int argc, char **argv)
 {
     solve_opts o = {0};
-    o.k = 2;
+    o.b.k = 2;
     for (int i = 1; i < argc; i++) {
         const char *val = NULL, *a = argv[i];
-        int lat = cli_lattice_opt(argc, argv, &i, &o.flags);
-        if (lat < 0)
+        int board = cli_board_opt(argc, argv, &i, &o.b);
+        if (board < 0)
             return 1;
-        if (lat) {
+        if (board) {
             continue;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             fputs(solve_usage, stdout);
             return 0;
-        } else if (!strcmp(a, "--torus")) {
-            o.flags |= TOGGLE_GRID_TORUS;
-        } else if (!strcmp(a, "--no-self")) {
-            o.flags |= TOGGLE_GRID_NO_SELF;
-        } else if (!strcmp(a, "--moore")) {
-            o.flags |= TOGGLE_GRID_MOORE;
         } else if (!strcmp(a, "--json")) {
             o.json = 1;
         } else if (!strcmp(a, "--steps")) {
@@ -267,51 +171,26 @@ int cmd_solve(int argc, char **argv)
         } else if (cli_opt(argc, argv, &i, "--metric", &val)) {
             if (cli_parse_metric(val, &o.metric))
                 return cli_fail("--metric", "expected cells or presses");
-        } else if (cli_opt(argc, argv, &i, "--grid", &val)) {
-            if (!(o.grid = val))
-                return cli_fail("--grid", "needs a value such as 5x5");
-        } else if (cli_opt(argc, argv, &i, "--graph", &val)) {
-            if (!(o.graph = val))
-                return cli_fail("--graph", "needs a file");
-        } else if (cli_opt(argc, argv, &i, "--system", &val)) {
-            if (!(o.system = val))
-                return cli_fail("--system", "needs a file");
-        } else if (cli_opt(argc, argv, &i, "--start", &val)) {
-            if (!(o.start = val))
-                return cli_fail("--start", "needs a file");
-        } else if (cli_opt(argc, argv, &i, "--target", &val)) {
-            if (!(o.target = val))
-                return cli_fail("--target", "needs a file");
         } else if (cli_opt(argc, argv, &i, "--engine", &val)) {
             if (!(o.engine = val))
                 return cli_fail("--engine", "needs a name");
         } else if (cli_opt(argc, argv, &i, "--budget", &val)) {
             if (!(o.budget = val))
                 return cli_fail("--budget", "needs a number of bytes");
-        } else if (cli_opt(argc, argv, &i, "--mod", &val)) {
-            if (!val || cli_parse_u64(val, &o.k))
-                return cli_fail("--mod", "expected a modulus such as 2 or 65521");
         } else {
             return cli_fail("solve", "unknown argument '%s' (see toggle solve --help)", a);
         }
     }
-    int sources = !!o.grid + !!o.graph + !!o.system;
-    if (sources != 1)
-        return cli_fail("solve", "give exactly one of --grid, --graph, --system (see --help)");
-    if (o.system && (o.start || o.target))
-        return cli_fail("solve", "--start and --target need --grid or --graph");
-    if (o.orbits && !o.grid)
+    if (cli_board_check(&o.b, "solve", "--grid, --graph, --system"))
+        return 1;
+    if (o.orbits && !o.b.grid)
         return cli_fail("solve", "--orbits needs --grid (the symmetries of a board)");
     if ((o.orbits || o.steps) && o.json)
         return cli_fail("solve", "--orbits and --steps print text, not --json");
 
-    if ((o.flags & (TOGGLE_GRID_TORUS | TOGGLE_GRID_MOORE | TOGGLE_GRID_CYLINDER |
-                    TOGGLE_GRID_HEX | TOGGLE_GRID_TRI)) && !o.grid)
-        return cli_fail("solve", "--torus, --cylinder, --moore and --lattice need --grid");
-
     toggle_system *s = NULL;
     size_t rows, cols;
-    int status = build_system(&o, &s, &rows, &cols);
+    int status = cli_board_system(&o.b, &s, &rows, &cols);
     if (status)
         return status;
     if (o.engine) {
@@ -340,7 +219,7 @@ int cmd_solve(int argc, char **argv)
         toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, b);
     }
     if (o.steps) {
-        status = cli_print_steps(stdout, s);
+        status = cli_print_steps(stdout, s, &o.b);
         toggle_system_free(s);
         return status;
     }

@@ -45,6 +45,27 @@ int cli_opt(int argc, char **argv, int *i, const char *name, const char **val);
  * -1 after printing an error for a bad lattice name. */
 int cli_lattice_opt(int argc, char **argv, int *i, uint32_t *flags);
 
+/* ---- the board of solve and rowops (cli_board.c) ---- */
+typedef struct {
+    const char *grid, *graph, *system, *start, *target; /* the options' values */
+    uint64_t k;                                         /* --mod (set the default first) */
+    uint32_t flags;  /* --torus, --cylinder, --moore, --no-self, --lattice */
+} cli_board;
+/* One board option at argv[*i] (--grid, --graph, --system, --start, --target,
+ * --mod, --torus, --cylinder, --lattice, --moore, --no-self): 1 when taken
+ * (*i advanced past a value), 0 when not a board option, -1 after printing
+ * an error. */
+int cli_board_opt(int argc, char **argv, int *i, cli_board *b);
+/* Exactly one source (sources names them for the message), --start and
+ * --target not with --system, grid-only flags with --grid: 0, or 1 after
+ * printing why not. */
+int cli_board_check(const cli_board *b, const char *cmd, const char *sources);
+/* Build the system of the board; *rows x *cols for --grid, else 0 x 0. */
+int cli_board_system(const cli_board *b, toggle_system **sys, size_t *rows, size_t *cols);
+/* The board as toggle rowops arguments ("--grid 3x4 --torus --mod 3"; FILE
+ * for standard input), for the replay line of solve --steps. */
+void cli_board_print_args(FILE *f, const cli_board *b);
+
 /* ---- solution spaces (cmd_generate.c) ---- */
 /* "cells" or "presses" into a TOGGLE_METRIC_*; 0 on success. */
 int cli_parse_metric(const char *s, int *metric);
@@ -63,8 +84,9 @@ uint64_t *cli_toggle_picture(const char *path, uint64_t k, const char *shape, si
 int cli_generate_chaos(int argc, char **argv);
 
 /* ---- row operations (cmd_rowops.c) ---- */
-/* toggle solve --steps: the Gauss-Jordan script of s. */
-int cli_print_steps(FILE *f, const toggle_system *s);
+/* toggle solve --steps: the Gauss-Jordan script of s, the system of board b
+ * (named in the replay line). */
+int cli_print_steps(FILE *f, const toggle_system *s, const cli_board *b);
 /* toggle solve --orbits: solutions up to the symmetries of the rows x cols board. */
 int cli_orbits_report(FILE *f, const toggle_solution *sol, size_t rows, size_t cols);
 

@@ -134,6 +134,124 @@ for it in range(24):
     if x is not None:
         check(solves(M, k, x), f"k={k}: the reduced solution does not solve the system")
 
+# ---- a board's steps replayed: solve --grid/--graph --steps | rowops --grid ---
+
+def grid_system(R, C, k, opts, start=None, target=None):
+    """[A | b] of toggle solve --grid RxC by this script's own arithmetic:
+    pressing cell j adds 1 to itself (unless --no-self) and to its 4 (8 with
+    --moore) neighbours, wrapping rows with --torus and columns with --torus
+    or --cylinder; b = target - start (default target all 1, start all 0)."""
+    n = R * C
+    offs = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+    if "--moore" in opts:
+        offs += [(1, 1), (1, -1), (-1, 1), (-1, -1)]
+    if "--no-self" not in opts:
+        offs.append((0, 0))
+    wrap_r = "--torus" in opts
+    wrap_c = wrap_r or "--cylinder" in opts
+    A = [[0] * n for _ in range(n)]
+    for r in range(R):
+        for c in range(C):
+            for dr, dc in offs:
+                rr, cc = r + dr, c + dc
+                if wrap_r:
+                    rr %= R
+                if wrap_c:
+                    cc %= C
+                if 0 <= rr < R and 0 <= cc < C:
+                    A[rr * C + cc][r * C + c] += 1
+    s = start or [0] * n
+    t = target or [1] * n
+    return [[v % k for v in A[i]] + [(t[i] - s[i]) % k] for i in range(n)]
+
+
+def replay_board(name, board_args, k, own=None, rowops_args=None):
+    """solve BOARD --steps, then rowops BOARD < steps: the replay reaches the
+    RREF of the board's [A | b] (checked by this script), and so does this
+    script's replay of the same steps. own: the board's [A | b] by this
+    script's arithmetic, else the matrix rowops starts from is used.
+    rowops_args: rowops' spelling of the board when not solve's."""
+    rowops_args = board_args if rowops_args is None else rowops_args
+    rc, steps, err = run(["solve"] + board_args + ["--mod", str(k), "--steps"])
+    check(rc == 0, f"{name}: solve --steps failed: {err}")
+    if rc:
+        return
+    replay_line = next((l for l in steps.splitlines() if "replay with:" in l), "")
+    hint = replay_line.split("toggle rowops ", 1)[-1].replace(" < this", "").split()
+    check(hint == rowops_args + ["--mod", str(k)],
+          f"{name}: the replay line names {hint}, not the board {board_args}")
+    init = os.path.join(tmp, f"{name}-init.txt")
+    red = os.path.join(tmp, f"{name}-red.txt")
+    rc, out, err = run(["rowops"] + rowops_args + ["--mod", str(k), "--quiet"],
+                       f"save {init}\n" + steps + f"save {red}\nsolution\n")
+    if not os.path.exists(red):
+        check(False, f"{name}: rowops replay failed: {err}")
+        return
+    M = read_system(init, k)
+    if own is not None:
+        check(M == own, f"{name}: rowops --grid starts from another matrix than the board's")
+        M = own
+    mine = [r[:] for r in M]
+    for line in steps.splitlines():
+        apply_line(mine, k, line)
+    got = read_system(red, k)
+    check(got == mine, f"{name}: rowops and this script's replay differ")
+    check(got == rref(M, k), f"{name}: the replay does not reach the RREF")
+    x = solution_of(got, len(M[0]) - 1)
+    if x is not None:
+        check(rc == 0, f"{name}: rowops replay failed: {err}")
+        check(solves(M, k, x), f"{name}: the reduced solution does not solve the board")
+        check("check: A x = b holds" in out, f"{name}: rowops solution: {out}")
+    else:  # only the solution command fails, with one line
+        check(rc == 1 and "no solution" in err and err.count("\n") == 1,
+              f"{name}: unsolvable board, rowops says: {err}")
+
+
+board_cases = [
+    ("3x3", [], 2), ("4x4", [], 2), ("3x4", [], 3), ("4x3", ["--torus"], 5),
+    ("3x5", ["--cylinder"], 7), ("3x3", ["--moore"], 3), ("4x4", ["--no-self"], 2),
+    ("2x3", ["--torus", "--moore"], 7), ("3x3", [], 5),
+]
+for R_C, opts, k in board_cases:
+    R, C = map(int, R_C.split("x"))
+    replay_board(f"grid-{R_C}{''.join(opts)}-k{k}", ["--grid", R_C] + opts, k,
+                 own=grid_system(R, C, k, opts))
+# a start and a target from files
+R, C, k = 3, 4, 3
+st = [rng.randrange(k) for _ in range(R * C)]
+tg = [rng.randrange(k) for _ in range(R * C)]
+fs, ft = os.path.join(tmp, "start.txt"), os.path.join(tmp, "target.txt")
+for path, v in ((fs, st), (ft, tg)):
+    with open(path, "w") as fh:
+        fh.write("".join("".join(map(str, v[r * C:(r + 1) * C])) + "\n" for r in range(R)))
+replay_board("grid-start-target", ["--grid", "3x4", "--start", fs, "--target", ft], k,
+             own=grid_system(R, C, k, [], st, tg))
+# lattices (their rules are docs/lattices.md's): the replay against the
+# matrix rowops builds, which must be toggle solve's (same solution)
+for lat in ("hex", "tri"):
+    replay_board(f"grid-{lat}", ["--grid", "4x4", "--lattice", lat], 2)
+    rc, out, _ = run(["solve", "--grid", "4x4", "--lattice", lat, "--json"])
+    d = __import__("json").loads(out)
+    M = read_system(os.path.join(tmp, f"grid-{lat}-init.txt"), 2)
+    check(rc == 0 and (d["solution"] is None or solves(M, 2, d["solution"])),
+          f"grid-{lat}: toggle solve's solution does not solve rowops' matrix")
+# a graph, and a system file through --system
+gfile = os.path.join(tmp, "cycle5.txt")
+with open(gfile, "w") as fh:
+    fh.write("nodes 5\n0 1\n1 2\n2 3\n3 4\n4 0\n")
+replay_board("graph-cycle5", ["--graph", gfile], 3)
+sfile = os.path.join(tmp, "sys-board.txt")
+write_system(sfile, grid_system(3, 3, 3, ["--torus"]), 3)
+replay_board("system-file", ["--system", sfile], 3, own=grid_system(3, 3, 3, ["--torus"]),
+             rowops_args=[sfile])
+# the board options are checked as solve checks them
+for args, want in ((["--grid", "3x3", "--system", sfile], "exactly one of"),
+                   (["--torus", sfile], "need --grid"), (["--grid", "3"], "expected RxC"),
+                   (["--grid", "3x3", "--lattice", "oct"], "expected square, hex or tri"),
+                   (["--system", sfile, "--start", fs], "--start and --target need")):
+    rc, _, err = run(["rowops"] + args, "quit\n")
+    check(rc == 1 and want in err and err.count("\n") == 1, f"rowops {args}: {err}")
+
 # ---- a scripted session: every command, every bad command, state by state ----
 
 k = 5
