@@ -15,6 +15,16 @@
 //! }
 //! ```
 //!
+//! The rest of the C API, by header: [`Solution::solutions`],
+//! [`Solution::sample`], [`Search`] (fewest presses with costs, forbidden
+//! cells and threads) and [`Generator`] (space.h); [`Steps`] (row operations
+//! and plain Gauss-Jordan one step at a time) and [`Graph::chaos`] (steps.h);
+//! [`System::from_packed`] and [`Solution::kernel_packed`] (bit-packed
+//! GF(2)); [`System::set_progress`] (progress and cancel,
+//! [`ErrorKind::Cancelled`]); [`render`] and [`RenderOptions`] (render.h);
+//! [`board_symmetry`] and [`Solution::count_orbits`] (symmetry.h). The raw
+//! declarations are re-exported as [`sys`].
+//!
 //! Every type owns one C handle and frees it in `Drop`. Graphs and solutions
 //! are immutable, `Send` and `Sync`; a `System` is `Send` (its options need
 //! `&mut`). Failures are [`Error`] values carrying the status code, its name
