@@ -25,8 +25,9 @@ uint64_t toggle__blas_workspace_bytes(size_t rows, size_t cols);
  * place: on return the first *rank rows hold the RREF with entries in
  * [0, p) (as doubles), pivot[0 .. *rank) the ascending pivot columns.
  * Rows from *rank on are left as scratch. TOGGLE_OK or TOGGLE_ENOMEM
- * (workspace; M is then scratch). p prime, 2 <= p < TOGGLE__BLAS_MAX_P. */
+ * (workspace; M is then scratch). p prime, 2 <= p < TOGGLE__BLAS_MAX_P;
+ * threads: BLIS threads for each product (0 counts as 1). */
 int toggle__blas_rref(double *M, size_t rows, size_t cols, size_t ld, uint64_t p,
-                      size_t *pivot, size_t *rank);
+                      size_t threads, size_t *pivot, size_t *rank);
 
 #endif

@@ -15,10 +15,11 @@
  * (in row chunks). Phase 2, reduction: the pivot rows are scaled to unit
  * pivots and the non-pivot columns X solve U_P X = U_F (unit upper
  * triangular, recursive, products through the BLAS). */
+#define _POSIX_C_SOURCE 200809L /* blis.h names pthread barriers */
 #include <math.h>
 #include <string.h>
 
-#include <cblas.h>
+#include <blis.h>
 
 #include "blas.h"
 #include "core.h"
@@ -28,8 +29,21 @@
 
 typedef struct {
     double p, pinv, h;
-    size_t kmax; /* inner dimension of one exact product */
+    size_t kmax;     /* inner dimension of one exact product */
+    size_t threads;  /* BLIS threads of each product (a per-call setting) */
+    double *pack;    /* PACK_COLS * (cols + PACK_ROWS) doubles for packed products */
 } fp;
+
+/* Packed products for small p: a sum of kc products of centred residues
+ * is below kc h^2 in magnitude, far less than a double holds, so s entries
+ * of B share one double as "slots" b_0 + b_1 2^w + ... (w bits a slot),
+ * one dgemm computes s columns of A B at once (s times fewer
+ * multiply-adds), and the slots are split back exactly (docs/blas.md).
+ * Panels bound the workspace: PACK_COLS packed columns of B, PACK_ROWS
+ * rows of A at a time. */
+#define PACK_COLS 256
+#define PACK_ROWS 512
+#define MAX_SLOTS 8
 
 static inline double red(const fp *f, double x)
 {
@@ -67,16 +81,110 @@ static void reduce_block(const fp *f, size_t rows, size_t cols, double *C, size_
     }
 }
 
+/* Bits w of one slot for products over kc terms: every slot value and
+ * every partial sum of one stays below 2^(w-1) in magnitude. */
+static unsigned slot_bits(const fp *f, size_t kc)
+{
+    double bound = (double)kc * f->h * f->h;
+    unsigned w = 2;
+    while (ldexp(1.0, (int)w - 1) <= bound)
+        w++;
+    return w;
+}
+
+/* Slots a double holds for products over kc terms: with s slots of w bits
+ * every partial sum of a packed dot product is an integer below 2^52 (the
+ * bound of the whole engine), so each is exact whatever order the BLAS
+ * adds in; 1 means no packing. */
+static size_t slots(const fp *f, size_t kc)
+{
+    if (!f->pack)
+        return 1;
+    size_t s = 52 / slot_bits(f, kc);
+    return s > MAX_SLOTS ? MAX_SLOTS : (s ? s : 1);
+}
+
+/* Columns in slot i of a panel of jn columns packed into pc (the last
+ * slots may be short or empty). */
+static size_t slot_len(size_t i, size_t pc, size_t jn)
+{
+    size_t from = i * pc;
+    return from >= jn ? 0 : (jn - from < pc ? jn - from : pc);
+}
+
+/* C := C - A B (mod p) with s slots of w bits: B packed a panel at a time
+ * (slot i of packed column q is column i pc + q of the panel, so packing
+ * and splitting run along contiguous columns), the product split slot by
+ * slot (x = q 2^w + c with |c| < 2^(w-1): q is x / 2^w rounded to nearest,
+ * exact with the 1.5 * 2^52 trick). */
+static void gemm_sub_packed(const fp *f, size_t s, unsigned w, size_t rows, size_t cols,
+                            size_t kc, const double *A, size_t lda, const double *B, size_t ldb,
+                            double *C, size_t ldc, rntm_t *rntm)
+{
+    const double magic = 6755399441055744.0; /* 1.5 * 2^52 */
+    const double beta = ldexp(1.0, (int)w), ibeta = ldexp(1.0, -(int)w);
+    double one = 1.0, zero = 0.0;
+    double *Bp = f->pack, *D = f->pack + (size_t)PACK_COLS * kc;
+    size_t span = PACK_COLS * s; /* real columns of one panel */
+    for (size_t j0 = 0; j0 < cols; j0 += span) {
+        size_t jn = cols - j0 < span ? cols - j0 : span;
+        size_t pc = (jn + s - 1) / s;
+        for (size_t k = 0; k < kc; k++) {
+            const double *b = B + k * ldb + j0;
+            double *bp = Bp + k * pc;
+            memset(bp, 0, pc * sizeof *bp);
+            for (size_t i = s; i-- > 0;) {
+                size_t n = slot_len(i, pc, jn);
+                for (size_t q = 0; q < n; q++)
+                    bp[q] = bp[q] * beta + b[i * pc + q];
+                for (size_t q = n; q < pc; q++)
+                    bp[q] *= beta;
+            }
+        }
+        for (size_t i0 = 0; i0 < rows; i0 += PACK_ROWS) {
+            size_t rn = rows - i0 < PACK_ROWS ? rows - i0 : PACK_ROWS;
+            bli_dgemm_ex(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, (dim_t)rn, (dim_t)pc, (dim_t)kc,
+                         &one, (double *)(A + i0 * lda), (inc_t)lda, 1, Bp, (inc_t)pc, 1, &zero,
+                         D, (inc_t)pc, 1, NULL, rntm);
+            for (size_t r = 0; r < rn; r++) {
+                double *c = C + (i0 + r) * ldc + j0, *d = D + r * pc;
+                for (size_t i = 0; i < s; i++) {
+                    double *ci = c + i * pc;
+                    size_t n = slot_len(i, pc, jn);
+                    for (size_t q = 0; q < n; q++) {
+                        double hi = (d[q] * ibeta + magic) - magic;
+                        ci[q] = red(f, ci[q] - (d[q] - hi * beta));
+                        d[q] = hi;
+                    }
+                }
+            }
+        }
+    }
+}
+
 /* C := C - A B (mod p): A rows x K, B K x cols, all reduced. */
 static void gemm_sub(const fp *f, size_t rows, size_t cols, size_t K, const double *A,
                      size_t lda, const double *B, size_t ldb, double *C, size_t ldc)
 {
     if (!rows || !cols || !K)
         return;
+    /* the thread count travels with the call (BLIS's runtime object), so
+     * nothing process-wide is set: concurrent solves and the caller's own
+     * BLIS calls keep their own counts */
+    rntm_t rntm = BLIS_RNTM_INITIALIZER;
+    bli_rntm_set_num_threads((dim_t)f->threads, &rntm);
+    double minus_one = -1.0, one = 1.0;
     for (size_t k0 = 0; k0 < K; k0 += f->kmax) {
         size_t kc = K - k0 < f->kmax ? K - k0 : f->kmax;
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)rows, (int)cols, (int)kc,
-                    -1.0, A + k0, (int)lda, B + k0 * ldb, (int)ldb, 1.0, C, (int)ldc);
+        size_t sl = cols >= 2 * MAX_SLOTS ? slots(f, kc) : 1;
+        if (sl > 1) {
+            gemm_sub_packed(f, sl, slot_bits(f, kc), rows, cols, kc, A + k0, lda, B + k0 * ldb,
+                            ldb, C, ldc, &rntm);
+            continue;
+        }
+        bli_dgemm_ex(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, (dim_t)rows, (dim_t)cols, (dim_t)kc,
+                     &minus_one, (double *)(A + k0), (inc_t)lda, 1, (double *)(B + k0 * ldb),
+                     (inc_t)ldb, 1, &one, C, (inc_t)ldc, 1, NULL, &rntm);
         reduce_block(f, rows, cols, C, ldc);
     }
 }
@@ -237,7 +345,9 @@ uint64_t toggle__blas_workspace_bytes(size_t rows, size_t cols)
     unsigned __int128 r = rows < cols ? rows : cols;
     unsigned __int128 p1 = t * t + (unsigned __int128)TOGGLE__BLAS_CHUNK * t;
     unsigned __int128 p2 = r * cols;
-    unsigned __int128 w = (p1 > p2 ? p1 : p2) * sizeof(double) + cols * sizeof(size_t);
+    unsigned __int128 pk = (unsigned __int128)PACK_COLS * ((unsigned __int128)cols + PACK_ROWS);
+    unsigned __int128 w = (p1 > p2 ? p1 : p2) * sizeof(double) + cols * sizeof(size_t)
+                        + pk * sizeof(double);
     return w > UINT64_MAX ? UINT64_MAX : (uint64_t)w;
 }
 
@@ -292,9 +402,10 @@ static int reduce_echelon(elim *e)
 }
 
 int toggle__blas_rref(double *M, size_t rows, size_t cols, size_t ld, uint64_t p,
-                      size_t *pivot, size_t *rank)
+                      size_t threads, size_t *pivot, size_t *rank)
 {
     elim e = {.M = M, .m = rows, .nc = cols, .ld = ld, .pivot = pivot};
+    e.f.threads = threads ? threads : 1;
     e.f.p = (double)p;
     e.f.pinv = 1.0 / (double)p;
     e.f.h = (double)(p / 2);
@@ -306,11 +417,21 @@ int toggle__blas_rref(double *M, size_t rows, size_t cols, size_t ld, uint64_t p
         return TOGGLE_OK;
     size_t t = tmax_for(rows, cols);
     e.work = toggle__malloc_array(t * t + (size_t)TOGGLE__BLAS_CHUNK * t, sizeof *e.work);
-    if (!e.work)
+    /* packing pays when two slots fit even over the longest product */
+    fp probe = e.f;
+    probe.pack = (double *)1;
+    bool pack = slots(&probe, cols) > 1;
+    if (pack)
+        e.f.pack = toggle__malloc_array((size_t)PACK_COLS * (cols + PACK_ROWS), sizeof *e.f.pack);
+    if (!e.work || (pack && !e.f.pack)) {
+        toggle__free(e.work);
+        toggle__free(e.f.pack);
         return toggle__error(TOGGLE_ENOMEM, "out of memory for the elimination workspace");
+    }
     echelon(&e, 0, 0, cols);
     toggle__free(e.work);
     int rc = reduce_echelon(&e);
+    toggle__free(e.f.pack);
     *rank = e.rank;
     return rc;
 }

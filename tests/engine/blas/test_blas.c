@@ -5,15 +5,16 @@
  * triangular bases, the recursion's halves, 512-row update chunks) and for
  * primes from 2 to just below 2^26 (where one exact product spans only 4
  * terms); every answer checked by the independent verifier. Then AUTO's
- * choice, the probe's refusals, threads (the same answers; OpenBLAS's
- * thread count restored) and graph systems. */
+ * choice, the probe's refusals, threads (the same answers; BLIS's
+ * process-wide thread count untouched) and graph systems. */
+#define _POSIX_C_SOURCE 200809L /* blis.h names pthread barriers */
 #include <check.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cblas.h>
+#include <blis.h>
 
 #include "blas.h"
 #include "testutil.h"
@@ -233,10 +234,11 @@ START_TEST(probe_refusals)
 END_TEST
 
 /* Threads: identical answers for 1, 2 and 0 (all processors) threads, and
- * OpenBLAS's own thread count is what the caller set before the solve. */
+ * BLIS's process-wide thread count is what the caller set: the engine
+ * passes its count with each call and never touches it. */
 START_TEST(threads_same_answers_and_restored)
 {
-    openblas_set_num_threads(1);
+    bli_thread_set_num_threads(1);
     const uint64_t counts[] = {1, 2, 0, 3};
     toggle_system *s = dense_system(700, 650, 65521, 620);
     ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_BLAS),
@@ -246,17 +248,17 @@ START_TEST(threads_same_answers_and_restored)
         ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_THREADS, counts[c]), TOGGLE_OK);
         toggle_solution *sol = NULL;
         ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
-        ck_assert_int_eq(openblas_get_num_threads(), 1);
+        ck_assert_int_eq(bli_thread_get_num_threads(), 1);
         ck_assert_int_eq(toggle_solution_particular(sol, c ? x : x0, 650), TOGGLE_OK);
         if (c)
             ck_assert(memcmp(x, x0, 650 * sizeof *x) == 0);
         toggle_solution_free(sol);
     }
-    openblas_set_num_threads(2);
+    bli_thread_set_num_threads(2);
     ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_THREADS, 1), TOGGLE_OK);
     toggle_solution *sol = NULL;
     ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
-    ck_assert_int_eq(openblas_get_num_threads(), 2);
+    ck_assert_int_eq(bli_thread_get_num_threads(), 2);
     toggle_solution_free(sol);
     toggle_system_free(s);
     free(x0);
@@ -282,7 +284,7 @@ static void *run_job(void *arg)
 
 START_TEST(concurrent_solves)
 {
-    openblas_set_num_threads(1);
+    bli_thread_set_num_threads(1);
     job jobs[4];
     pthread_t th[4];
     for (int i = 0; i < 4; i++) {
@@ -296,7 +298,7 @@ START_TEST(concurrent_solves)
         ck_assert(jobs[i].ok);
         toggle_system_free(jobs[i].s);
     }
-    ck_assert_int_eq(openblas_get_num_threads(), 1);
+    ck_assert_int_eq(bli_thread_get_num_threads(), 1);
 }
 END_TEST
 
@@ -305,10 +307,10 @@ START_TEST(rref_edges)
 {
     size_t piv[4] = {0}, rank = 9;
     double one[1] = {0};
-    ck_assert_int_eq(toggle__blas_rref(one, 0, 0, 0, 3, piv, &rank), TOGGLE_OK);
+    ck_assert_int_eq(toggle__blas_rref(one, 0, 0, 0, 3, 1, piv, &rank), TOGGLE_OK);
     ck_assert_uint_eq(rank, 0);
     double col[3] = {0, -1, 1};
-    ck_assert_int_eq(toggle__blas_rref(col, 3, 1, 1, 3, piv, &rank), TOGGLE_OK);
+    ck_assert_int_eq(toggle__blas_rref(col, 3, 1, 1, 3, 1, piv, &rank), TOGGLE_OK);
     ck_assert_uint_eq(rank, 1);
     ck_assert_uint_eq(piv[0], 0);
     ck_assert(col[0] == 1);
