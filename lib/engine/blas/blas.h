@@ -12,6 +12,16 @@
  * centred residues, plus a residue, stays below 2^52 (docs/blas.md). */
 #define TOGGLE__BLAS_MAX_P ((uint64_t)1 << 26)
 
+/* The loops around the products (reduction, packing, splitting, the base
+ * case, filling the matrix) run at memory speed only with vectors wider
+ * than the baseline ISA's: on x86-64 they are built twice and the loader
+ * picks the AVX2 copy where the CPU has it (function multiversioning). */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__ELF__)
+#define TOGGLE__BLAS_HOT __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define TOGGLE__BLAS_HOT
+#endif
+
 /* Rows in each chunk of a trailing update (the L gather buffer). */
 #define TOGGLE__BLAS_CHUNK 512
 

@@ -25,6 +25,8 @@
 #include "core.h"
 
 #define BASE 16   /* columns eliminated without the BLAS */
+
+#define HOT TOGGLE__BLAS_HOT
 #define TBASE 32  /* triangular solves below this size: substitution */
 
 typedef struct {
@@ -72,7 +74,7 @@ static double inverse(const fp *f, double v)
     return centred(f, toggle__invmod(residue(f, v), p));
 }
 
-static void reduce_block(const fp *f, size_t rows, size_t cols, double *C, size_t ldc)
+HOT static void reduce_block(const fp *f, size_t rows, size_t cols, double *C, size_t ldc)
 {
     for (size_t i = 0; i < rows; i++) {
         double *c = C + i * ldc;
@@ -117,7 +119,7 @@ static size_t slot_len(size_t i, size_t pc, size_t jn)
  * and splitting run along contiguous columns), the product split slot by
  * slot (x = q 2^w + c with |c| < 2^(w-1): q is x / 2^w rounded to nearest,
  * exact with the 1.5 * 2^52 trick). */
-static void gemm_sub_packed(const fp *f, size_t s, unsigned w, size_t rows, size_t cols,
+HOT static void gemm_sub_packed(const fp *f, size_t s, unsigned w, size_t rows, size_t cols,
                             size_t kc, const double *A, size_t lda, const double *B, size_t ldb,
                             double *C, size_t ldc, rntm_t *rntm)
 {
@@ -198,7 +200,7 @@ static void axpy(double *row, double l, const double *src, size_t cols)
 
 /* bi := bi - sum_{k0 <= k < k1} coef[k] B[k] (rows of B, ldb apart),
  * reduced every kmax terms and at the end. */
-static void substitute(const fp *f, double *bi, const double *coef, const double *B, size_t ldb,
+HOT static void substitute(const fp *f, double *bi, const double *coef, const double *B, size_t ldb,
                        size_t k0, size_t k1, size_t cols)
 {
     size_t pending = 0;
@@ -253,6 +255,7 @@ typedef struct {
     size_t m, nc, ld;
     size_t *pivot, rank;
     double *work; /* tmax^2 + CHUNK * tmax */
+    double *strip; /* m * BASE: the base case's columns, row by row */
 } elim;
 
 static void swap_rows(elim *e, size_t a, size_t b)
@@ -265,33 +268,48 @@ static void swap_rows(elim *e, size_t a, size_t b)
     }
 }
 
-/* Columns [c0, c1) of rows [r0, m) without the BLAS. */
-static size_t base(elim *e, size_t r0, size_t c0, size_t c1)
+/* Columns [c0, c1) of rows [r0, m) without the BLAS. They are copied to
+ * a contiguous strip first: walking a column of M touches one page per
+ * row, the strip a few cache lines per row (docs/blas.md). Row swaps move
+ * the whole rows of M too (the L entries left of c0, the columns right of
+ * c1); the strip is written back at the end. */
+HOT static size_t base(elim *e, size_t r0, size_t c0, size_t c1)
 {
     const fp *f = &e->f;
-    size_t r = r0, ld = e->ld;
-    for (size_t c = c0; c < c1 && r < e->m; c++) {
-        size_t i = r;
-        while (i < e->m && e->M[i * ld + c] == 0)
+    size_t r = r0, ld = e->ld, w = c1 - c0, rows = e->m - r0;
+    double *S = e->strip;
+    for (size_t i = 0; i < rows; i++)
+        memcpy(S + i * w, e->M + (r0 + i) * ld + c0, w * sizeof *S);
+    for (size_t c = 0; c < w && r < e->m; c++) {
+        size_t i = r - r0;
+        while (i < rows && S[i * w + c] == 0)
             i++;
-        if (i == e->m)
+        if (i == rows)
             continue;
-        if (i != r)
-            swap_rows(e, i, r);
-        const double *pr = e->M + r * ld;
+        if (i != r - r0) {
+            swap_rows(e, r0 + i, r);
+            for (size_t j = 0; j < w; j++) {
+                double t = S[i * w + j];
+                S[i * w + j] = S[(r - r0) * w + j];
+                S[(r - r0) * w + j] = t;
+            }
+        }
+        const double *pr = S + (r - r0) * w;
         double uinv = inverse(f, pr[c]);
-        for (i = r + 1; i < e->m; i++) {
-            double *row = e->M + i * ld;
+        for (i = r - r0 + 1; i < rows; i++) {
+            double *row = S + i * w;
             if (row[c] == 0)
                 continue;
             double l = red(f, row[c] * uinv);
             row[c] = l; /* L, read by the trailing update */
-            for (size_t j = c + 1; j < c1; j++)
+            for (size_t j = c + 1; j < w; j++)
                 row[j] = red(f, row[j] - l * pr[j]);
         }
-        e->pivot[e->rank++] = c;
+        e->pivot[e->rank++] = c0 + c;
         r++;
     }
+    for (size_t i = 0; i < rows; i++)
+        memcpy(e->M + (r0 + i) * ld + c0, S + i * w, w * sizeof *S);
     return r - r0;
 }
 
@@ -301,11 +319,20 @@ static void update(elim *e, size_t r0, size_t t, const size_t *piv, size_t ca, s
 {
     const fp *f = &e->f;
     size_t ld = e->ld, cols = cb - ca;
+    double *RT = e->M + r0 * ld + ca;
+    if (piv[t - 1] - piv[0] == t - 1) {
+        /* pivots on consecutive columns: L is a block of M itself (its
+         * columns are disjoint from the updated ones), no gather */
+        double *L = e->M + r0 * ld + piv[0];
+        lower_solve(f, t, L, ld, cols, RT, ld);
+        if (r0 + t < e->m)
+            gemm_sub(f, e->m - r0 - t, cols, t, L + t * ld, ld, RT, ld, RT + t * ld, ld);
+        return;
+    }
     double *L = e->work, *Lc = e->work + t * t;
     for (size_t i = 0; i < t; i++)
         for (size_t k = 0; k < i; k++)
             L[i * t + k] = e->M[(r0 + i) * ld + piv[k]];
-    double *RT = e->M + r0 * ld + ca;
     lower_solve(f, t, L, t, cols, RT, ld);
     for (size_t i0 = r0 + t; i0 < e->m; i0 += TOGGLE__BLAS_CHUNK) {
         size_t rows = e->m - i0 < TOGGLE__BLAS_CHUNK ? e->m - i0 : TOGGLE__BLAS_CHUNK;
@@ -347,7 +374,7 @@ uint64_t toggle__blas_workspace_bytes(size_t rows, size_t cols)
     unsigned __int128 p2 = r * cols;
     unsigned __int128 pk = (unsigned __int128)PACK_COLS * ((unsigned __int128)cols + PACK_ROWS);
     unsigned __int128 w = (p1 > p2 ? p1 : p2) * sizeof(double) + cols * sizeof(size_t)
-                        + pk * sizeof(double);
+                        + (pk + (unsigned __int128)rows * BASE) * sizeof(double);
     return w > UINT64_MAX ? UINT64_MAX : (uint64_t)w;
 }
 
@@ -423,13 +450,16 @@ int toggle__blas_rref(double *M, size_t rows, size_t cols, size_t ld, uint64_t p
     bool pack = slots(&probe, cols) > 1;
     if (pack)
         e.f.pack = toggle__malloc_array((size_t)PACK_COLS * (cols + PACK_ROWS), sizeof *e.f.pack);
-    if (!e.work || (pack && !e.f.pack)) {
+    e.strip = toggle__malloc_array(rows, BASE * sizeof *e.strip);
+    if (!e.work || !e.strip || (pack && !e.f.pack)) {
         toggle__free(e.work);
+        toggle__free(e.strip);
         toggle__free(e.f.pack);
         return toggle__error(TOGGLE_ENOMEM, "out of memory for the elimination workspace");
     }
     echelon(&e, 0, 0, cols);
     toggle__free(e.work);
+    toggle__free(e.strip);
     int rc = reduce_echelon(&e);
     toggle__free(e.f.pack);
     *rank = e.rank;

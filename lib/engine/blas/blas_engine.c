@@ -64,12 +64,41 @@ typedef struct {
     double p, h;
 } put_ctx;
 
+static inline double centre(const put_ctx *c, uint64_t v)
+{
+    double d = (double)v;
+    return d > c->h ? d - c->p : d;
+}
+
 static void put(void *ctx, size_t i, size_t j, uint64_t v)
 {
     put_ctx *c = ctx;
-    double d = (double)v;
-    c->M[i * c->ld + j] = d > c->h ? d - c->p : d;
+    c->M[i * c->ld + j] = centre(c, v);
 }
+
+/* The dense rows of A into M, one loop per entry width. */
+#define FILL_ROWS(T)                                                           \
+    for (size_t i = 0; i < m; i++) {                                           \
+        const T *r = (const T *)(const void *)toggle__vecs_row(a, i);          \
+        double *out = c->M + i * c->ld;                                        \
+        for (size_t j = 0; j < n; j++)                                         \
+            out[j] = centre(c, r[j]);                                          \
+    }
+TOGGLE__BLAS_HOT static void fill_dense(const put_ctx *c, const toggle__vecs *a, size_t m,
+                                        size_t n)
+{
+    switch (a->width) {
+    case 8: FILL_ROWS(uint8_t) break;
+    case 16: FILL_ROWS(uint16_t) break;
+    case 32: FILL_ROWS(uint32_t) break;
+    case 64: FILL_ROWS(uint64_t) break;
+    default:
+        for (size_t i = 0; i < m; i++)
+            for (size_t j = 0; j < n; j++)
+                c->M[i * c->ld + j] = centre(c, toggle__vecs_get(a, i, j));
+    }
+}
+#undef FILL_ROWS
 
 static int blas_solve(const toggle_system *s, toggle_solution *sol)
 {
@@ -82,7 +111,11 @@ static int blas_solve(const toggle_system *s, toggle_solution *sol)
         return toggle__error(TOGGLE_ENOMEM, "out of memory for a %zu x %zu matrix", m, n + 1);
     }
     put_ctx ctx = {M, n + 1, (double)s->k, (double)(s->k / 2)};
-    int rc = toggle__system_each_entry(s, put, &ctx);
+    int rc = TOGGLE_OK;
+    if (!s->graph) /* dense rows: read them in place (the walk calls put per entry) */
+        fill_dense(&ctx, &s->a, m, n);
+    else
+        rc = toggle__system_each_entry(s, put, &ctx);
     for (size_t i = 0; i < m && !rc; i++)
         put(&ctx, i, n, toggle__rhs(s, i));
     if (!rc && m)
