@@ -20,6 +20,14 @@
 #define TOGGLE__BLAS_HOT __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
 #define TOGGLE__BLAS_HOT
+/* C := C - A B (mod p) with the engine's products (packed for small p):
+ * A rows x K, B K x cols, C rows x cols, row-major, entries centred
+ * residues; C's entries come back centred. For the tests' worst cases of
+ * the exactness bounds. TOGGLE_OK or TOGGLE_ENOMEM (C untouched). */
+int toggle__blas_mul_sub(uint64_t p, size_t threads, size_t rows, size_t cols, size_t K,
+                         const double *A, size_t lda, const double *B, size_t ldb, double *C,
+                         size_t ldc);
+
 #endif
 
 /* Rows in each chunk of a trailing update (the L gather buffer). */
@@ -39,5 +47,13 @@ uint64_t toggle__blas_workspace_bytes(size_t rows, size_t cols);
  * threads: BLIS threads for each product (0 counts as 1). */
 int toggle__blas_rref(double *M, size_t rows, size_t cols, size_t ld, uint64_t p,
                       size_t threads, size_t *pivot, size_t *rank);
+
+/* C := C - A B (mod p) with the engine's products (packed for small p):
+ * A rows x K, B K x cols, C rows x cols, row-major, entries centred
+ * residues; C's entries come back centred. For the tests' worst cases of
+ * the exactness bounds. TOGGLE_OK or TOGGLE_ENOMEM (C untouched). */
+int toggle__blas_mul_sub(uint64_t p, size_t threads, size_t rows, size_t cols, size_t K,
+                         const double *A, size_t lda, const double *B, size_t ldb, double *C,
+                         size_t ldc);
 
 #endif

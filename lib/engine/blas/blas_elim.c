@@ -428,30 +428,52 @@ static int reduce_echelon(elim *e)
     return TOGGLE_OK;
 }
 
+/* The arithmetic for p and products over at most kdim terms; with the
+ * packing buffer when two slots fit over kdim terms (NULL otherwise, or
+ * when it cannot be had: *ok false). */
+static fp fp_init(uint64_t p, size_t threads, size_t kdim, bool *ok)
+{
+    fp f = {.p = (double)p, .pinv = 1.0 / (double)p, .h = (double)(p / 2)};
+    f.threads = threads ? threads : 1;
+    double h = f.h > 0 ? f.h : 1;
+    double kmax = (4503599627370496.0 - h) / (h * h); /* (2^52 - h) / h^2 */
+    f.kmax = kmax > (double)kdim ? (kdim ? kdim : 1) : (size_t)kmax;
+    fp probe = f;
+    probe.pack = (double *)1;
+    *ok = true;
+    if (kdim && slots(&probe, kdim) > 1) {
+        f.pack = toggle__malloc_array((size_t)PACK_COLS * (kdim + PACK_ROWS), sizeof *f.pack);
+        *ok = f.pack != NULL;
+    }
+    return f;
+}
+
+int toggle__blas_mul_sub(uint64_t p, size_t threads, size_t rows, size_t cols, size_t K,
+                         const double *A, size_t lda, const double *B, size_t ldb, double *C,
+                         size_t ldc)
+{
+    bool ok;
+    fp f = fp_init(p, threads, K, &ok);
+    if (!ok)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for the product workspace");
+    gemm_sub(&f, rows, cols, K, A, lda, B, ldb, C, ldc);
+    toggle__free(f.pack);
+    return TOGGLE_OK;
+}
+
 int toggle__blas_rref(double *M, size_t rows, size_t cols, size_t ld, uint64_t p,
                       size_t threads, size_t *pivot, size_t *rank)
 {
     elim e = {.M = M, .m = rows, .nc = cols, .ld = ld, .pivot = pivot};
-    e.f.threads = threads ? threads : 1;
-    e.f.p = (double)p;
-    e.f.pinv = 1.0 / (double)p;
-    e.f.h = (double)(p / 2);
-    double h = e.f.h > 0 ? e.f.h : 1;
-    double kmax = (4503599627370496.0 - h) / (h * h); /* (2^52 - h) / h^2 */
-    e.f.kmax = kmax > (double)cols ? (cols ? cols : 1) : (size_t)kmax;
     *rank = 0;
     if (!rows || !cols)
         return TOGGLE_OK;
+    bool pack_ok;
+    e.f = fp_init(p, threads, cols, &pack_ok);
     size_t t = tmax_for(rows, cols);
     e.work = toggle__malloc_array(t * t + (size_t)TOGGLE__BLAS_CHUNK * t, sizeof *e.work);
-    /* packing pays when two slots fit even over the longest product */
-    fp probe = e.f;
-    probe.pack = (double *)1;
-    bool pack = slots(&probe, cols) > 1;
-    if (pack)
-        e.f.pack = toggle__malloc_array((size_t)PACK_COLS * (cols + PACK_ROWS), sizeof *e.f.pack);
     e.strip = toggle__malloc_array(rows, BASE * sizeof *e.strip);
-    if (!e.work || !e.strip || (pack && !e.f.pack)) {
+    if (!e.work || !e.strip || !pack_ok) {
         toggle__free(e.work);
         toggle__free(e.strip);
         toggle__free(e.f.pack);

@@ -303,6 +303,67 @@ START_TEST(concurrent_solves)
 END_TEST
 
 /* The elimination routine on its own: an empty matrix, one column. */
+/* The engine's products at the edges of their exactness bounds: every
+ * entry +h or -h (sums of K products reach K h^2, the packed slots' and
+ * the chunks' limits), and random entries, for widths around the slot and
+ * panel boundaries; checked against exact integer arithmetic. A slot one
+ * bit too narrow, or a chunk one term too long, fails here. */
+static int64_t centred_mod(__int128 v, int64_t p)
+{
+    int64_t r = (int64_t)(v % p);
+    if (r < 0)
+        r += p;
+    return r > p / 2 ? r - p : r;
+}
+
+START_TEST(products_at_their_bounds)
+{
+    const uint64_t ps[] = {2, 3, 5, 7, 13, 101, 257, 4099, 65521, 1048573, 33554393, 67108859};
+    const size_t Ks[] = {1, 2, 17, 300, 2100};
+    const size_t widths[] = {16, 17, 33, 257, 1031, 2053};
+    tu_rng rng = tu_rng_for(0x5107); /* the seed is printed by tu_seed */
+    for (size_t pi = 0; pi < sizeof ps / sizeof *ps; pi++)
+        for (size_t ki = 0; ki < sizeof Ks / sizeof *Ks; ki++)
+            for (size_t wi = 0; wi < sizeof widths / sizeof *widths; wi++)
+                for (int kind = 0; kind < 3; kind++) {
+                    int64_t p = (int64_t)ps[pi], h = p / 2;
+                    size_t K = Ks[ki], cols = widths[wi], rows = 3;
+                    if (K * cols > 2100 * 300)
+                        continue; /* keep the test short */
+                    double *A = malloc(rows * K * sizeof *A), *B = malloc(K * cols * sizeof *B);
+                    double *C = malloc(rows * cols * sizeof *C);
+                    int64_t *want = malloc(rows * cols * sizeof *want);
+                    for (size_t i = 0; i < rows * K; i++)
+                        A[i] = kind == 2 ? (double)tu_below(&rng, (uint64_t)p) - (double)h
+                                         : (double)h;
+                    for (size_t i = 0; i < K * cols; i++)
+                        B[i] = kind == 2 ? (double)tu_below(&rng, (uint64_t)p) - (double)h
+                                         : (double)(kind ? -h : h);
+                    for (size_t i = 0; i < rows * cols; i++)
+                        C[i] = kind == 2 ? (double)tu_below(&rng, (uint64_t)p) - (double)h
+                                         : (double)(kind ? h : -h);
+                    for (size_t i = 0; i < rows; i++)
+                        for (size_t j = 0; j < cols; j++) {
+                            __int128 v = (__int128)C[i * cols + j];
+                            for (size_t k = 0; k < K; k++)
+                                v -= (__int128)(int64_t)A[i * K + k] * (int64_t)B[k * cols + j];
+                            want[i * cols + j] = centred_mod(v, p);
+                        }
+                    ck_assert_int_eq(toggle__blas_mul_sub((uint64_t)p, 1, rows, cols, K, A, K, B,
+                                                          cols, C, cols),
+                                     TOGGLE_OK);
+                    for (size_t i = 0; i < rows * cols; i++)
+                        ck_assert_msg(centred_mod((__int128)C[i], p) == want[i],
+                                      "p %lld K %zu cols %zu kind %d entry %zu: %.0f, want %lld",
+                                      (long long)p, K, cols, kind, i, C[i], (long long)want[i]);
+                    free(A);
+                    free(B);
+                    free(C);
+                    free(want);
+                }
+}
+END_TEST
+
 START_TEST(rref_edges)
 {
     size_t piv[4] = {0}, rank = 9;
@@ -331,6 +392,7 @@ int main(void)
     tcase_add_test(tc, threads_same_answers_and_restored);
     tcase_add_test(tc, concurrent_solves);
     tcase_add_test(tc, rref_edges);
+    tcase_add_test(tc, products_at_their_bounds);
     suite_add_tcase(su, tc);
     return tu_run(su);
 }
