@@ -280,9 +280,13 @@ HOT static size_t base(elim *e, size_t r0, size_t c0, size_t c1)
     double *S = e->strip;
     for (size_t i = 0; i < rows; i++)
         memcpy(S + i * w, e->M + (r0 + i) * ld + c0, w * sizeof *S);
+    /* below 2^25 the strip's updates wait for their reduction: an entry
+     * collects at most BASE products of two centred residues before it is
+     * read (reduced then) or written back (reduced at the end) */
+    bool lazy = f->h < 16777216.0;
     for (size_t c = 0; c < w && r < e->m; c++) {
         size_t i = r - r0;
-        while (i < rows && S[i * w + c] == 0)
+        while (i < rows && (S[i * w + c] = red(f, S[i * w + c])) == 0)
             i++;
         if (i == rows)
             continue;
@@ -294,20 +298,35 @@ HOT static size_t base(elim *e, size_t r0, size_t c0, size_t c1)
                 S[(r - r0) * w + j] = t;
             }
         }
-        const double *pr = S + (r - r0) * w;
+        double *pr = S + (r - r0) * w;
+        for (size_t j = c + 1; j < w; j++)
+            pr[j] = red(f, pr[j]);
         double uinv = inverse(f, pr[c]);
         for (i = r - r0 + 1; i < rows; i++) {
             double *row = S + i * w;
-            if (row[c] == 0)
+            double x = red(f, row[c]);
+            if (x == 0) {
+                row[c] = 0;
                 continue;
-            double l = red(f, row[c] * uinv);
+            }
+            double l = red(f, x * uinv);
             row[c] = l; /* L, read by the trailing update */
-            for (size_t j = c + 1; j < w; j++)
-                row[j] = red(f, row[j] - l * pr[j]);
+            if (lazy)
+                for (size_t j = c + 1; j < w; j++)
+                    row[j] -= l * pr[j];
+            else
+                for (size_t j = c + 1; j < w; j++)
+                    row[j] = red(f, row[j] - l * pr[j]);
         }
         e->pivot[e->rank++] = c0 + c;
         r++;
     }
+    /* the rows below the last pivot may hold unreduced entries right of
+     * its column (the pivot rows and the L entries are reduced) */
+    if (lazy)
+        for (size_t i = r - r0; i < rows; i++)
+            for (size_t j = 0; j < w; j++)
+                S[i * w + j] = red(f, S[i * w + j]);
     for (size_t i = 0; i < rows; i++)
         memcpy(e->M + (r0 + i) * ld + c0, S + i * w, w * sizeof *S);
     return r - r0;
