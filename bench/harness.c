@@ -73,6 +73,7 @@ typedef struct {
     double max_time;   /* budget in seconds for one workload's timed runs */
     double timeout;    /* a child is killed after this many seconds (0: never) */
     double deadline;   /* the whole run stops starting workloads after this (0: never) */
+    int cpu;           /* --cpu: time the runs in process CPU seconds (all threads) */
 } config;
 
 static double status_mib(const char *key)
@@ -108,6 +109,18 @@ static int cmp_double(const void *a, const void *b)
 /* The child: setup, a checked warm-up, then as many timed runs as the
  * workload asks for and the time budget allows (at least one, except that
  * --quick lets a warm-up longer than the budget stand as the only sample). */
+/* The clock of the timed runs: wall time, or with --cpu the child's CPU
+ * time over all its threads (a shared machine's load does not inflate it;
+ * for a multi-threaded workload it is the work, not the latency). */
+static double sample_now(const config *cf)
+{
+    if (!cf->cpu)
+        return bench_now();
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static void run_child(const bench_workload *w, int reps, const config *cf, int fd)
 {
     result r = {0};
@@ -121,9 +134,9 @@ static void run_child(const bench_workload *w, int reps, const config *cf, int f
     r.setup_mib = status_mib("VmRSS:");
     reset_peak();
     double t[MAX_REPS];
-    double t0 = bench_now();
+    double t0 = sample_now(cf);
     int ok = w->run(st, 1) == 0;
-    r.warmup = bench_now() - t0;
+    r.warmup = sample_now(cf) - t0;
     if (!ok) {
         r.status = RES_CHECK;
         goto done;
@@ -138,9 +151,9 @@ static void run_child(const bench_workload *w, int reps, const config *cf, int f
     if (reps > 0)
         reset_peak();
     for (int i = 0; ok && i < reps; i++) {
-        t0 = bench_now();
+        t0 = sample_now(cf);
         ok = w->run(st, 0) == 0;
-        t[i] = bench_now() - t0;
+        t[i] = sample_now(cf) - t0;
     }
     if (!ok) {
         r.status = RES_FAILED;
@@ -286,6 +299,9 @@ static void usage(void)
            "  --timeout S       kill a workload after S seconds (default none, quick 30)\n"
            "  --deadline S      start no workload after S seconds, report the rest as\n"
            "                    skipped (default none, quick 40)\n"
+           "  --cpu             time the runs in CPU seconds of the workload's process\n"
+           "                    (all its threads) instead of wall seconds: for a shared\n"
+           "                    machine; a multi-threaded workload then reports its work\n"
            "  --json FILE       also write every result and the machine as JSON\n"
            "  --list            list the selected workloads and exit\n"
            "  -h, --help        this help\n");
@@ -315,7 +331,7 @@ static int parse_seconds(const char *s, double *out)
 
 int main(int argc, char **argv)
 {
-    config cf = {0, 0, -1, -1, -1};
+    config cf = {0, 0, -1, -1, -1, 0};
     int list = 0;
     const char *json = NULL;
     const char *filters[32];
@@ -325,6 +341,8 @@ int main(int argc, char **argv)
         int has = i + 1 < argc;
         if (!strcmp(a, "--quick"))
             cf.quick = 1;
+        else if (!strcmp(a, "--cpu"))
+            cf.cpu = 1;
         else if (!strcmp(a, "--list"))
             list = 1;
         else if (!strcmp(a, "--filter") && has && nf < 32)
@@ -447,8 +465,9 @@ int main(int argc, char **argv)
             printf("%9s\n", "-");
     }
     printf("# ratio: this median / the median of the group's baseline impl (%s);"
-           " reps 0: the warm-up was the only sample\n",
-           "toggle rows against the reference they are measured with");
+           " reps 0: the warm-up was the only sample; times are %s\n",
+           "toggle rows against the reference they are measured with",
+           cf.cpu ? "CPU seconds of the workload's process (--cpu)" : "wall seconds");
     double elapsed = bench_now() - start;
     machine end;
     machine_read(&end);
@@ -458,8 +477,10 @@ int main(int argc, char **argv)
             fprintf(stderr, "toggle-bench: cannot write %s\n", json);
             return 1;
         }
-        fprintf(f, "{\"version\": \"%s\", \"date\": \"%s\", \"quick\": %s, \"elapsed_s\": %.1f,\n",
-                toggle_version_string(), date, cf.quick ? "true" : "false", elapsed);
+        fprintf(f, "{\"version\": \"%s\", \"date\": \"%s\", \"quick\": %s, \"elapsed_s\": %.1f,"
+                   " \"clock\": \"%s\",\n",
+                toggle_version_string(), date, cf.quick ? "true" : "false", elapsed,
+                cf.cpu ? "cpu" : "wall");
         fprintf(f, " \"machine\": {\"cpu\": ");
         json_str(f, mc.cpu);
         fprintf(f, ", \"nproc\": %ld, \"mem_gib\": %.2f, \"kernel\": ", mc.nproc, mc.mem_gib);

@@ -12,6 +12,24 @@
  * centred residues, plus a residue, stays below 2^52 (docs/blas.md). */
 #define TOGGLE__BLAS_MAX_P ((uint64_t)1 << 26)
 
+/* The loops around the products (reduction, packing, splitting, the base
+ * case, filling the matrix) run at memory speed only with vectors wider
+ * than the baseline ISA's: on x86-64 they are built twice and the loader
+ * picks the AVX2 copy where the CPU has it (function multiversioning). */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__ELF__)
+#define TOGGLE__BLAS_HOT __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define TOGGLE__BLAS_HOT
+/* C := C - A B (mod p) with the engine's products (packed for small p):
+ * A rows x K, B K x cols, C rows x cols, row-major, entries centred
+ * residues; C's entries come back centred. For the tests' worst cases of
+ * the exactness bounds. TOGGLE_OK or TOGGLE_ENOMEM (C untouched). */
+int toggle__blas_mul_sub(uint64_t p, size_t threads, size_t rows, size_t cols, size_t K,
+                         const double *A, size_t lda, const double *B, size_t ldb, double *C,
+                         size_t ldc);
+
+#endif
+
 /* Rows in each chunk of a trailing update (the L gather buffer). */
 #define TOGGLE__BLAS_CHUNK 512
 
@@ -25,8 +43,17 @@ uint64_t toggle__blas_workspace_bytes(size_t rows, size_t cols);
  * place: on return the first *rank rows hold the RREF with entries in
  * [0, p) (as doubles), pivot[0 .. *rank) the ascending pivot columns.
  * Rows from *rank on are left as scratch. TOGGLE_OK or TOGGLE_ENOMEM
- * (workspace; M is then scratch). p prime, 2 <= p < TOGGLE__BLAS_MAX_P. */
+ * (workspace; M is then scratch). p prime, 2 <= p < TOGGLE__BLAS_MAX_P;
+ * threads: BLIS threads for each product (0 counts as 1). */
 int toggle__blas_rref(double *M, size_t rows, size_t cols, size_t ld, uint64_t p,
-                      size_t *pivot, size_t *rank);
+                      size_t threads, size_t *pivot, size_t *rank);
+
+/* C := C - A B (mod p) with the engine's products (packed for small p):
+ * A rows x K, B K x cols, C rows x cols, row-major, entries centred
+ * residues; C's entries come back centred. For the tests' worst cases of
+ * the exactness bounds. TOGGLE_OK or TOGGLE_ENOMEM (C untouched). */
+int toggle__blas_mul_sub(uint64_t p, size_t threads, size_t rows, size_t cols, size_t K,
+                         const double *A, size_t lda, const double *B, size_t ldb, double *C,
+                         size_t ldc);
 
 #endif

@@ -15,21 +15,37 @@
  * (in row chunks). Phase 2, reduction: the pivot rows are scaled to unit
  * pivots and the non-pivot columns X solve U_P X = U_F (unit upper
  * triangular, recursive, products through the BLAS). */
+#define _POSIX_C_SOURCE 200809L /* blis.h names pthread barriers */
 #include <math.h>
 #include <string.h>
 
-#include <cblas.h>
+#include <blis.h>
 
 #include "blas.h"
 #include "core.h"
 
 #define BASE 16   /* columns eliminated without the BLAS */
+
+#define HOT TOGGLE__BLAS_HOT
 #define TBASE 32  /* triangular solves below this size: substitution */
 
 typedef struct {
     double p, pinv, h;
-    size_t kmax; /* inner dimension of one exact product */
+    size_t kmax;     /* inner dimension of one exact product */
+    size_t threads;  /* BLIS threads of each product (a per-call setting) */
+    double *pack;    /* PACK_COLS * (cols + PACK_ROWS) doubles for packed products */
 } fp;
+
+/* Packed products for small p: a sum of kc products of centred residues
+ * is below kc h^2 in magnitude, far less than a double holds, so s entries
+ * of B share one double as "slots" b_0 + b_1 2^w + ... (w bits a slot),
+ * one dgemm computes s columns of A B at once (s times fewer
+ * multiply-adds), and the slots are split back exactly (docs/blas.md).
+ * Panels bound the workspace: PACK_COLS packed columns of B, PACK_ROWS
+ * rows of A at a time. */
+#define PACK_COLS 256
+#define PACK_ROWS 512
+#define MAX_SLOTS 8
 
 static inline double red(const fp *f, double x)
 {
@@ -58,12 +74,93 @@ static double inverse(const fp *f, double v)
     return centred(f, toggle__invmod(residue(f, v), p));
 }
 
-static void reduce_block(const fp *f, size_t rows, size_t cols, double *C, size_t ldc)
+HOT static void reduce_block(const fp *f, size_t rows, size_t cols, double *C, size_t ldc)
 {
     for (size_t i = 0; i < rows; i++) {
         double *c = C + i * ldc;
         for (size_t j = 0; j < cols; j++)
             c[j] = red(f, c[j]);
+    }
+}
+
+/* Bits w of one slot for products over kc terms: every slot value and
+ * every partial sum of one stays below 2^(w-1) in magnitude. */
+static unsigned slot_bits(const fp *f, size_t kc)
+{
+    double bound = (double)kc * f->h * f->h;
+    unsigned w = 2;
+    while (ldexp(1.0, (int)w - 1) <= bound)
+        w++;
+    return w;
+}
+
+/* Slots a double holds for products over kc terms: with s slots of w bits
+ * every partial sum of a packed dot product is an integer below 2^52 (the
+ * bound of the whole engine), so each is exact whatever order the BLAS
+ * adds in; 1 means no packing. */
+static size_t slots(const fp *f, size_t kc)
+{
+    if (!f->pack)
+        return 1;
+    size_t s = 52 / slot_bits(f, kc);
+    return s > MAX_SLOTS ? MAX_SLOTS : (s ? s : 1);
+}
+
+/* Columns in slot i of a panel of jn columns packed into pc (the last
+ * slots may be short or empty). */
+static size_t slot_len(size_t i, size_t pc, size_t jn)
+{
+    size_t from = i * pc;
+    return from >= jn ? 0 : (jn - from < pc ? jn - from : pc);
+}
+
+/* C := C - A B (mod p) with s slots of w bits: B packed a panel at a time
+ * (slot i of packed column q is column i pc + q of the panel, so packing
+ * and splitting run along contiguous columns), the product split slot by
+ * slot (x = q 2^w + c with |c| < 2^(w-1): q is x / 2^w rounded to nearest,
+ * exact with the 1.5 * 2^52 trick). */
+HOT static void gemm_sub_packed(const fp *f, size_t s, unsigned w, size_t rows, size_t cols,
+                            size_t kc, const double *A, size_t lda, const double *B, size_t ldb,
+                            double *C, size_t ldc, rntm_t *rntm)
+{
+    const double magic = 6755399441055744.0; /* 1.5 * 2^52 */
+    const double beta = ldexp(1.0, (int)w), ibeta = ldexp(1.0, -(int)w);
+    double one = 1.0, zero = 0.0;
+    double *Bp = f->pack, *D = f->pack + (size_t)PACK_COLS * kc;
+    size_t span = PACK_COLS * s; /* real columns of one panel */
+    for (size_t j0 = 0; j0 < cols; j0 += span) {
+        size_t jn = cols - j0 < span ? cols - j0 : span;
+        size_t pc = (jn + s - 1) / s;
+        for (size_t k = 0; k < kc; k++) {
+            const double *b = B + k * ldb + j0;
+            double *bp = Bp + k * pc;
+            memset(bp, 0, pc * sizeof *bp);
+            for (size_t i = s; i-- > 0;) {
+                size_t n = slot_len(i, pc, jn);
+                for (size_t q = 0; q < n; q++)
+                    bp[q] = bp[q] * beta + b[i * pc + q];
+                for (size_t q = n; q < pc; q++)
+                    bp[q] *= beta;
+            }
+        }
+        for (size_t i0 = 0; i0 < rows; i0 += PACK_ROWS) {
+            size_t rn = rows - i0 < PACK_ROWS ? rows - i0 : PACK_ROWS;
+            bli_dgemm_ex(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, (dim_t)rn, (dim_t)pc, (dim_t)kc,
+                         &one, (double *)(A + i0 * lda), (inc_t)lda, 1, Bp, (inc_t)pc, 1, &zero,
+                         D, (inc_t)pc, 1, NULL, rntm);
+            for (size_t r = 0; r < rn; r++) {
+                double *c = C + (i0 + r) * ldc + j0, *d = D + r * pc;
+                for (size_t i = 0; i < s; i++) {
+                    double *ci = c + i * pc;
+                    size_t n = slot_len(i, pc, jn);
+                    for (size_t q = 0; q < n; q++) {
+                        double hi = (d[q] * ibeta + magic) - magic;
+                        ci[q] = red(f, ci[q] - (d[q] - hi * beta));
+                        d[q] = hi;
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -73,10 +170,23 @@ static void gemm_sub(const fp *f, size_t rows, size_t cols, size_t K, const doub
 {
     if (!rows || !cols || !K)
         return;
+    /* the thread count travels with the call (BLIS's runtime object), so
+     * nothing process-wide is set: concurrent solves and the caller's own
+     * BLIS calls keep their own counts */
+    rntm_t rntm = BLIS_RNTM_INITIALIZER;
+    bli_rntm_set_num_threads((dim_t)f->threads, &rntm);
+    double minus_one = -1.0, one = 1.0;
     for (size_t k0 = 0; k0 < K; k0 += f->kmax) {
         size_t kc = K - k0 < f->kmax ? K - k0 : f->kmax;
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)rows, (int)cols, (int)kc,
-                    -1.0, A + k0, (int)lda, B + k0 * ldb, (int)ldb, 1.0, C, (int)ldc);
+        size_t sl = cols >= 2 * MAX_SLOTS ? slots(f, kc) : 1;
+        if (sl > 1) {
+            gemm_sub_packed(f, sl, slot_bits(f, kc), rows, cols, kc, A + k0, lda, B + k0 * ldb,
+                            ldb, C, ldc, &rntm);
+            continue;
+        }
+        bli_dgemm_ex(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, (dim_t)rows, (dim_t)cols, (dim_t)kc,
+                     &minus_one, (double *)(A + k0), (inc_t)lda, 1, (double *)(B + k0 * ldb),
+                     (inc_t)ldb, 1, &one, C, (inc_t)ldc, 1, NULL, &rntm);
         reduce_block(f, rows, cols, C, ldc);
     }
 }
@@ -90,7 +200,7 @@ static void axpy(double *row, double l, const double *src, size_t cols)
 
 /* bi := bi - sum_{k0 <= k < k1} coef[k] B[k] (rows of B, ldb apart),
  * reduced every kmax terms and at the end. */
-static void substitute(const fp *f, double *bi, const double *coef, const double *B, size_t ldb,
+HOT static void substitute(const fp *f, double *bi, const double *coef, const double *B, size_t ldb,
                        size_t k0, size_t k1, size_t cols)
 {
     size_t pending = 0;
@@ -145,6 +255,7 @@ typedef struct {
     size_t m, nc, ld;
     size_t *pivot, rank;
     double *work; /* tmax^2 + CHUNK * tmax */
+    double *strip; /* m * BASE: the base case's columns, row by row */
 } elim;
 
 static void swap_rows(elim *e, size_t a, size_t b)
@@ -157,33 +268,67 @@ static void swap_rows(elim *e, size_t a, size_t b)
     }
 }
 
-/* Columns [c0, c1) of rows [r0, m) without the BLAS. */
-static size_t base(elim *e, size_t r0, size_t c0, size_t c1)
+/* Columns [c0, c1) of rows [r0, m) without the BLAS. They are copied to
+ * a contiguous strip first: walking a column of M touches one page per
+ * row, the strip a few cache lines per row (docs/blas.md). Row swaps move
+ * the whole rows of M too (the L entries left of c0, the columns right of
+ * c1); the strip is written back at the end. */
+HOT static size_t base(elim *e, size_t r0, size_t c0, size_t c1)
 {
     const fp *f = &e->f;
-    size_t r = r0, ld = e->ld;
-    for (size_t c = c0; c < c1 && r < e->m; c++) {
-        size_t i = r;
-        while (i < e->m && e->M[i * ld + c] == 0)
+    size_t r = r0, ld = e->ld, w = c1 - c0, rows = e->m - r0;
+    double *S = e->strip;
+    for (size_t i = 0; i < rows; i++)
+        memcpy(S + i * w, e->M + (r0 + i) * ld + c0, w * sizeof *S);
+    /* below 2^25 the strip's updates wait for their reduction: an entry
+     * collects at most BASE products of two centred residues before it is
+     * read (reduced then) or written back (reduced at the end) */
+    bool lazy = f->h < 16777216.0;
+    for (size_t c = 0; c < w && r < e->m; c++) {
+        size_t i = r - r0;
+        while (i < rows && (S[i * w + c] = red(f, S[i * w + c])) == 0)
             i++;
-        if (i == e->m)
+        if (i == rows)
             continue;
-        if (i != r)
-            swap_rows(e, i, r);
-        const double *pr = e->M + r * ld;
-        double uinv = inverse(f, pr[c]);
-        for (i = r + 1; i < e->m; i++) {
-            double *row = e->M + i * ld;
-            if (row[c] == 0)
-                continue;
-            double l = red(f, row[c] * uinv);
-            row[c] = l; /* L, read by the trailing update */
-            for (size_t j = c + 1; j < c1; j++)
-                row[j] = red(f, row[j] - l * pr[j]);
+        if (i != r - r0) {
+            swap_rows(e, r0 + i, r);
+            for (size_t j = 0; j < w; j++) {
+                double t = S[i * w + j];
+                S[i * w + j] = S[(r - r0) * w + j];
+                S[(r - r0) * w + j] = t;
+            }
         }
-        e->pivot[e->rank++] = c;
+        double *pr = S + (r - r0) * w;
+        for (size_t j = c + 1; j < w; j++)
+            pr[j] = red(f, pr[j]);
+        double uinv = inverse(f, pr[c]);
+        for (i = r - r0 + 1; i < rows; i++) {
+            double *row = S + i * w;
+            double x = red(f, row[c]);
+            if (x == 0) {
+                row[c] = 0;
+                continue;
+            }
+            double l = red(f, x * uinv);
+            row[c] = l; /* L, read by the trailing update */
+            if (lazy)
+                for (size_t j = c + 1; j < w; j++)
+                    row[j] -= l * pr[j];
+            else
+                for (size_t j = c + 1; j < w; j++)
+                    row[j] = red(f, row[j] - l * pr[j]);
+        }
+        e->pivot[e->rank++] = c0 + c;
         r++;
     }
+    /* the rows below the last pivot may hold unreduced entries right of
+     * its column (the pivot rows and the L entries are reduced) */
+    if (lazy)
+        for (size_t i = r - r0; i < rows; i++)
+            for (size_t j = 0; j < w; j++)
+                S[i * w + j] = red(f, S[i * w + j]);
+    for (size_t i = 0; i < rows; i++)
+        memcpy(e->M + (r0 + i) * ld + c0, S + i * w, w * sizeof *S);
     return r - r0;
 }
 
@@ -193,11 +338,20 @@ static void update(elim *e, size_t r0, size_t t, const size_t *piv, size_t ca, s
 {
     const fp *f = &e->f;
     size_t ld = e->ld, cols = cb - ca;
+    double *RT = e->M + r0 * ld + ca;
+    if (piv[t - 1] - piv[0] == t - 1) {
+        /* pivots on consecutive columns: L is a block of M itself (its
+         * columns are disjoint from the updated ones), no gather */
+        double *L = e->M + r0 * ld + piv[0];
+        lower_solve(f, t, L, ld, cols, RT, ld);
+        if (r0 + t < e->m)
+            gemm_sub(f, e->m - r0 - t, cols, t, L + t * ld, ld, RT, ld, RT + t * ld, ld);
+        return;
+    }
     double *L = e->work, *Lc = e->work + t * t;
     for (size_t i = 0; i < t; i++)
         for (size_t k = 0; k < i; k++)
             L[i * t + k] = e->M[(r0 + i) * ld + piv[k]];
-    double *RT = e->M + r0 * ld + ca;
     lower_solve(f, t, L, t, cols, RT, ld);
     for (size_t i0 = r0 + t; i0 < e->m; i0 += TOGGLE__BLAS_CHUNK) {
         size_t rows = e->m - i0 < TOGGLE__BLAS_CHUNK ? e->m - i0 : TOGGLE__BLAS_CHUNK;
@@ -237,7 +391,9 @@ uint64_t toggle__blas_workspace_bytes(size_t rows, size_t cols)
     unsigned __int128 r = rows < cols ? rows : cols;
     unsigned __int128 p1 = t * t + (unsigned __int128)TOGGLE__BLAS_CHUNK * t;
     unsigned __int128 p2 = r * cols;
-    unsigned __int128 w = (p1 > p2 ? p1 : p2) * sizeof(double) + cols * sizeof(size_t);
+    unsigned __int128 pk = (unsigned __int128)PACK_COLS * ((unsigned __int128)cols + PACK_ROWS);
+    unsigned __int128 w = (p1 > p2 ? p1 : p2) * sizeof(double) + cols * sizeof(size_t)
+                        + (pk + (unsigned __int128)rows * BASE) * sizeof(double);
     return w > UINT64_MAX ? UINT64_MAX : (uint64_t)w;
 }
 
@@ -291,26 +447,62 @@ static int reduce_echelon(elim *e)
     return TOGGLE_OK;
 }
 
+/* The arithmetic for p and products over at most kdim terms; with the
+ * packing buffer when two slots fit over kdim terms (NULL otherwise, or
+ * when it cannot be had: *ok false). */
+static fp fp_init(uint64_t p, size_t threads, size_t kdim, bool *ok)
+{
+    fp f = {.p = (double)p, .pinv = 1.0 / (double)p, .h = (double)(p / 2)};
+    f.threads = threads ? threads : 1;
+    double h = f.h > 0 ? f.h : 1;
+    double kmax = (4503599627370496.0 - h) / (h * h); /* (2^52 - h) / h^2 */
+    f.kmax = kmax > (double)kdim ? (kdim ? kdim : 1) : (size_t)kmax;
+    fp probe = f;
+    probe.pack = (double *)1;
+    *ok = true;
+    if (kdim && slots(&probe, kdim) > 1) {
+        f.pack = toggle__malloc_array((size_t)PACK_COLS * (kdim + PACK_ROWS), sizeof *f.pack);
+        *ok = f.pack != NULL;
+    }
+    return f;
+}
+
+int toggle__blas_mul_sub(uint64_t p, size_t threads, size_t rows, size_t cols, size_t K,
+                         const double *A, size_t lda, const double *B, size_t ldb, double *C,
+                         size_t ldc)
+{
+    bool ok;
+    fp f = fp_init(p, threads, K, &ok);
+    if (!ok)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for the product workspace");
+    gemm_sub(&f, rows, cols, K, A, lda, B, ldb, C, ldc);
+    toggle__free(f.pack);
+    return TOGGLE_OK;
+}
+
 int toggle__blas_rref(double *M, size_t rows, size_t cols, size_t ld, uint64_t p,
-                      size_t *pivot, size_t *rank)
+                      size_t threads, size_t *pivot, size_t *rank)
 {
     elim e = {.M = M, .m = rows, .nc = cols, .ld = ld, .pivot = pivot};
-    e.f.p = (double)p;
-    e.f.pinv = 1.0 / (double)p;
-    e.f.h = (double)(p / 2);
-    double h = e.f.h > 0 ? e.f.h : 1;
-    double kmax = (4503599627370496.0 - h) / (h * h); /* (2^52 - h) / h^2 */
-    e.f.kmax = kmax > (double)cols ? (cols ? cols : 1) : (size_t)kmax;
     *rank = 0;
     if (!rows || !cols)
         return TOGGLE_OK;
+    bool pack_ok;
+    e.f = fp_init(p, threads, cols, &pack_ok);
     size_t t = tmax_for(rows, cols);
     e.work = toggle__malloc_array(t * t + (size_t)TOGGLE__BLAS_CHUNK * t, sizeof *e.work);
-    if (!e.work)
+    e.strip = toggle__malloc_array(rows, BASE * sizeof *e.strip);
+    if (!e.work || !e.strip || !pack_ok) {
+        toggle__free(e.work);
+        toggle__free(e.strip);
+        toggle__free(e.f.pack);
         return toggle__error(TOGGLE_ENOMEM, "out of memory for the elimination workspace");
+    }
     echelon(&e, 0, 0, cols);
     toggle__free(e.work);
+    toggle__free(e.strip);
     int rc = reduce_echelon(&e);
+    toggle__free(e.f.pack);
     *rank = e.rank;
     return rc;
 }

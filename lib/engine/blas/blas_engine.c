@@ -1,12 +1,9 @@
 /* The BLAS engine: [A | b] over F_p (p < 2^26) as doubles, reduced by
- * toggle__blas_rref (trailing updates through OpenBLAS's dgemm) and read
+ * toggle__blas_rref (trailing updates through BLIS's dgemm) and read
  * out by the engine layer's shared readout: the canonical answers of the
  * FLINT engine. docs/blas.md. */
 #include <limits.h>
-#include <pthread.h>
 #include <string.h>
-
-#include <cblas.h>
 
 #include "blas.h"
 #include "engine/engine.h"
@@ -32,13 +29,15 @@ static bool blas_probe(const toggle_system *s, char *why, size_t len)
     return true;
 }
 
-/* Bytes of OpenBLAS's packing buffers that a product can touch: its
- * per-thread buffer (32 MiB on x86-64) is mapped at start-up, only the
- * pages the packed panels use count; measured in tests/reliability. */
+/* Bytes of BLIS's packing buffers and pools, per thread: BLIS sizes its
+ * pool blocks for its largest kernel panels (KC x NC doubles for B, about
+ * 8 MiB with the haswell blocking), and the pages a product touches grow
+ * with its width. Measured in tests/reliability/test_budget.c as about
+ * 12 MiB + 4 KiB a column; counted as 14 MiB + 6 KiB a column. */
 static unsigned __int128 blas_buffers(const toggle_system *s)
 {
     unsigned __int128 cols = (unsigned __int128)s->n + 1;
-    unsigned __int128 per = (cols < 4096 ? cols : 4096) * 512 * sizeof(double) + (1u << 20);
+    unsigned __int128 per = (cols < 4096 ? cols : 4096) * 6144 + (unsigned __int128)14 * (1u << 20);
     return per * toggle__system_threads(s);
 }
 
@@ -65,35 +64,41 @@ typedef struct {
     double p, h;
 } put_ctx;
 
+static inline double centre(const put_ctx *c, uint64_t v)
+{
+    double d = (double)v;
+    return d > c->h ? d - c->p : d;
+}
+
 static void put(void *ctx, size_t i, size_t j, uint64_t v)
 {
     put_ctx *c = ctx;
-    double d = (double)v;
-    c->M[i * c->ld + j] = d > c->h ? d - c->p : d;
+    c->M[i * c->ld + j] = centre(c, v);
 }
 
-/* OpenBLAS's thread count is process-global (openblas_set_num_threads, no
- * per-call or per-thread setting in 0.3.21): the engine sets the system's
- * TOGGLE_OPT_THREADS for its elimination and restores the caller's value
- * before returning. The lock keeps two solves in one process from
- * interleaving their set and restore (which could leave the wrong count
- * behind); it serialises only the elimination phase of concurrent blas
- * solves. docs/blas.md: what a caller's own concurrent BLAS calls see. */
-static pthread_mutex_t blas_threads_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static int eliminate(const toggle_system *s, double *M, size_t *pivot, size_t *rank)
+/* The dense rows of A into M, one loop per entry width. */
+#define FILL_ROWS(T)                                                           \
+    for (size_t i = 0; i < m; i++) {                                           \
+        const T *r = (const T *)(const void *)toggle__vecs_row(a, i);          \
+        double *out = c->M + i * c->ld;                                        \
+        for (size_t j = 0; j < n; j++)                                         \
+            out[j] = centre(c, r[j]);                                          \
+    }
+TOGGLE__BLAS_HOT static void fill_dense(const put_ctx *c, const toggle__vecs *a, size_t m,
+                                        size_t n)
 {
-    int want = (int)toggle__system_threads(s);
-    pthread_mutex_lock(&blas_threads_lock);
-    int saved = openblas_get_num_threads();
-    if (saved != want)
-        openblas_set_num_threads(want);
-    int rc = toggle__blas_rref(M, s->m, s->n + 1, s->n + 1, s->k, pivot, rank);
-    if (saved != want)
-        openblas_set_num_threads(saved);
-    pthread_mutex_unlock(&blas_threads_lock);
-    return rc;
+    switch (a->width) {
+    case 8: FILL_ROWS(uint8_t) break;
+    case 16: FILL_ROWS(uint16_t) break;
+    case 32: FILL_ROWS(uint32_t) break;
+    case 64: FILL_ROWS(uint64_t) break;
+    default:
+        for (size_t i = 0; i < m; i++)
+            for (size_t j = 0; j < n; j++)
+                c->M[i * c->ld + j] = centre(c, toggle__vecs_get(a, i, j));
+    }
 }
+#undef FILL_ROWS
 
 static int blas_solve(const toggle_system *s, toggle_solution *sol)
 {
@@ -106,11 +111,16 @@ static int blas_solve(const toggle_system *s, toggle_solution *sol)
         return toggle__error(TOGGLE_ENOMEM, "out of memory for a %zu x %zu matrix", m, n + 1);
     }
     put_ctx ctx = {M, n + 1, (double)s->k, (double)(s->k / 2)};
-    int rc = toggle__system_each_entry(s, put, &ctx);
+    int rc = TOGGLE_OK;
+    if (!s->graph) /* dense rows: read them in place (the walk calls put per entry) */
+        fill_dense(&ctx, &s->a, m, n);
+    else
+        rc = toggle__system_each_entry(s, put, &ctx);
     for (size_t i = 0; i < m && !rc; i++)
         put(&ctx, i, n, toggle__rhs(s, i));
     if (!rc && m)
-        rc = eliminate(s, M, pivot, &rank);
+        rc = toggle__blas_rref(M, m, n + 1, n + 1, s->k, toggle__system_threads(s), pivot,
+                               &rank);
     if (!rc) {
         /* the RREF rows as words, in place (one 8-byte entry each) */
         uint64_t *W = (uint64_t *)(void *)M;

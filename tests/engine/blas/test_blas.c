@@ -5,15 +5,16 @@
  * triangular bases, the recursion's halves, 512-row update chunks) and for
  * primes from 2 to just below 2^26 (where one exact product spans only 4
  * terms); every answer checked by the independent verifier. Then AUTO's
- * choice, the probe's refusals, threads (the same answers; OpenBLAS's
- * thread count restored) and graph systems. */
+ * choice, the probe's refusals, threads (the same answers; BLIS's
+ * process-wide thread count untouched) and graph systems. */
+#define _POSIX_C_SOURCE 200809L /* blis.h names pthread barriers */
 #include <check.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cblas.h>
+#include <blis.h>
 
 #include "blas.h"
 #include "testutil.h"
@@ -233,10 +234,11 @@ START_TEST(probe_refusals)
 END_TEST
 
 /* Threads: identical answers for 1, 2 and 0 (all processors) threads, and
- * OpenBLAS's own thread count is what the caller set before the solve. */
+ * BLIS's process-wide thread count is what the caller set: the engine
+ * passes its count with each call and never touches it. */
 START_TEST(threads_same_answers_and_restored)
 {
-    openblas_set_num_threads(1);
+    bli_thread_set_num_threads(1);
     const uint64_t counts[] = {1, 2, 0, 3};
     toggle_system *s = dense_system(700, 650, 65521, 620);
     ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_BLAS),
@@ -246,17 +248,17 @@ START_TEST(threads_same_answers_and_restored)
         ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_THREADS, counts[c]), TOGGLE_OK);
         toggle_solution *sol = NULL;
         ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
-        ck_assert_int_eq(openblas_get_num_threads(), 1);
+        ck_assert_int_eq(bli_thread_get_num_threads(), 1);
         ck_assert_int_eq(toggle_solution_particular(sol, c ? x : x0, 650), TOGGLE_OK);
         if (c)
             ck_assert(memcmp(x, x0, 650 * sizeof *x) == 0);
         toggle_solution_free(sol);
     }
-    openblas_set_num_threads(2);
+    bli_thread_set_num_threads(2);
     ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_THREADS, 1), TOGGLE_OK);
     toggle_solution *sol = NULL;
     ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
-    ck_assert_int_eq(openblas_get_num_threads(), 2);
+    ck_assert_int_eq(bli_thread_get_num_threads(), 2);
     toggle_solution_free(sol);
     toggle_system_free(s);
     free(x0);
@@ -282,7 +284,7 @@ static void *run_job(void *arg)
 
 START_TEST(concurrent_solves)
 {
-    openblas_set_num_threads(1);
+    bli_thread_set_num_threads(1);
     job jobs[4];
     pthread_t th[4];
     for (int i = 0; i < 4; i++) {
@@ -296,19 +298,80 @@ START_TEST(concurrent_solves)
         ck_assert(jobs[i].ok);
         toggle_system_free(jobs[i].s);
     }
-    ck_assert_int_eq(openblas_get_num_threads(), 1);
+    ck_assert_int_eq(bli_thread_get_num_threads(), 1);
 }
 END_TEST
 
 /* The elimination routine on its own: an empty matrix, one column. */
+/* The engine's products at the edges of their exactness bounds: every
+ * entry +h or -h (sums of K products reach K h^2, the packed slots' and
+ * the chunks' limits), and random entries, for widths around the slot and
+ * panel boundaries; checked against exact integer arithmetic. A slot one
+ * bit too narrow, or a chunk one term too long, fails here. */
+static int64_t centred_mod(__int128 v, int64_t p)
+{
+    int64_t r = (int64_t)(v % p);
+    if (r < 0)
+        r += p;
+    return r > p / 2 ? r - p : r;
+}
+
+START_TEST(products_at_their_bounds)
+{
+    const uint64_t ps[] = {2, 3, 5, 7, 13, 101, 257, 4099, 65521, 1048573, 33554393, 67108859};
+    const size_t Ks[] = {1, 2, 17, 300, 2100};
+    const size_t widths[] = {16, 17, 33, 257, 1031, 2053};
+    tu_rng rng = tu_rng_for(0x5107); /* the seed is printed by tu_seed */
+    for (size_t pi = 0; pi < sizeof ps / sizeof *ps; pi++)
+        for (size_t ki = 0; ki < sizeof Ks / sizeof *Ks; ki++)
+            for (size_t wi = 0; wi < sizeof widths / sizeof *widths; wi++)
+                for (int kind = 0; kind < 3; kind++) {
+                    int64_t p = (int64_t)ps[pi], h = p / 2;
+                    size_t K = Ks[ki], cols = widths[wi], rows = 3;
+                    if (K * cols > 2100 * 300)
+                        continue; /* keep the test short */
+                    double *A = malloc(rows * K * sizeof *A), *B = malloc(K * cols * sizeof *B);
+                    double *C = malloc(rows * cols * sizeof *C);
+                    int64_t *want = malloc(rows * cols * sizeof *want);
+                    for (size_t i = 0; i < rows * K; i++)
+                        A[i] = kind == 2 ? (double)tu_below(&rng, (uint64_t)p) - (double)h
+                                         : (double)h;
+                    for (size_t i = 0; i < K * cols; i++)
+                        B[i] = kind == 2 ? (double)tu_below(&rng, (uint64_t)p) - (double)h
+                                         : (double)(kind ? -h : h);
+                    for (size_t i = 0; i < rows * cols; i++)
+                        C[i] = kind == 2 ? (double)tu_below(&rng, (uint64_t)p) - (double)h
+                                         : (double)(kind ? h : -h);
+                    for (size_t i = 0; i < rows; i++)
+                        for (size_t j = 0; j < cols; j++) {
+                            __int128 v = (__int128)C[i * cols + j];
+                            for (size_t k = 0; k < K; k++)
+                                v -= (__int128)(int64_t)A[i * K + k] * (int64_t)B[k * cols + j];
+                            want[i * cols + j] = centred_mod(v, p);
+                        }
+                    ck_assert_int_eq(toggle__blas_mul_sub((uint64_t)p, 1, rows, cols, K, A, K, B,
+                                                          cols, C, cols),
+                                     TOGGLE_OK);
+                    for (size_t i = 0; i < rows * cols; i++)
+                        ck_assert_msg(centred_mod((__int128)C[i], p) == want[i],
+                                      "p %lld K %zu cols %zu kind %d entry %zu: %.0f, want %lld",
+                                      (long long)p, K, cols, kind, i, C[i], (long long)want[i]);
+                    free(A);
+                    free(B);
+                    free(C);
+                    free(want);
+                }
+}
+END_TEST
+
 START_TEST(rref_edges)
 {
     size_t piv[4] = {0}, rank = 9;
     double one[1] = {0};
-    ck_assert_int_eq(toggle__blas_rref(one, 0, 0, 0, 3, piv, &rank), TOGGLE_OK);
+    ck_assert_int_eq(toggle__blas_rref(one, 0, 0, 0, 3, 1, piv, &rank), TOGGLE_OK);
     ck_assert_uint_eq(rank, 0);
     double col[3] = {0, -1, 1};
-    ck_assert_int_eq(toggle__blas_rref(col, 3, 1, 1, 3, piv, &rank), TOGGLE_OK);
+    ck_assert_int_eq(toggle__blas_rref(col, 3, 1, 1, 3, 1, piv, &rank), TOGGLE_OK);
     ck_assert_uint_eq(rank, 1);
     ck_assert_uint_eq(piv[0], 0);
     ck_assert(col[0] == 1);
@@ -329,6 +392,7 @@ int main(void)
     tcase_add_test(tc, threads_same_answers_and_restored);
     tcase_add_test(tc, concurrent_solves);
     tcase_add_test(tc, rref_edges);
+    tcase_add_test(tc, products_at_their_bounds);
     suite_add_tcase(su, tc);
     return tu_run(su);
 }
