@@ -351,6 +351,28 @@ int toggle__system_each_entry(const toggle_system *s, toggle__entry_fn fn, void 
 }
 
 typedef struct {
+    uint64_t *M;
+    size_t stride, row0, col0;
+    bool transpose;
+} words_ctx;
+
+static void put_word(void *ctx, size_t i, size_t j, uint64_t v)
+{
+    words_ctx *c = ctx;
+    if (c->transpose)
+        c->M[(c->row0 + j) * c->stride + c->col0 + i] = v;
+    else
+        c->M[(c->row0 + i) * c->stride + c->col0 + j] = v;
+}
+
+int toggle__system_put_words(const toggle_system *s, uint64_t *M, size_t stride, size_t row0,
+                             size_t col0, bool transpose)
+{
+    words_ctx c = {M, stride, row0, col0, transpose};
+    return toggle__system_each_entry(s, put_word, &c);
+}
+
+typedef struct {
     const toggle_system *s;
     bool symmetric;
 } symmetric_ctx;
