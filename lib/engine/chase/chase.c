@@ -235,10 +235,7 @@ static bool chase_probe(const toggle_system *s, char *why, size_t len)
     if (g->flags & ~(uint32_t)TOGGLE_GRID_NO_SELF)
         return toggle__probe_no(why, len, "the chase engine handles classic and no-self grids "
                                 "only (not torus or Moore; grid flags 0x%x)", (unsigned)g->flags);
-    if (!toggle__is_prime(s->k))
-        return toggle__probe_no(why, len, "the chase engine needs a prime modulus, %llu is "
-                                "composite", (unsigned long long)s->k);
-    return true;
+    return toggle__probe_prime(s, "chase", why, len);
 }
 
 static void frame_for(const toggle_system *s, frame *f)

@@ -8,10 +8,7 @@
 
 static bool dense_probe(const toggle_system *s, char *why, size_t len)
 {
-    if (!toggle__is_prime(s->k))
-        return toggle__probe_no(why, len, "the dense engine needs a prime modulus, %llu is "
-                                "composite", (unsigned long long)s->k);
-    return true;
+    return toggle__probe_prime(s, "dense", why, len);
 }
 
 static int dense_estimate(const toggle_system *s, uint64_t *bytes)

@@ -654,10 +654,7 @@ static bool transfer_applies(const toggle_system *s, char *why, size_t len)
     const toggle_graph *g = s->graph;
     if (!g || (g->kind != TOGGLE_KIND_GRID && g->kind != TOGGLE_KIND_STENCIL))
         return toggle__probe_no(why, len, "the transfer engine needs a grid or stencil graph");
-    if (!toggle__is_prime(s->k))
-        return toggle__probe_no(why, len, "the transfer engine needs a prime modulus, %llu is "
-                                "composite", (unsigned long long)s->k);
-    return true;
+    return toggle__probe_prime(s, "transfer", why, len);
 }
 
 /* Pick the axis: the shorter frame rows first (fewer unknowns). */
