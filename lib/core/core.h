@@ -90,6 +90,11 @@ bool toggle__failpoint_hit(toggle__failpoint *fp);
         return TOGGLE_OK;                                                      \
     } while (0)
 
+/* A public getter: the field of a handle, 0 for a NULL handle. Used as
+ * `TOGGLE__GETTER(size_t, toggle_graph_cells, toggle_graph, n)` (no ';'). */
+#define TOGGLE__GETTER(type, name, handle_type, field)                         \
+    type name(const handle_type *h) { return h ? h->field : 0; }
+
 /* Test hooks (thread-local): fail the nth allocation from now (n >= 1),
  * once or for every later call too; 0 disables. Returns calls counted. */
 void toggle__alloc_fail_at(uint64_t nth, bool sticky);

@@ -416,20 +416,9 @@ int toggle_graph_new_edges(toggle_graph **out, size_t n, const size_t *edges,
     return rc;
 }
 
-size_t toggle_graph_cells(const toggle_graph *g)
-{
-    return g ? g->n : 0;
-}
-
-int toggle_graph_kind(const toggle_graph *g)
-{
-    return g ? g->kind : 0;
-}
-
-uint32_t toggle_graph_flags(const toggle_graph *g)
-{
-    return g ? g->flags : 0;
-}
+TOGGLE__GETTER(size_t, toggle_graph_cells, toggle_graph, n)
+TOGGLE__GETTER(int, toggle_graph_kind, toggle_graph, kind)
+TOGGLE__GETTER(uint32_t, toggle_graph_flags, toggle_graph, flags)
 
 int toggle_graph_grid_shape(const toggle_graph *g, size_t *rows, size_t *cols)
 {

@@ -119,7 +119,7 @@ void toggle_generator_free(toggle_generator *g)
     toggle__free(g);
 }
 
-size_t toggle_generator_nullity(const toggle_generator *g) { return g ? g->sp.d : 0; }
+TOGGLE__GETTER(size_t, toggle_generator_nullity, toggle_generator, sp.d)
 
 int toggle_generator_set_option(toggle_generator *g, int key, uint64_t value)
 {

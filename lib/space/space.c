@@ -278,7 +278,7 @@ void toggle_iter_free(toggle_iter *it)
     toggle__free(it);
 }
 
-uint64_t toggle_iter_produced(const toggle_iter *it) { return it ? it->produced : 0; }
+TOGGLE__GETTER(uint64_t, toggle_iter_produced, toggle_iter, produced)
 
 /* Advance the reflected mixed-radix Gray code: the lowest digit that can
  * still move in its direction moves; the digits below it turn around.

@@ -187,9 +187,9 @@ int toggle_system_new_packed(toggle_system **out, size_t m, size_t n, const uint
     return toggle__system_adopt_packed(out, m, n, rows, b, true);
 }
 
-size_t toggle_system_rows(const toggle_system *s) { return s ? s->m : 0; }
-size_t toggle_system_cols(const toggle_system *s) { return s ? s->n : 0; }
-uint64_t toggle_system_modulus(const toggle_system *s) { return s ? s->k : 0; }
+TOGGLE__GETTER(size_t, toggle_system_rows, toggle_system, m)
+TOGGLE__GETTER(size_t, toggle_system_cols, toggle_system, n)
+TOGGLE__GETTER(uint64_t, toggle_system_modulus, toggle_system, k)
 const toggle_graph *toggle_system_graph(const toggle_system *s) { return s ? s->graph : NULL; }
 
 uint64_t toggle__system_get(const toggle_system *s, size_t i, size_t j)
