@@ -180,24 +180,32 @@ static void press(toggle_generator *g)
     }
 }
 
+/* N distinct random entries of v[0..len) (zeroed first) set to random
+ * nonzero values (rejection on the few collisions is fine for N << len; a
+ * partial shuffle of indices would need len words). */
+static void place_nonzeros(toggle_generator *g, uint64_t *v, size_t len, uint64_t N)
+{
+    uint64_t k = g->k;
+    memset(v, 0, len * sizeof *v);
+    for (uint64_t placed = 0; placed < N;) {
+        size_t j = (size_t)toggle__rng_below(&g->rng, len);
+        if (v[j])
+            continue;
+        v[j] = 1 + toggle__rng_below(&g->rng, k - 1);
+        placed++;
+    }
+}
+
 /* Random presses of weight exactly N under the metric (N is feasible). */
 static void draw_weighted(toggle_generator *g, uint64_t N)
 {
     size_t n = g->n;
     uint64_t k = g->k;
-    memset(g->x, 0, n * sizeof *g->x);
     if (g->metric == TOGGLE_METRIC_CELLS) {
-        /* N distinct cells (rejection on the few collisions is fine for
-         * N << n; a partial shuffle of indices would need n words) */
-        for (uint64_t placed = 0; placed < N;) {
-            size_t j = (size_t)toggle__rng_below(&g->rng, n);
-            if (g->x[j])
-                continue;
-            g->x[j] = 1 + toggle__rng_below(&g->rng, k - 1);
-            placed++;
-        }
+        place_nonzeros(g, g->x, n, N); /* N distinct cells */
         return;
     }
+    memset(g->x, 0, n * sizeof *g->x);
     for (uint64_t placed = 0; placed < N;) {
         size_t j = (size_t)toggle__rng_below(&g->rng, n);
         if (g->x[j] + 1 >= k)
@@ -290,14 +298,7 @@ static bool draw_lit(toggle_generator *g, uint64_t L)
 {
     size_t m = g->m;
     uint64_t k = g->k;
-    memset(g->s, 0, m * sizeof *g->s);
-    for (uint64_t placed = 0; placed < L;) {
-        size_t i = (size_t)toggle__rng_below(&g->rng, m);
-        if (g->s[i])
-            continue;
-        g->s[i] = 1 + toggle__rng_below(&g->rng, k - 1);
-        placed++;
-    }
+    place_nonzeros(g, g->s, m, L);
     for (size_t r = 0; r < g->nleft; r++) {
         uint64_t acc = 0;
         const uint64_t *y = g->left + r * m;
