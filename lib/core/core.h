@@ -22,6 +22,10 @@
 /* Record a message for toggle_last_error() and return status, so that
  * `return toggle__error(TOGGLE_EINVAL, "...")` reads naturally. */
 int toggle__error(int status, const char *fmt, ...) TOGGLE_PRINTF(2, 3);
+/* The one message for a caller's array that is too short: TOGGLE_EBUFSIZE,
+ * "<name> has <len> entries, <holder> <need>" (holder: "solutions have",
+ * "the board has", ...). */
+int toggle__short_array(const char *name, size_t len, const char *holder, size_t need);
 
 /* ---- progress and cancel (lib/core/progress.c) ------------------------ */
 /* A handle's progress callback (toggle_system_set_progress) and its rate

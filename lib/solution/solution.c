@@ -102,8 +102,7 @@ static int copy_whole(const toggle__vecs *v, size_t which, size_t need, uint64_t
                       size_t len, const char *name)
 {
     if (len < need)
-        return toggle__error(TOGGLE_EBUFSIZE, "%s has %zu entries, the answer has %zu", name,
-                             len, need);
+        return toggle__short_array(name, len, "the answer has", need);
     copy_vec(v, which, 0, out, need);
     return TOGGLE_OK;
 }

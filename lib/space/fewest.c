@@ -247,8 +247,7 @@ int toggle_search_set_costs(toggle_search *s, const uint64_t *cost, size_t len)
         return TOGGLE_OK;
     }
     if (len != s->sp.n)
-        return toggle__error(TOGGLE_EBUFSIZE, "cost has %zu entries, solutions have %zu", len,
-                             s->sp.n);
+        return toggle__short_array("cost", len, "solutions have", s->sp.n);
     uint64_t *c = toggle__malloc_array(len + 1, sizeof *c);
     if (!c)
         return toggle__error(TOGGLE_ENOMEM, "out of memory copying costs");
@@ -292,8 +291,7 @@ int toggle_search_result(const toggle_search *s, uint64_t *x, size_t len, uint64
         return toggle__error(s->res.proven ? TOGGLE_ENOSOLUTION : TOGGLE_ELIMIT,
                              "the last run found no solution pressing only the allowed cells");
     if (x && len < s->sp.n)
-        return toggle__error(TOGGLE_EBUFSIZE, "x has %zu entries, solutions have %zu", len,
-                             s->sp.n);
+        return toggle__short_array("x", len, "solutions have", s->sp.n);
     if (x)
         memcpy(x, s->res.x, s->sp.n * sizeof *x);
     if (weight)

@@ -316,8 +316,7 @@ int toggle_generator_next(toggle_generator *g, uint64_t *start, size_t len, uint
     if (!g || !start)
         return toggle__error(TOGGLE_EINVAL, "generator and start must not be NULL");
     if (len < g->m)
-        return toggle__error(TOGGLE_EBUFSIZE, "start has %zu entries, the board has %zu", len,
-                             g->m);
+        return toggle__short_array("start", len, "the board has", g->m);
     size_t n = g->n, d = g->sp.d;
     uint64_t k = g->k;
     if (g->unique && d > 0)

@@ -193,8 +193,7 @@ int toggle_solution_sample(const toggle_solution *sol, toggle_rng *rng, uint64_t
     if (!sol->solvable)
         return toggle__error(TOGGLE_ENOSOLUTION, "the system has no solution");
     if (len < sol->n)
-        return toggle__error(TOGGLE_EBUFSIZE, "x has %zu entries, solutions have %zu", len,
-                             sol->n);
+        return toggle__short_array("x", len, "solutions have", sol->n);
     size_t n = sol->n, d = sol->kernel.count;
     uint64_t k = sol->k;
     /* Draw every coefficient first, then combine in place (x may be the
@@ -321,8 +320,7 @@ int toggle_iter_next(toggle_iter *it, uint64_t *x, size_t len)
     if (!it || !x)
         return toggle__error(TOGGLE_EINVAL, "iterator and x must not be NULL");
     if (len < it->sp.n)
-        return toggle__error(TOGGLE_EBUFSIZE, "x has %zu entries, solutions have %zu", len,
-                             it->sp.n);
+        return toggle__short_array("x", len, "solutions have", it->sp.n);
     if (it->done)
         return TOGGLE_ITEROVER;
     if (it->produced > 0 && !gray_step(it)) {
