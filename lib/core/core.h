@@ -191,6 +191,17 @@ static inline void toggle__vecs_set(toggle__vecs *v, size_t i, size_t j, uint64_
     }
 }
 
+/* Exchange vectors a and b of v. */
+static inline void toggle__vecs_swap(toggle__vecs *v, size_t a, size_t b)
+{
+    uint64_t *x = toggle__vecs_row(v, a), *y = toggle__vecs_row(v, b);
+    for (size_t t = 0; t < v->stride; t++) {
+        uint64_t tmp = x[t];
+        x[t] = y[t];
+        y[t] = tmp;
+    }
+}
+
 /* Transpose the rows x cols packed matrix src (row stride sstride words)
  * into dst (cols rows of dstride words, which must hold at least
  * (rows + 63) / 64 words each); bits of dst past column `rows` are zeroed. */

@@ -630,12 +630,7 @@ static int canonicalise(toggle_solution *sol)
             if (piv[b] < piv[m])
                 m = b;
         if (m != a) {
-            uint64_t *x = toggle__vecs_row(K, a), *y = toggle__vecs_row(K, m);
-            for (size_t t = 0; t < K->stride; t++) {
-                uint64_t tmp = x[t];
-                x[t] = y[t];
-                y[t] = tmp;
-            }
+            toggle__vecs_swap(K, a, m);
             size_t tp = piv[a];
             piv[a] = piv[m];
             piv[m] = tp;
