@@ -65,6 +65,14 @@ void toggle__free(void *ptr);
 /* Allocate count * size bytes, checking the product; NULL on overflow. */
 void *toggle__malloc_array(size_t count, size_t size);
 
+/* Free every pointer given (NULLs are fine): the bodies of destructors,
+ * `TOGGLE__FREE_ALL(h->a, h->b, h)` (the values are read before any is
+ * freed). */
+void toggle__free_each(size_t count, void *const *ptrs);
+#define TOGGLE__FREE_ALL(...)                                                  \
+    toggle__free_each(sizeof((void *[]){__VA_ARGS__}) / sizeof(void *),       \
+                      (void *[]){__VA_ARGS__})
+
 /* A failure-injection point: counts calls, and says "fail" at the nth call
  * from arming (n >= 1), once or for every later call too; 0 disables. The
  * library's allocator has one (below), the FLINT guard another. */

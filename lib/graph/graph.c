@@ -22,13 +22,7 @@ void toggle_graph_free(toggle_graph *g)
         return;
     if (atomic_fetch_sub(&g->refs, 1) != 1)
         return;
-    toggle__free(g->dr);
-    toggle__free(g->dc);
-    toggle__free(g->w);
-    toggle__free(g->colptr);
-    toggle__free(g->rowidx);
-    toggle__free(g->val);
-    toggle__free(g);
+    TOGGLE__FREE_ALL(g->dr, g->dc, g->w, g->colptr, g->rowidx, g->val, g);
 }
 
 toggle_graph *toggle__graph_ref(const toggle_graph *g)

@@ -32,8 +32,7 @@ void toggle_solution_free(toggle_solution *sol)
     toggle__vecs_clear(&sol->x);
     toggle__vecs_clear(&sol->kernel);
     toggle__vecs_clear(&sol->cert);
-    toggle__free(sol->radix);
-    toggle__free(sol);
+    TOGGLE__FREE_ALL(sol->radix, sol);
 }
 
 int toggle_solution_is_solvable(const toggle_solution *sol)

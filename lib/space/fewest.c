@@ -317,8 +317,6 @@ void toggle_search_free(toggle_search *s)
 {
     if (!s)
         return;
-    toggle__free(s->cost);
     toggle__space_clear(&s->sp);
-    toggle__free(s->res.x);
-    toggle__free(s);
+    TOGGLE__FREE_ALL(s->cost, s->res.x, s);
 }

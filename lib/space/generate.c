@@ -109,14 +109,8 @@ void toggle_generator_free(toggle_generator *g)
 {
     if (!g)
         return;
-    toggle__free(g->colptr);
-    toggle__free(g->rowidx);
-    toggle__free(g->val);
     toggle__space_clear(&g->sp);
-    toggle__free(g->x);
-    toggle__free(g->s);
-    toggle__free(g->left);
-    toggle__free(g);
+    TOGGLE__FREE_ALL(g->colptr, g->rowidx, g->val, g->x, g->s, g->left, g);
 }
 
 TOGGLE__GETTER(size_t, toggle_generator_nullity, toggle_generator, sp.d)

@@ -272,9 +272,7 @@ void toggle_iter_free(toggle_iter *it)
         return;
     toggle__space_clear(&it->sp);
     toggle__vecs_clear(&it->cur);
-    toggle__free(it->digit);
-    toggle__free(it->dir);
-    toggle__free(it);
+    TOGGLE__FREE_ALL(it->digit, it->dir, it);
 }
 
 TOGGLE__GETTER(uint64_t, toggle_iter_produced, toggle_iter, produced)

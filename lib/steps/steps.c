@@ -167,10 +167,7 @@ void toggle_steps_free(toggle_steps *st)
 {
     if (!st)
         return;
-    toggle__free(st->mat);
-    toggle__free(st->hist);
-    toggle__free(st->redo);
-    toggle__free(st);
+    TOGGLE__FREE_ALL(st->mat, st->hist, st->redo, st);
 }
 
 TOGGLE__GETTER(size_t, toggle_steps_rows, toggle_steps, m)

@@ -658,11 +658,7 @@ typedef struct blocked_ws {
 
 static void blocked_free(blocked_ws *w, unsigned T)
 {
-    toggle__free(w->P);
-    toggle__free(w->perm);
-    toggle__free(w->who);
-    toggle__free(w->where);
-    toggle__free(w->ppc);
+    TOGGLE__FREE_ALL(w->P, w->perm, w->who, w->where, w->ppc);
     for (unsigned t = 0; t < T; t++)
         toggle__free(w->tabs[t]);
 }
