@@ -92,6 +92,15 @@ bool toggle__failpoint_hit(toggle__failpoint *fp);
         if (!(var))                                                            \
             return toggle__error(TOGGLE_ENOMEM, "out of memory allocating " what); \
     } while (0)
+/* A constructor from another handle src (named src_name in the message):
+ * out and src must not be NULL, then var is allocated as above. */
+#define TOGGLE__NEW_HANDLE_FROM(out, src, src_name, var, what)                 \
+    do {                                                                       \
+        if (!(out) || !(src))                                                  \
+            return toggle__error(TOGGLE_EINVAL,                                \
+                                 "out and " src_name " must not be NULL");     \
+        TOGGLE__NEW_HANDLE(var, what);                                         \
+    } while (0)
 #define TOGGLE__HAND_OUT(out, var, rc, free_fn)                                \
     do {                                                                       \
         if (rc) {                                                              \

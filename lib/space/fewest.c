@@ -182,10 +182,8 @@ struct toggle_search {
 
 int toggle_search_new(toggle_search **out, const toggle_solution *sol)
 {
-    if (!out || !sol)
-        return toggle__error(TOGGLE_EINVAL, "out and solution must not be NULL");
     toggle_search *s;
-    TOGGLE__NEW_HANDLE(s, "a search");
+    TOGGLE__NEW_HANDLE_FROM(out, sol, "solution", s, "a search");
     int rc = toggle__space_init(&s->sp, sol);
     if (!rc) {
         s->res.x = toggle__calloc(sol->n + 1, sizeof *s->res.x);

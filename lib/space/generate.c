@@ -72,10 +72,8 @@ static int read_columns(toggle_generator *g, const toggle_system *s)
 
 int toggle_generator_new(toggle_generator **out, const toggle_system *system)
 {
-    if (!out || !system)
-        return toggle__error(TOGGLE_EINVAL, "out and system must not be NULL");
     toggle_generator *g;
-    TOGGLE__NEW_HANDLE(g, "a generator");
+    TOGGLE__NEW_HANDLE_FROM(out, system, "system", g, "a generator");
     g->m = system->m;
     g->n = system->n;
     g->k = system->k;

@@ -244,10 +244,8 @@ void toggle_iter_reset(toggle_iter *it)
 
 int toggle_iter_new(toggle_iter **out, const toggle_solution *sol)
 {
-    if (!out || !sol)
-        return toggle__error(TOGGLE_EINVAL, "out and solution must not be NULL");
     toggle_iter *it;
-    TOGGLE__NEW_HANDLE(it, "an iterator");
+    TOGGLE__NEW_HANDLE_FROM(out, sol, "solution", it, "an iterator");
     int rc = toggle__space_init(&it->sp, sol);
     if (!rc)
         rc = toggle__vecs_init(&it->cur, sol->n, 1, sol->k);
@@ -257,13 +255,9 @@ int toggle_iter_new(toggle_iter **out, const toggle_solution *sol)
         if (!it->digit || !it->dir)
             rc = toggle__error(TOGGLE_ENOMEM, "out of memory allocating an iterator");
     }
-    if (rc) {
-        toggle_iter_free(it);
-        return rc;
-    }
-    toggle_iter_reset(it);
-    *out = it;
-    return TOGGLE_OK;
+    if (!rc)
+        toggle_iter_reset(it);
+    TOGGLE__HAND_OUT(out, it, rc, toggle_iter_free);
 }
 
 void toggle_iter_free(toggle_iter *it)
