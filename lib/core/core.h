@@ -157,6 +157,10 @@ uint64_t toggle__smod(int64_t v, uint64_t k);
 uint64_t toggle__unit_normaliser(uint64_t a, uint64_t k, uint64_t *g);
 /* b^e mod k. */
 uint64_t toggle__powmod(uint64_t b, uint64_t e, uint64_t k);
+/* qsort's -1, 0 or 1 for the pair (a1, a2) against (b1, b2), compared
+ * lexicographically (any integer types). */
+#define TOGGLE__CMP2(a1, b1, a2, b2)                                           \
+    ((a1) != (b1) ? ((a1) > (b1)) - ((a1) < (b1)) : ((a2) > (b2)) - ((a2) < (b2)))
 
 /* ---- vector storage (lib/core/vecs.c) ---------------------------------- */
 /* `count` vectors of `len` entries modulo k, each entry in the narrowest

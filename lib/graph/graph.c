@@ -141,9 +141,7 @@ typedef struct stencil_key {
 static int stencil_key_cmp(const void *a, const void *b)
 {
     const stencil_key *x = a, *y = b;
-    if (x->r != y->r)
-        return x->r < y->r ? -1 : 1;
-    return x->c < y->c ? -1 : x->c > y->c;
+    return TOGGLE__CMP2(x->r, y->r, x->c, y->c);
 }
 
 /* Entries reaching the same cell add up in one unreduced entry of A
