@@ -63,6 +63,12 @@ void toggle__free(void *ptr)
     free(ptr);
 }
 
+void toggle__free_each(size_t count, void *const *ptrs)
+{
+    for (size_t i = 0; i < count; i++)
+        free(ptrs[i]);
+}
+
 void *toggle__malloc_array(size_t count, size_t size)
 {
     size_t bytes;

@@ -22,6 +22,10 @@
 /* Record a message for toggle_last_error() and return status, so that
  * `return toggle__error(TOGGLE_EINVAL, "...")` reads naturally. */
 int toggle__error(int status, const char *fmt, ...) TOGGLE_PRINTF(2, 3);
+/* The one message for a caller's array that is too short: TOGGLE_EBUFSIZE,
+ * "<name> has <len> entries, <holder> <need>" (holder: "solutions have",
+ * "the board has", ...). */
+int toggle__short_array(const char *name, size_t len, const char *holder, size_t need);
 
 /* ---- progress and cancel (lib/core/progress.c) ------------------------ */
 /* A handle's progress callback (toggle_system_set_progress) and its rate
@@ -61,6 +65,14 @@ void toggle__free(void *ptr);
 /* Allocate count * size bytes, checking the product; NULL on overflow. */
 void *toggle__malloc_array(size_t count, size_t size);
 
+/* Free every pointer given (NULLs are fine): the bodies of destructors,
+ * `TOGGLE__FREE_ALL(h->a, h->b, h)` (the values are read before any is
+ * freed). */
+void toggle__free_each(size_t count, void *const *ptrs);
+#define TOGGLE__FREE_ALL(...)                                                  \
+    toggle__free_each(sizeof((void *[]){__VA_ARGS__}) / sizeof(void *),       \
+                      (void *[]){__VA_ARGS__})
+
 /* A failure-injection point: counts calls, and says "fail" at the nth call
  * from arming (n >= 1), once or for every later call too; 0 disables. The
  * library's allocator has one (below), the FLINT guard another. */
@@ -80,6 +92,15 @@ bool toggle__failpoint_hit(toggle__failpoint *fp);
         if (!(var))                                                            \
             return toggle__error(TOGGLE_ENOMEM, "out of memory allocating " what); \
     } while (0)
+/* A constructor from another handle src (named src_name in the message):
+ * out and src must not be NULL, then var is allocated as above. */
+#define TOGGLE__NEW_HANDLE_FROM(out, src, src_name, var, what)                 \
+    do {                                                                       \
+        if (!(out) || !(src))                                                  \
+            return toggle__error(TOGGLE_EINVAL,                                \
+                                 "out and " src_name " must not be NULL");     \
+        TOGGLE__NEW_HANDLE(var, what);                                         \
+    } while (0)
 #define TOGGLE__HAND_OUT(out, var, rc, free_fn)                                \
     do {                                                                       \
         if (rc) {                                                              \
@@ -89,6 +110,11 @@ bool toggle__failpoint_hit(toggle__failpoint *fp);
         *(out) = (var);                                                        \
         return TOGGLE_OK;                                                      \
     } while (0)
+
+/* A public getter: the field of a handle, 0 for a NULL handle. Used as
+ * `TOGGLE__GETTER(size_t, toggle_graph_cells, toggle_graph, n)` (no ';'). */
+#define TOGGLE__GETTER(type, name, handle_type, field)                         \
+    type name(const handle_type *h) { return h ? h->field : 0; }
 
 /* Test hooks (thread-local): fail the nth allocation from now (n >= 1),
  * once or for every later call too; 0 disables. Returns calls counted. */
@@ -131,6 +157,10 @@ uint64_t toggle__smod(int64_t v, uint64_t k);
 uint64_t toggle__unit_normaliser(uint64_t a, uint64_t k, uint64_t *g);
 /* b^e mod k. */
 uint64_t toggle__powmod(uint64_t b, uint64_t e, uint64_t k);
+/* qsort's -1, 0 or 1 for the pair (a1, a2) against (b1, b2), compared
+ * lexicographically (any integer types). */
+#define TOGGLE__CMP2(a1, b1, a2, b2)                                           \
+    ((a1) != (b1) ? ((a1) > (b1)) - ((a1) < (b1)) : ((a2) > (b2)) - ((a2) < (b2)))
 
 /* ---- vector storage (lib/core/vecs.c) ---------------------------------- */
 /* `count` vectors of `len` entries modulo k, each entry in the narrowest
@@ -179,6 +209,17 @@ static inline void toggle__vecs_set(toggle__vecs *v, size_t i, size_t j, uint64_
     case 16: ((uint16_t *)r)[j] = (uint16_t)x; break;
     case 32: ((uint32_t *)r)[j] = (uint32_t)x; break;
     default: r[j] = x; break;
+    }
+}
+
+/* Exchange vectors a and b of v. */
+static inline void toggle__vecs_swap(toggle__vecs *v, size_t a, size_t b)
+{
+    uint64_t *x = toggle__vecs_row(v, a), *y = toggle__vecs_row(v, b);
+    for (size_t t = 0; t < v->stride; t++) {
+        uint64_t tmp = x[t];
+        x[t] = y[t];
+        y[t] = tmp;
     }
 }
 

@@ -15,6 +15,11 @@ int toggle__error(int status, const char *fmt, ...)
     return status;
 }
 
+int toggle__short_array(const char *name, size_t len, const char *holder, size_t need)
+{
+    return toggle__error(TOGGLE_EBUFSIZE, "%s has %zu entries, %s %zu", name, len, holder, need);
+}
+
 const char *toggle_last_error(void)
 {
     return last_error;

@@ -58,6 +58,14 @@ bool toggle__probe_no(char *why, size_t len, const char *fmt, ...)
     return false;
 }
 
+bool toggle__probe_prime(const toggle_system *s, const char *engine, char *why, size_t len)
+{
+    if (toggle__is_prime(s->k))
+        return true;
+    return toggle__probe_no(why, len, "the %s engine needs a prime modulus, %llu is composite",
+                            engine, (unsigned long long)s->k);
+}
+
 const toggle__engine_entry *toggle__engine_choose(const toggle_system *s)
 {
     char why[256] = "";

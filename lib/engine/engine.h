@@ -83,5 +83,8 @@ int toggle__certify_estimate(const toggle__engine_entry *e, toggle__cert_route r
 
 /* Probe helper: write a reason with printf formatting; returns false. */
 bool toggle__probe_no(char *why, size_t len, const char *fmt, ...) TOGGLE_PRINTF(3, 4);
+/* The field engines' first test: true for a prime modulus, else false with
+ * the reason "the <engine> engine needs a prime modulus, k is composite". */
+bool toggle__probe_prime(const toggle_system *s, const char *engine, char *why, size_t len);
 
 #endif

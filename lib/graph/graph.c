@@ -22,13 +22,7 @@ void toggle_graph_free(toggle_graph *g)
         return;
     if (atomic_fetch_sub(&g->refs, 1) != 1)
         return;
-    toggle__free(g->dr);
-    toggle__free(g->dc);
-    toggle__free(g->w);
-    toggle__free(g->colptr);
-    toggle__free(g->rowidx);
-    toggle__free(g->val);
-    toggle__free(g);
+    TOGGLE__FREE_ALL(g->dr, g->dc, g->w, g->colptr, g->rowidx, g->val, g);
 }
 
 toggle_graph *toggle__graph_ref(const toggle_graph *g)
@@ -50,14 +44,27 @@ static int check_shape(toggle_graph **out, size_t rows, size_t cols, size_t *n)
     return TOGGLE_OK;
 }
 
-static int stencil_alloc(toggle_graph *g, size_t count)
+/* A board graph (grid or stencil) of rows x cols = n cells whose stencil
+ * has npar parity classes of count offsets each (zeroed, to be filled). */
+static int board_alloc(toggle_graph **out, int kind, uint32_t flags, size_t rows, size_t cols,
+                       size_t n, size_t npar, size_t count)
 {
+    toggle_graph *g = NULL;
+    int rc = graph_alloc(&g, kind, flags, n);
+    if (rc)
+        return rc;
+    g->rows = rows;
+    g->cols = cols;
     g->nst = count;
-    g->dr = toggle__calloc(count, sizeof *g->dr);
-    g->dc = toggle__calloc(count, sizeof *g->dc);
-    g->w = toggle__calloc(count, sizeof *g->w);
-    if (!g->dr || !g->dc || !g->w)
+    g->npar = npar;
+    g->dr = toggle__calloc(npar * count, sizeof *g->dr);
+    g->dc = toggle__calloc(npar * count, sizeof *g->dc);
+    g->w = toggle__calloc(npar * count, sizeof *g->w);
+    if (!g->dr || !g->dc || !g->w) {
+        toggle_graph_free(g);
         return toggle__error(TOGGLE_ENOMEM, "out of memory allocating a stencil");
+    }
+    *out = g;
     return TOGGLE_OK;
 }
 
@@ -102,17 +109,8 @@ int toggle_graph_new_grid(toggle_graph **out, size_t rows, size_t cols, uint32_t
               : (lat & TOGGLE_GRID_TRI) ? 3 : 4;
     size_t self = (flags & TOGGLE_GRID_NO_SELF) ? 0 : 1, count = self + nn;
     toggle_graph *g = NULL;
-    rc = graph_alloc(&g, TOGGLE_KIND_GRID, flags, n);
-    if (rc)
+    if ((rc = board_alloc(&g, TOGGLE_KIND_GRID, flags, rows, cols, n, npar, count)))
         return rc;
-    g->rows = rows;
-    g->cols = cols;
-    if ((rc = stencil_alloc(g, npar * count))) {
-        toggle_graph_free(g);
-        return rc;
-    }
-    g->nst = count;
-    g->npar = npar;
     for (size_t q = 0; q < npar; q++) {
         int64_t *dr = g->dr + q * count, *dc = g->dc + q * count;
         uint64_t *w = g->w + q * count;
@@ -143,9 +141,7 @@ typedef struct stencil_key {
 static int stencil_key_cmp(const void *a, const void *b)
 {
     const stencil_key *x = a, *y = b;
-    if (x->r != y->r)
-        return x->r < y->r ? -1 : 1;
-    return x->c < y->c ? -1 : x->c > y->c;
+    return TOGGLE__CMP2(x->r, y->r, x->c, y->c);
 }
 
 /* Entries reaching the same cell add up in one unreduced entry of A
@@ -215,16 +211,8 @@ int toggle_graph_new_stencil(toggle_graph **out, size_t rows, size_t cols,
                                  flags & TOGGLE_GRID_TORUS, flags & GRID_WRAPS)))
         return rc;
     toggle_graph *g = NULL;
-    rc = graph_alloc(&g, TOGGLE_KIND_STENCIL, flags, n);
-    if (rc)
+    if ((rc = board_alloc(&g, TOGGLE_KIND_STENCIL, flags, rows, cols, n, 1, count)))
         return rc;
-    g->rows = rows;
-    g->cols = cols;
-    g->npar = 1;
-    if ((rc = stencil_alloc(g, count))) {
-        toggle_graph_free(g);
-        return rc;
-    }
     memcpy(g->dr, drow, count * sizeof *drow);
     memcpy(g->dc, dcol, count * sizeof *dcol);
     memcpy(g->w, weight, count * sizeof *weight);
@@ -420,20 +408,9 @@ int toggle_graph_new_edges(toggle_graph **out, size_t n, const size_t *edges,
     return rc;
 }
 
-size_t toggle_graph_cells(const toggle_graph *g)
-{
-    return g ? g->n : 0;
-}
-
-int toggle_graph_kind(const toggle_graph *g)
-{
-    return g ? g->kind : 0;
-}
-
-uint32_t toggle_graph_flags(const toggle_graph *g)
-{
-    return g ? g->flags : 0;
-}
+TOGGLE__GETTER(size_t, toggle_graph_cells, toggle_graph, n)
+TOGGLE__GETTER(int, toggle_graph_kind, toggle_graph, kind)
+TOGGLE__GETTER(uint32_t, toggle_graph_flags, toggle_graph, flags)
 
 int toggle_graph_grid_shape(const toggle_graph *g, size_t *rows, size_t *cols)
 {

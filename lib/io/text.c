@@ -57,6 +57,35 @@ static bool blank(const char *s, size_t n)
     return true;
 }
 
+/* The lines of a text that hold something: next_content_line skips blank
+ * (and comment-only) lines and counts every line in lineno. */
+typedef struct {
+    const char *text, *line;
+    size_t len, pos, lineno, ll;
+} lines;
+
+static bool next_content_line(lines *it)
+{
+    while (next_line(it->text, it->len, &it->pos, &it->line, &it->ll)) {
+        it->lineno++;
+        if (!blank(it->line, it->ll))
+            return true;
+    }
+    return false;
+}
+
+/* Every row has as many values as the first (row 0 sets *width); what
+ * names them in the message ("entries", "cells"). */
+static int same_width(size_t row, size_t cnt, size_t *width, size_t lineno, const char *what)
+{
+    if (row == 0)
+        *width = cnt;
+    else if (cnt != *width)
+        return toggle__error(TOGGLE_EPARSE, "line %zu has %zu %s, expected %zu", lineno, cnt,
+                             what, *width);
+    return TOGGLE_OK;
+}
+
 /* A parse error at a byte: printable bytes are quoted, others (NUL,
  * control bytes, bytes >= 127) are shown in hex, never copied raw. */
 static int unexpected(size_t lineno, size_t col, char c)
@@ -172,13 +201,11 @@ int toggle_system_parse(toggle_system **out, const char *text, size_t len, uint6
      * bw words), so A is never held at a word per entry */
     uint64_t *bits = NULL;
     size_t bcap = 0, bw = 0;
-    size_t pos = 0, lineno = 0, width = 0, m = 0;
-    const char *line;
-    size_t ll;
-    while (!rc && next_line(text, len, &pos, &line, &ll)) {
-        lineno++;
-        if (blank(line, ll))
-            continue;
+    size_t width = 0, m = 0;
+    lines it = {.text = text, .len = len};
+    while (!rc && next_content_line(&it)) {
+        const char *line = it.line;
+        size_t ll = it.ll, lineno = it.lineno;
         const char *bar = memchr(line, '|', ll);
         if (!bar) {
             rc = toggle__error(TOGGLE_EPARSE, "line %zu: no '|' before the right-hand side", lineno);
@@ -195,11 +222,7 @@ int toggle_system_parse(toggle_system **out, const char *text, size_t len, uint6
                                lineno, rcnt);
             break;
         }
-        if (m == 0)
-            width = cnt;
-        else if (cnt != width)
-            rc = toggle__error(TOGGLE_EPARSE, "line %zu has %zu entries, expected %zu",
-                               lineno, cnt, width);
+        rc = same_width(m, cnt, &width, lineno, "entries");
         if (!rc && k == 2)
             rc = pack_line(&a, width, m, &bits, &bcap, &bw);
         m++;
@@ -349,21 +372,13 @@ int toggle_board_parse(const char *text, size_t len, uint64_t k, uint64_t *cells
     if (rc)
         return rc;
     u64buf v = {0};
-    size_t pos = 0, lineno = 0, r = 0, c = 0;
-    const char *line;
-    size_t ll;
-    while (!rc && next_line(text, len, &pos, &line, &ll)) {
-        lineno++;
-        if (blank(line, ll))
-            continue;
+    size_t r = 0, c = 0;
+    lines it = {.text = text, .len = len};
+    while (!rc && next_content_line(&it)) {
         size_t cnt = 0;
-        if ((rc = read_values(line, ll, k, true, (place){lineno, 0, true}, &v, &cnt)))
+        if ((rc = read_values(it.line, it.ll, k, true, (place){it.lineno, 0, true}, &v, &cnt)))
             break;
-        if (r == 0)
-            c = cnt;
-        else if (cnt != c)
-            rc = toggle__error(TOGGLE_EPARSE, "line %zu has %zu cells, expected %zu", lineno,
-                               cnt, c);
+        rc = same_width(r, cnt, &c, it.lineno, "cells");
         r++;
     }
     if (!rc && r == 0)
@@ -426,16 +441,13 @@ int toggle_graph_parse_edges(toggle_graph **out, const char *text, size_t len, u
     if (!out || (!text && len))
         return toggle__error(TOGGLE_EINVAL, "out and text must not be NULL");
     u64buf e = {0};
-    size_t pos = 0, lineno = 0, nodes = 0, maxnode = 0;
+    size_t nodes = 0, maxnode = 0;
     bool have_nodes = false, any = false;
     int rc = TOGGLE_OK;
-    const char *line;
-    size_t ll;
-    while (!rc && next_line(text, len, &pos, &line, &ll)) {
-        lineno++;
-        if (blank(line, ll))
-            continue;
-        size_t i = 0;
+    lines it = {.text = text, .len = len};
+    while (!rc && next_content_line(&it)) {
+        const char *line = it.line;
+        size_t ll = it.ll, lineno = it.lineno, i = 0;
         while (i < ll && is_space(line[i]))
             i++;
         if (!any && ll - i >= 5 && memcmp(line + i, "nodes", 5) == 0) {

@@ -107,6 +107,27 @@ static void basis_clear(basis *b)
     memset(b, 0, sizeof *b);
 }
 
+/* The workspace of both counts: *a of na words, *b of nb words, then a
+ * basis of up to cap vectors of len entries. Release it with work_clear
+ * whatever this returned. */
+static int work_init(uint64_t **a, size_t na, uint64_t **b, size_t nb, basis *B, size_t len,
+                     size_t cap, uint64_t p)
+{
+    memset(B, 0, sizeof *B);
+    *a = toggle__malloc_array(na, sizeof **a);
+    *b = toggle__malloc_array(nb, sizeof **b);
+    if (!*a || !*b)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory counting orbits");
+    return basis_init(B, len, cap, p);
+}
+
+static void work_clear(uint64_t *a, uint64_t *b, basis *B)
+{
+    basis_clear(B);
+    toggle__free(a);
+    toggle__free(b);
+}
+
 /* Reduce v in place; true if it became zero. */
 static bool basis_reduce(const basis *b, uint64_t *v)
 {
@@ -182,15 +203,11 @@ static int fixed_count(int g, const uint64_t *x0, const uint64_t *K, size_t d, s
                        size_t C, uint64_t p, const basis *kb, unsigned __int128 *fixed)
 {
     size_t n = R * C;
-    int rc = TOGGLE_OK;
-    uint64_t *gv = toggle__malloc_array(n, sizeof *gv);
-    uint64_t *w = toggle__malloc_array(n, sizeof *w);
+    uint64_t *gv, *w;
     basis mb;
-    memset(&mb, 0, sizeof mb);
-    if (!gv || !w || (rc = basis_init(&mb, n, d, p)) != TOGGLE_OK) {
-        rc = rc ? rc : toggle__error(TOGGLE_ENOMEM, "out of memory counting orbits");
+    int rc = work_init(&gv, n, &w, n, &mb, n, d, p);
+    if (rc)
         goto done;
-    }
     for (size_t i = 0; i < d; i++) {
         apply_sym(g, K + i * n, gv, R, C);
         memcpy(w, gv, n * sizeof *w);
@@ -218,9 +235,7 @@ static int fixed_count(int g, const uint64_t *x0, const uint64_t *K, size_t d, s
         rc = toggle__error(TOGGLE_EOVERFLOW, "orbit count does not fit in 64 bits");
     }
 done:
-    basis_clear(&mb);
-    toggle__free(gv);
-    toggle__free(w);
+    work_clear(gv, w, &mb);
     return rc;
 }
 
@@ -257,14 +272,10 @@ int toggle_solution_count_orbits(const toggle_solution *sol, size_t rows, size_t
                                         "counting orbits");
     if (rc)
         return rc;
-    uint64_t *x0 = toggle__malloc_array(kn, sizeof *x0); /* x0, then K (d x n) */
-    uint64_t *tmp = toggle__malloc_array(n, sizeof *tmp);
+    uint64_t *x0, *tmp; /* x0, then K (d x n); a row */
     basis kb;
-    memset(&kb, 0, sizeof kb);
-    if (!x0 || !tmp || (rc = basis_init(&kb, n, d, p)) != TOGGLE_OK) {
-        rc = rc ? rc : toggle__error(TOGGLE_ENOMEM, "out of memory counting orbits");
+    if ((rc = work_init(&x0, kn, &tmp, n, &kb, n, d, p)))
         goto done;
-    }
     uint64_t *K = x0 + n;
     for (size_t j = 0; j < n; j++)
         x0[j] = toggle__vecs_get(&sol->x, 0, j);
@@ -301,8 +312,6 @@ int toggle_solution_count_orbits(const toggle_solution *sol, size_t rows, size_t
     else
         *orbits = (uint64_t)(total / order);
 done:
-    basis_clear(&kb);
-    toggle__free(x0);
-    toggle__free(tmp);
+    work_clear(x0, tmp, &kb);
     return rc;
 }

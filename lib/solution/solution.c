@@ -32,8 +32,7 @@ void toggle_solution_free(toggle_solution *sol)
     toggle__vecs_clear(&sol->x);
     toggle__vecs_clear(&sol->kernel);
     toggle__vecs_clear(&sol->cert);
-    toggle__free(sol->radix);
-    toggle__free(sol);
+    TOGGLE__FREE_ALL(sol->radix, sol);
 }
 
 int toggle_solution_is_solvable(const toggle_solution *sol)
@@ -43,11 +42,11 @@ int toggle_solution_is_solvable(const toggle_solution *sol)
     return sol->solvable ? 1 : 0;
 }
 
-size_t toggle_solution_cols(const toggle_solution *sol) { return sol ? sol->n : 0; }
-size_t toggle_solution_rows(const toggle_solution *sol) { return sol ? sol->m : 0; }
-uint64_t toggle_solution_modulus(const toggle_solution *sol) { return sol ? sol->k : 0; }
-int toggle_solution_engine(const toggle_solution *sol) { return sol ? sol->engine : 0; }
-size_t toggle_solution_nullity(const toggle_solution *sol) { return sol ? sol->nullity : 0; }
+TOGGLE__GETTER(size_t, toggle_solution_cols, toggle_solution, n)
+TOGGLE__GETTER(size_t, toggle_solution_rows, toggle_solution, m)
+TOGGLE__GETTER(uint64_t, toggle_solution_modulus, toggle_solution, k)
+TOGGLE__GETTER(int, toggle_solution_engine, toggle_solution, engine)
+TOGGLE__GETTER(size_t, toggle_solution_nullity, toggle_solution, nullity)
 
 int toggle_solution_count_u64(const toggle_solution *sol, uint64_t *count)
 {
@@ -102,8 +101,7 @@ static int copy_whole(const toggle__vecs *v, size_t which, size_t need, uint64_t
                       size_t len, const char *name)
 {
     if (len < need)
-        return toggle__error(TOGGLE_EBUFSIZE, "%s has %zu entries, the answer has %zu", name,
-                             len, need);
+        return toggle__short_array(name, len, "the answer has", need);
     copy_vec(v, which, 0, out, need);
     return TOGGLE_OK;
 }

@@ -182,10 +182,8 @@ struct toggle_search {
 
 int toggle_search_new(toggle_search **out, const toggle_solution *sol)
 {
-    if (!out || !sol)
-        return toggle__error(TOGGLE_EINVAL, "out and solution must not be NULL");
     toggle_search *s;
-    TOGGLE__NEW_HANDLE(s, "a search");
+    TOGGLE__NEW_HANDLE_FROM(out, sol, "solution", s, "a search");
     int rc = toggle__space_init(&s->sp, sol);
     if (!rc) {
         s->res.x = toggle__calloc(sol->n + 1, sizeof *s->res.x);
@@ -247,8 +245,7 @@ int toggle_search_set_costs(toggle_search *s, const uint64_t *cost, size_t len)
         return TOGGLE_OK;
     }
     if (len != s->sp.n)
-        return toggle__error(TOGGLE_EBUFSIZE, "cost has %zu entries, solutions have %zu", len,
-                             s->sp.n);
+        return toggle__short_array("cost", len, "solutions have", s->sp.n);
     uint64_t *c = toggle__malloc_array(len + 1, sizeof *c);
     if (!c)
         return toggle__error(TOGGLE_ENOMEM, "out of memory copying costs");
@@ -292,8 +289,7 @@ int toggle_search_result(const toggle_search *s, uint64_t *x, size_t len, uint64
         return toggle__error(s->res.proven ? TOGGLE_ENOSOLUTION : TOGGLE_ELIMIT,
                              "the last run found no solution pressing only the allowed cells");
     if (x && len < s->sp.n)
-        return toggle__error(TOGGLE_EBUFSIZE, "x has %zu entries, solutions have %zu", len,
-                             s->sp.n);
+        return toggle__short_array("x", len, "solutions have", s->sp.n);
     if (x)
         memcpy(x, s->res.x, s->sp.n * sizeof *x);
     if (weight)
@@ -319,8 +315,6 @@ void toggle_search_free(toggle_search *s)
 {
     if (!s)
         return;
-    toggle__free(s->cost);
     toggle__space_clear(&s->sp);
-    toggle__free(s->res.x);
-    toggle__free(s);
+    TOGGLE__FREE_ALL(s->cost, s->res.x, s);
 }

@@ -420,9 +420,7 @@ typedef struct {
 static int cmp_keyed(const void *a, const void *b)
 {
     const keyed *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    return x->j < y->j ? -1 : x->j > y->j;
+    return TOGGLE__CMP2(x->key, y->key, x->j, y->j);
 }
 
 /* Build the group order for free coefficients freemask (bits of the full

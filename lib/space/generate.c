@@ -72,10 +72,8 @@ static int read_columns(toggle_generator *g, const toggle_system *s)
 
 int toggle_generator_new(toggle_generator **out, const toggle_system *system)
 {
-    if (!out || !system)
-        return toggle__error(TOGGLE_EINVAL, "out and system must not be NULL");
     toggle_generator *g;
-    TOGGLE__NEW_HANDLE(g, "a generator");
+    TOGGLE__NEW_HANDLE_FROM(out, system, "system", g, "a generator");
     g->m = system->m;
     g->n = system->n;
     g->k = system->k;
@@ -109,17 +107,11 @@ void toggle_generator_free(toggle_generator *g)
 {
     if (!g)
         return;
-    toggle__free(g->colptr);
-    toggle__free(g->rowidx);
-    toggle__free(g->val);
     toggle__space_clear(&g->sp);
-    toggle__free(g->x);
-    toggle__free(g->s);
-    toggle__free(g->left);
-    toggle__free(g);
+    TOGGLE__FREE_ALL(g->colptr, g->rowidx, g->val, g->x, g->s, g->left, g);
 }
 
-size_t toggle_generator_nullity(const toggle_generator *g) { return g ? g->sp.d : 0; }
+TOGGLE__GETTER(size_t, toggle_generator_nullity, toggle_generator, sp.d)
 
 int toggle_generator_set_option(toggle_generator *g, int key, uint64_t value)
 {
@@ -180,24 +172,32 @@ static void press(toggle_generator *g)
     }
 }
 
+/* N distinct random entries of v[0..len) (zeroed first) set to random
+ * nonzero values (rejection on the few collisions is fine for N << len; a
+ * partial shuffle of indices would need len words). */
+static void place_nonzeros(toggle_generator *g, uint64_t *v, size_t len, uint64_t N)
+{
+    uint64_t k = g->k;
+    memset(v, 0, len * sizeof *v);
+    for (uint64_t placed = 0; placed < N;) {
+        size_t j = (size_t)toggle__rng_below(&g->rng, len);
+        if (v[j])
+            continue;
+        v[j] = 1 + toggle__rng_below(&g->rng, k - 1);
+        placed++;
+    }
+}
+
 /* Random presses of weight exactly N under the metric (N is feasible). */
 static void draw_weighted(toggle_generator *g, uint64_t N)
 {
     size_t n = g->n;
     uint64_t k = g->k;
-    memset(g->x, 0, n * sizeof *g->x);
     if (g->metric == TOGGLE_METRIC_CELLS) {
-        /* N distinct cells (rejection on the few collisions is fine for
-         * N << n; a partial shuffle of indices would need n words) */
-        for (uint64_t placed = 0; placed < N;) {
-            size_t j = (size_t)toggle__rng_below(&g->rng, n);
-            if (g->x[j])
-                continue;
-            g->x[j] = 1 + toggle__rng_below(&g->rng, k - 1);
-            placed++;
-        }
+        place_nonzeros(g, g->x, n, N); /* N distinct cells */
         return;
     }
+    memset(g->x, 0, n * sizeof *g->x);
     for (uint64_t placed = 0; placed < N;) {
         size_t j = (size_t)toggle__rng_below(&g->rng, n);
         if (g->x[j] + 1 >= k)
@@ -290,14 +290,7 @@ static bool draw_lit(toggle_generator *g, uint64_t L)
 {
     size_t m = g->m;
     uint64_t k = g->k;
-    memset(g->s, 0, m * sizeof *g->s);
-    for (uint64_t placed = 0; placed < L;) {
-        size_t i = (size_t)toggle__rng_below(&g->rng, m);
-        if (g->s[i])
-            continue;
-        g->s[i] = 1 + toggle__rng_below(&g->rng, k - 1);
-        placed++;
-    }
+    place_nonzeros(g, g->s, m, L);
     for (size_t r = 0; r < g->nleft; r++) {
         uint64_t acc = 0;
         const uint64_t *y = g->left + r * m;
@@ -315,8 +308,7 @@ int toggle_generator_next(toggle_generator *g, uint64_t *start, size_t len, uint
     if (!g || !start)
         return toggle__error(TOGGLE_EINVAL, "generator and start must not be NULL");
     if (len < g->m)
-        return toggle__error(TOGGLE_EBUFSIZE, "start has %zu entries, the board has %zu", len,
-                             g->m);
+        return toggle__short_array("start", len, "the board has", g->m);
     size_t n = g->n, d = g->sp.d;
     uint64_t k = g->k;
     if (g->unique && d > 0)

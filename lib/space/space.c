@@ -193,8 +193,7 @@ int toggle_solution_sample(const toggle_solution *sol, toggle_rng *rng, uint64_t
     if (!sol->solvable)
         return toggle__error(TOGGLE_ENOSOLUTION, "the system has no solution");
     if (len < sol->n)
-        return toggle__error(TOGGLE_EBUFSIZE, "x has %zu entries, solutions have %zu", len,
-                             sol->n);
+        return toggle__short_array("x", len, "solutions have", sol->n);
     size_t n = sol->n, d = sol->kernel.count;
     uint64_t k = sol->k;
     /* Draw every coefficient first, then combine in place (x may be the
@@ -245,10 +244,8 @@ void toggle_iter_reset(toggle_iter *it)
 
 int toggle_iter_new(toggle_iter **out, const toggle_solution *sol)
 {
-    if (!out || !sol)
-        return toggle__error(TOGGLE_EINVAL, "out and solution must not be NULL");
     toggle_iter *it;
-    TOGGLE__NEW_HANDLE(it, "an iterator");
+    TOGGLE__NEW_HANDLE_FROM(out, sol, "solution", it, "an iterator");
     int rc = toggle__space_init(&it->sp, sol);
     if (!rc)
         rc = toggle__vecs_init(&it->cur, sol->n, 1, sol->k);
@@ -258,13 +255,9 @@ int toggle_iter_new(toggle_iter **out, const toggle_solution *sol)
         if (!it->digit || !it->dir)
             rc = toggle__error(TOGGLE_ENOMEM, "out of memory allocating an iterator");
     }
-    if (rc) {
-        toggle_iter_free(it);
-        return rc;
-    }
-    toggle_iter_reset(it);
-    *out = it;
-    return TOGGLE_OK;
+    if (!rc)
+        toggle_iter_reset(it);
+    TOGGLE__HAND_OUT(out, it, rc, toggle_iter_free);
 }
 
 void toggle_iter_free(toggle_iter *it)
@@ -273,12 +266,10 @@ void toggle_iter_free(toggle_iter *it)
         return;
     toggle__space_clear(&it->sp);
     toggle__vecs_clear(&it->cur);
-    toggle__free(it->digit);
-    toggle__free(it->dir);
-    toggle__free(it);
+    TOGGLE__FREE_ALL(it->digit, it->dir, it);
 }
 
-uint64_t toggle_iter_produced(const toggle_iter *it) { return it ? it->produced : 0; }
+TOGGLE__GETTER(uint64_t, toggle_iter_produced, toggle_iter, produced)
 
 /* Advance the reflected mixed-radix Gray code: the lowest digit that can
  * still move in its direction moves; the digits below it turn around.
@@ -321,8 +312,7 @@ int toggle_iter_next(toggle_iter *it, uint64_t *x, size_t len)
     if (!it || !x)
         return toggle__error(TOGGLE_EINVAL, "iterator and x must not be NULL");
     if (len < it->sp.n)
-        return toggle__error(TOGGLE_EBUFSIZE, "x has %zu entries, solutions have %zu", len,
-                             it->sp.n);
+        return toggle__short_array("x", len, "solutions have", it->sp.n);
     if (it->done)
         return TOGGLE_ITEROVER;
     if (it->produced > 0 && !gray_step(it)) {

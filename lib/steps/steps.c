@@ -167,26 +167,12 @@ void toggle_steps_free(toggle_steps *st)
 {
     if (!st)
         return;
-    toggle__free(st->mat);
-    toggle__free(st->hist);
-    toggle__free(st->redo);
-    toggle__free(st);
+    TOGGLE__FREE_ALL(st->mat, st->hist, st->redo, st);
 }
 
-size_t toggle_steps_rows(const toggle_steps *st)
-{
-    return st ? st->m : 0;
-}
-
-size_t toggle_steps_cols(const toggle_steps *st)
-{
-    return st ? st->n : 0;
-}
-
-uint64_t toggle_steps_modulus(const toggle_steps *st)
-{
-    return st ? st->k : 0;
-}
+TOGGLE__GETTER(size_t, toggle_steps_rows, toggle_steps, m)
+TOGGLE__GETTER(size_t, toggle_steps_cols, toggle_steps, n)
+TOGGLE__GETTER(uint64_t, toggle_steps_modulus, toggle_steps, k)
 
 int toggle_steps_entry(const toggle_steps *st, size_t i, size_t j, uint64_t *value)
 {
@@ -362,15 +348,8 @@ int toggle_steps_redo(toggle_steps *st, size_t count)
     return walk_trace(st, count, false);
 }
 
-size_t toggle_steps_count(const toggle_steps *st)
-{
-    return st ? st->nhist : 0;
-}
-
-size_t toggle_steps_redo_count(const toggle_steps *st)
-{
-    return st ? st->nredo : 0;
-}
+TOGGLE__GETTER(size_t, toggle_steps_count, toggle_steps, nhist)
+TOGGLE__GETTER(size_t, toggle_steps_redo_count, toggle_steps, nredo)
 
 int toggle_steps_op(const toggle_steps *st, size_t index, int *op, size_t *a, size_t *b,
                     uint64_t *c)

@@ -187,9 +187,9 @@ int toggle_system_new_packed(toggle_system **out, size_t m, size_t n, const uint
     return toggle__system_adopt_packed(out, m, n, rows, b, true);
 }
 
-size_t toggle_system_rows(const toggle_system *s) { return s ? s->m : 0; }
-size_t toggle_system_cols(const toggle_system *s) { return s ? s->n : 0; }
-uint64_t toggle_system_modulus(const toggle_system *s) { return s ? s->k : 0; }
+TOGGLE__GETTER(size_t, toggle_system_rows, toggle_system, m)
+TOGGLE__GETTER(size_t, toggle_system_cols, toggle_system, n)
+TOGGLE__GETTER(uint64_t, toggle_system_modulus, toggle_system, k)
 const toggle_graph *toggle_system_graph(const toggle_system *s) { return s ? s->graph : NULL; }
 
 uint64_t toggle__system_get(const toggle_system *s, size_t i, size_t j)
@@ -348,6 +348,28 @@ int toggle__system_each_entry(const toggle_system *s, toggle__entry_fn fn, void 
     }
     toggle__colbuf_clear(&cb);
     return TOGGLE_OK;
+}
+
+typedef struct {
+    uint64_t *M;
+    size_t stride, row0, col0;
+    bool transpose;
+} words_ctx;
+
+static void put_word(void *ctx, size_t i, size_t j, uint64_t v)
+{
+    words_ctx *c = ctx;
+    if (c->transpose)
+        c->M[(c->row0 + j) * c->stride + c->col0 + i] = v;
+    else
+        c->M[(c->row0 + i) * c->stride + c->col0 + j] = v;
+}
+
+int toggle__system_put_words(const toggle_system *s, uint64_t *M, size_t stride, size_t row0,
+                             size_t col0, bool transpose)
+{
+    words_ctx c = {M, stride, row0, col0, transpose};
+    return toggle__system_each_entry(s, put_word, &c);
 }
 
 typedef struct {

@@ -57,6 +57,13 @@ int toggle__budget_check_bytes(uint64_t budget, uint64_t bytes, const char *what
 typedef void (*toggle__entry_fn)(void *ctx, size_t i, size_t j, uint64_t v);
 int toggle__system_each_entry(const toggle_system *s, toggle__entry_fn fn, void *ctx);
 
+/* A into a matrix of one word per entry, row-major with `stride` words a
+ * row: M[(row0 + i) * stride + col0 + j] = A[i][j], or, with transpose,
+ * M[(row0 + j) * stride + col0 + i] = A[i][j]. Only A's nonzeros are
+ * written (M starts zeroed). TOGGLE_OK or TOGGLE_ENOMEM (as the walk). */
+int toggle__system_put_words(const toggle_system *s, uint64_t *M, size_t stride, size_t row0,
+                             size_t col0, bool transpose);
+
 /* Is A symmetric (m == n and A = A^T)? Costs one walk over A. */
 bool toggle__system_is_symmetric(const toggle_system *s);
 

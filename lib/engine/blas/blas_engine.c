@@ -14,9 +14,8 @@
 
 static bool blas_probe(const toggle_system *s, char *why, size_t len)
 {
-    if (!toggle__is_prime(s->k))
-        return toggle__probe_no(why, len, "the blas engine needs a prime modulus, %llu is "
-                                "composite", (unsigned long long)s->k);
+    if (!toggle__probe_prime(s, "blas", why, len))
+        return false;
     if (s->k >= TOGGLE__BLAS_MAX_P)
         return toggle__probe_no(why, len, "the blas engine needs a prime below 2^26, got %llu",
                                 (unsigned long long)s->k);

@@ -235,10 +235,7 @@ static bool chase_probe(const toggle_system *s, char *why, size_t len)
     if (g->flags & ~(uint32_t)TOGGLE_GRID_NO_SELF)
         return toggle__probe_no(why, len, "the chase engine handles classic and no-self grids "
                                 "only (not torus or Moore; grid flags 0x%x)", (unsigned)g->flags);
-    if (!toggle__is_prime(s->k))
-        return toggle__probe_no(why, len, "the chase engine needs a prime modulus, %llu is "
-                                "composite", (unsigned long long)s->k);
-    return true;
+    return toggle__probe_prime(s, "chase", why, len);
 }
 
 static void frame_for(const toggle_system *s, frame *f)
@@ -315,14 +312,8 @@ static int recanonicalise(toggle_solution *sol, size_t brows, size_t bcols, size
             piv++;
         if (piv == dn)
             return toggle__error(TOGGLE_EINTERNAL, "grid kernel is not unit on the last row");
-        if (piv != j) {
-            uint64_t *a = toggle__vecs_row(K, piv), *b = toggle__vecs_row(K, j);
-            for (size_t t = 0; t < K->stride; t++) {
-                uint64_t x = a[t];
-                a[t] = b[t];
-                b[t] = x;
-            }
-        }
+        if (piv != j)
+            toggle__vecs_swap(K, piv, j);
         vec_scale(K, j, toggle__invmod(toggle__vecs_get(K, j, base + j), k), k);
         for (size_t i = 0; i < dn; i++) {
             uint64_t f = i == j ? 0 : toggle__vecs_get(K, i, base + j);

@@ -8,10 +8,7 @@
 
 static bool dense_probe(const toggle_system *s, char *why, size_t len)
 {
-    if (!toggle__is_prime(s->k))
-        return toggle__probe_no(why, len, "the dense engine needs a prime modulus, %llu is "
-                                "composite", (unsigned long long)s->k);
-    return true;
+    return toggle__probe_prime(s, "dense", why, len);
 }
 
 static int dense_estimate(const toggle_system *s, uint64_t *bytes)
@@ -24,17 +21,6 @@ static int dense_estimate(const toggle_system *s, uint64_t *bytes)
         return toggle__error(TOGGLE_ENOMEM, "%zu x %zu system is too large for the dense engine",
                              s->m, s->n);
     return TOGGLE_OK;
-}
-
-typedef struct {
-    uint64_t *M;
-    size_t stride;
-} put_ctx;
-
-static void put(void *ctx, size_t i, size_t j, uint64_t v)
-{
-    put_ctx *c = ctx;
-    c->M[i * c->stride + j] = v;
 }
 
 static int dense_solve(const toggle_system *s, toggle_solution *sol)
@@ -51,8 +37,7 @@ static int dense_solve(const toggle_system *s, toggle_solution *sol)
         rc = toggle__error(TOGGLE_ENOMEM, "out of memory for a %zu x %zu matrix", m, stride);
         goto out;
     }
-    put_ctx ctx = {M, stride};
-    if ((rc = toggle__system_each_entry(s, put, &ctx)))
+    if ((rc = toggle__system_put_words(s, M, stride, 0, 0, false)))
         goto out;
     for (size_t i = 0; i < m; i++)
         M[i * stride + n] = toggle__rhs(s, i);

@@ -12,10 +12,7 @@
 
 static bool flint_probe(const toggle_system *s, char *why, size_t len)
 {
-    if (!toggle__is_prime(s->k))
-        return toggle__probe_no(why, len, "the FLINT engine needs a prime modulus, %llu is "
-                                "composite", (unsigned long long)s->k);
-    return true;
+    return toggle__probe_prime(s, "FLINT", why, len);
 }
 
 static int flint_estimate(const toggle_system *s, uint64_t *bytes)

@@ -142,13 +142,11 @@ static int poly_nullity_body(void *arg)
     return TOGGLE_OK;
 }
 
-int toggle__grid_poly_nullity(uint64_t p, size_t rows, size_t cols, unsigned d, size_t *nullity)
+int toggle__grid_poly_nullity_in(uint64_t p, size_t rows, size_t cols, unsigned d,
+                                 size_t *nullity)
 {
-    int rc = toggle__grid_poly_dims(rows, cols);
-    if (rc)
-        return rc;
     nullity_job job = {p, rows, cols, d, 0};
-    rc = toggle__flint_call(poly_nullity_body, &job, "grid polynomial nullity");
+    int rc = toggle__flint_call(poly_nullity_body, &job, "grid polynomial nullity");
     if (!rc)
         *nullity = job.nullity;
     return rc;
@@ -317,18 +315,15 @@ size_t toggle__grid_small_bytes(size_t rows, size_t c)
     return (rows + c + 2) * 8 * 12 + 3 * c * 8;
 }
 
-int toggle__grid_small_solve(uint64_t p, size_t rows, size_t c, unsigned d, const uint64_t *rhs,
-                             uint64_t *w, int *solvable, size_t *nullity, uint64_t **kernel)
+int toggle__grid_small_solve_in(uint64_t p, size_t rows, size_t c, unsigned d,
+                                const uint64_t *rhs, uint64_t *w, int *solvable,
+                                size_t *nullity, uint64_t **kernel)
 {
-    int rc = toggle__grid_poly_dims(rows, c);
-    if (rc)
-        return rc;
-    *kernel = NULL;
     small_job job = {p, rows, c, d, rhs, w, NULL, 0, 0, NULL};
     job.tmp = toggle__malloc_array(c, 3 * sizeof *job.tmp);
     if (!job.tmp)
         return toggle__error(TOGGLE_ENOMEM, "out of memory for the small system");
-    rc = toggle__flint_call(small_solve_body, &job, "grid small system");
+    int rc = toggle__flint_call(small_solve_body, &job, "grid small system");
     toggle__free(job.tmp);
     if (rc) {
         toggle__free(job.kernel);

@@ -6,18 +6,6 @@
 
 #include "core.h"
 
-/* The small system of a rows x c board chased from its last row:
- * P_rows(T) w = rhs over F_p, where T is the c x c tridiagonal row operator
- * (1 off the diagonal, d on it: d = 1 classic, 0 without self).
- * Vectors are c values < p.
- * Outputs: *solvable; *nullity = deg gcd(P_rows, charpoly T); when solvable,
- * w = the solution whose last *nullity entries are 0 (the canonical one);
- * *kernel (toggle__malloc'd, *nullity vectors of c values, caller frees;
- * NULL when the nullity is 0): vector i has entry c - nullity + i equal to
- * 1 and the other last-nullity entries 0. rhs may equal w. */
-int toggle__grid_small_solve(uint64_t p, size_t rows, size_t c, unsigned d, const uint64_t *rhs,
-                             uint64_t *w, int *solvable, size_t *nullity, uint64_t **kernel);
-
 /* Largest dimension whose polynomials either implementation builds (8
  * bytes per coefficient, a few polynomials alive at once). */
 #define TOGGLE__GRID_POLY_MAX ((size_t)1 << 28)
@@ -34,7 +22,40 @@ static inline int toggle__grid_poly_dims(size_t rows, size_t cols)
  * the kernel it returns), for the chase engine's estimate. */
 size_t toggle__grid_small_bytes(size_t rows, size_t c);
 
+/* What each implementation defines; callers use the two entry points
+ * below, which check the dimensions first (and clear *kernel). */
+int toggle__grid_small_solve_in(uint64_t p, size_t rows, size_t c, unsigned d,
+                                const uint64_t *rhs, uint64_t *w, int *solvable,
+                                size_t *nullity, uint64_t **kernel);
+int toggle__grid_poly_nullity_in(uint64_t p, size_t rows, size_t cols, unsigned d,
+                                 size_t *nullity);
+
+/* The small system of a rows x c board chased from its last row:
+ * P_rows(T) w = rhs over F_p, where T is the c x c tridiagonal row operator
+ * (1 off the diagonal, d on it: d = 1 classic, 0 without self).
+ * Vectors are c values < p.
+ * Outputs: *solvable; *nullity = deg gcd(P_rows, charpoly T); when solvable,
+ * w = the solution whose last *nullity entries are 0 (the canonical one);
+ * *kernel (toggle__malloc'd, *nullity vectors of c values, caller frees;
+ * NULL when the nullity is 0): vector i has entry c - nullity + i equal to
+ * 1 and the other last-nullity entries 0. rhs may equal w. */
+static inline int toggle__grid_small_solve(uint64_t p, size_t rows, size_t c, unsigned d,
+                                           const uint64_t *rhs, uint64_t *w, int *solvable,
+                                           size_t *nullity, uint64_t **kernel)
+{
+    int rc = toggle__grid_poly_dims(rows, c);
+    if (rc)
+        return rc;
+    *kernel = NULL;
+    return toggle__grid_small_solve_in(p, rows, c, d, rhs, w, solvable, nullity, kernel);
+}
+
 /* Nullity of the non-torus rows x cols board (d as above) by polynomials. */
-int toggle__grid_poly_nullity(uint64_t p, size_t rows, size_t cols, unsigned d, size_t *nullity);
+static inline int toggle__grid_poly_nullity(uint64_t p, size_t rows, size_t cols, unsigned d,
+                                            size_t *nullity)
+{
+    int rc = toggle__grid_poly_dims(rows, cols);
+    return rc ? rc : toggle__grid_poly_nullity_in(p, rows, cols, d, nullity);
+}
 
 #endif

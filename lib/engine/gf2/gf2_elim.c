@@ -205,27 +205,32 @@ GF2_INLINE void pass_body(const pass_args *a)
     }
 }
 
-static void pass_generic(const pass_args *a) { pass_body(a); }
-
+/* Each hot body NAME_body is compiled once per vector unit by
+ * GF2_CLONES(NAME): NAME_generic, and on x86 NAME_avx2 and NAME_avx512
+ * (its GF2_INLINE helpers inline into each). GF2_PICK(NAME) chooses, per
+ * call (no global state), the widest vector unit the CPU has. */
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-#define GF2_X86 1
-__attribute__((target("avx2"))) static void pass_avx2(const pass_args *a) { pass_body(a); }
-__attribute__((target("avx512f"))) static void pass_avx512(const pass_args *a) { pass_body(a); }
+#define GF2_CLONES(name, args_t)                                                     \
+    static void name##_generic(const args_t *a) { name##_body(a); }                  \
+    __attribute__((target("avx2"))) static void name##_avx2(const args_t *a)         \
+    {                                                                                \
+        name##_body(a);                                                              \
+    }                                                                                \
+    __attribute__((target("avx512f"))) static void name##_avx512(const args_t *a)    \
+    {                                                                                \
+        name##_body(a);                                                              \
+    }
+#define GF2_PICK(name)                                                               \
+    (__builtin_cpu_supports("avx512f") ? name##_avx512                                \
+     : __builtin_cpu_supports("avx2")  ? name##_avx2                                  \
+                                       : name##_generic)
+#else
+#define GF2_CLONES(name, args_t) static void name##_generic(const args_t *a) { name##_body(a); }
+#define GF2_PICK(name) name##_generic
 #endif
 
 typedef void (*pass_fn)(const pass_args *);
-
-/* Chosen per call (no global state): the widest vector unit the CPU has. */
-static pass_fn pick_pass(void)
-{
-#ifdef GF2_X86
-    if (__builtin_cpu_supports("avx512f"))
-        return pass_avx512;
-    if (__builtin_cpu_supports("avx2"))
-        return pass_avx2;
-#endif
-    return pass_generic;
-}
+GF2_CLONES(pass, pass_args)
 
 /* ---- pivot search ------------------------------------------------------- */
 
@@ -459,7 +464,7 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
     for (unsigned t = 0; t < T && !rc; t++)
         if (!(tabs[t] = toggle__malloc_array(tabw, sizeof(uint64_t))))
             rc = TOGGLE_ENOMEM;
-    pass_fn pass = pick_pass();
+    pass_fn pass = GF2_PICK(pass);
     size_t r = 0, c = 0;
     unsigned Kmax = p.k * p.nt;
     int cancel = TOGGLE_OK; /* the progress callback's verdict, once per pivot block */
@@ -593,22 +598,7 @@ GF2_INLINE void upd_body(const upd_args *a)
 }
 
 typedef void (*upd_fn)(const upd_args *);
-static void upd_generic(const upd_args *a) { upd_body(a); }
-#ifdef GF2_X86
-__attribute__((target("avx2"))) static void upd_avx2(const upd_args *a) { upd_body(a); }
-__attribute__((target("avx512f"))) static void upd_avx512(const upd_args *a) { upd_body(a); }
-#endif
-
-static upd_fn pick_upd(void)
-{
-#ifdef GF2_X86
-    if (__builtin_cpu_supports("avx512f"))
-        return upd_avx512;
-    if (__builtin_cpu_supports("avx2"))
-        return upd_avx2;
-#endif
-    return upd_generic;
-}
+GF2_CLONES(upd, upd_args)
 
 typedef struct upd_job {
     upd_args a;
@@ -668,11 +658,7 @@ typedef struct blocked_ws {
 
 static void blocked_free(blocked_ws *w, unsigned T)
 {
-    toggle__free(w->P);
-    toggle__free(w->perm);
-    toggle__free(w->who);
-    toggle__free(w->where);
-    toggle__free(w->ppc);
+    TOGGLE__FREE_ALL(w->P, w->perm, w->who, w->where, w->ppc);
     for (unsigned t = 0; t < T; t++)
         toggle__free(w->tabs[t]);
 }
@@ -704,7 +690,7 @@ static int rref_blocked(uint64_t *M, size_t rows, size_t cols, size_t stride, si
         blocked_free(&w, T);
         return toggle__error(TOGGLE_ENOMEM, "out of memory for GF(2) blocked elimination");
     }
-    upd_fn fn = pick_upd();
+    upd_fn fn = GF2_PICK(upd);
     size_t r0 = 0;
     for (size_t pw0 = 0; pw0 < W && r0 < rows && !rc; pw0 += pbw) {
         size_t nw = W - pw0 < pbw ? W - pw0 : pbw, pcols = cols - pw0 * 64;

@@ -131,37 +131,13 @@ static int howell_estimate(const toggle_system *s, uint64_t *bytes)
     return TOGGLE_OK;
 }
 
-/* A into M: M[row0 + j][col0 + i] = A[i][j] (transpose = true), or
- * M[row0 + i][col0 + j] = A[i][j]. */
-typedef struct {
-    uint64_t *M;
-    size_t cols, row0, col0;
-    bool transpose;
-} fill_ctx;
-
-static void put(void *ctx, size_t i, size_t j, uint64_t v)
-{
-    fill_ctx *c = ctx;
-    if (c->transpose)
-        c->M[(c->row0 + j) * c->cols + c->col0 + i] = v;
-    else
-        c->M[(c->row0 + i) * c->cols + c->col0 + j] = v;
-}
-
-static int fill_a(const toggle_system *s, uint64_t *M, size_t cols, size_t row0, size_t col0,
-                  bool transpose)
-{
-    fill_ctx c = {M, cols, row0, col0, transpose};
-    return toggle__system_each_entry(s, put, &c);
-}
-
 /* Certificate: Howell form of [A | b | I_m]; the row led by the b column
  * is (0 | y.b | y) with y A = 0 and y.b != 0. */
 static int certify_in(const toggle_system *s, toggle_solution *sol, uint64_t *M, size_t *lead,
                       size_t cols, size_t cap)
 {
     size_t m = s->m, n = s->n, r;
-    int rc = fill_a(s, M, cols, 0, 0, false);
+    int rc = toggle__system_put_words(s, M, cols, 0, 0, false);
     if (rc)
         return rc;
     for (size_t i = 0; i < m; i++) {
@@ -218,7 +194,7 @@ static int howell_solve(const toggle_system *s, toggle_solution *sol)
     /* Rows: (-b | 1 | 0) and (column j of A | 0 | e_j). A combination with
      * coefficients (c, x) reads (A x - c b | c | x). */
     size_t cols = m + 1 + n, cap = n + 1 + cols;
-    int rc = fill_a(s, M, cols, 1, 0, true);
+    int rc = toggle__system_put_words(s, M, cols, 1, 0, true);
     if (!rc) {
         for (size_t i = 0; i < m; i++)
             M[i] = toggle__rhs(s, i) ? k - toggle__rhs(s, i) : 0;

@@ -100,16 +100,15 @@ static int polys(uint64_t p, size_t rows, size_t c, unsigned d, uint64_t *chi, u
     return TOGGLE_OK;
 }
 
-int toggle__grid_poly_nullity(uint64_t p, size_t rows, size_t cols, unsigned d, size_t *nullity)
+int toggle__grid_poly_nullity_in(uint64_t p, size_t rows, size_t cols, unsigned d,
+                                 size_t *nullity)
 {
-    int rc = toggle__grid_poly_dims(rows, cols);
-    if (rc)
-        return rc;
     uint64_t *chi = toggle__calloc(2 * cols + 2, sizeof *chi);
     if (!chi)
         return toggle__error(TOGGLE_ENOMEM, "out of memory for grid polynomials");
     uint64_t *r = chi + cols + 1;
-    if (!(rc = polys(p, rows, cols, d, chi, r))) {
+    int rc = polys(p, rows, cols, d, chi, r);
+    if (!rc) {
         size_t g = gcd_degree(chi, r, cols + 1, p); /* gcd(chi, 0) = chi */
         *nullity = g == SIZE_MAX ? 0 : g;
     }
@@ -123,16 +122,14 @@ size_t toggle__grid_small_bytes(size_t rows, size_t c)
     return (c + 1) * (c + 1) * 8 + (4 * c + 4) * 8;
 }
 
-int toggle__grid_small_solve(uint64_t p, size_t rows, size_t c, unsigned d, const uint64_t *rhs,
-                             uint64_t *w, int *solvable, size_t *nullity, uint64_t **kernel)
+int toggle__grid_small_solve_in(uint64_t p, size_t rows, size_t c, unsigned d,
+                                const uint64_t *rhs, uint64_t *w, int *solvable,
+                                size_t *nullity, uint64_t **kernel)
 {
-    int rc = toggle__grid_poly_dims(rows, c);
-    if (rc)
-        return rc;
-    *kernel = NULL;
     size_t cols = c + 1, cells;
     if (!toggle__mul_ok(c, cols, &cells))
         return toggle__error(TOGGLE_EOVERFLOW, "small system of %zu columns overflows", c);
+    int rc = TOGGLE_OK;
     uint64_t *M = toggle__calloc(cells, sizeof *M);
     uint64_t *chi = toggle__calloc(2 * c + 1, sizeof *chi);
     size_t *pivot = toggle__calloc(c, sizeof *pivot);

@@ -630,12 +630,7 @@ static int canonicalise(toggle_solution *sol)
             if (piv[b] < piv[m])
                 m = b;
         if (m != a) {
-            uint64_t *x = toggle__vecs_row(K, a), *y = toggle__vecs_row(K, m);
-            for (size_t t = 0; t < K->stride; t++) {
-                uint64_t tmp = x[t];
-                x[t] = y[t];
-                y[t] = tmp;
-            }
+            toggle__vecs_swap(K, a, m);
             size_t tp = piv[a];
             piv[a] = piv[m];
             piv[m] = tp;
@@ -654,10 +649,7 @@ static bool transfer_applies(const toggle_system *s, char *why, size_t len)
     const toggle_graph *g = s->graph;
     if (!g || (g->kind != TOGGLE_KIND_GRID && g->kind != TOGGLE_KIND_STENCIL))
         return toggle__probe_no(why, len, "the transfer engine needs a grid or stencil graph");
-    if (!toggle__is_prime(s->k))
-        return toggle__probe_no(why, len, "the transfer engine needs a prime modulus, %llu is "
-                                "composite", (unsigned long long)s->k);
-    return true;
+    return toggle__probe_prime(s, "transfer", why, len);
 }
 
 /* Pick the axis: the shorter frame rows first (fewer unknowns). */
