@@ -80,7 +80,7 @@ static int print_ops(FILE *f, const toggle_steps *st, size_t first)
     toggle_steps_write(st, first, NULL, 0, &need);
     char *buf = malloc(need ? need : 1);
     if (!buf)
-        return cli_fail("steps", "out of memory");
+        return cli_nomem("steps");
     int rc = toggle_steps_write(st, first, buf, need, NULL);
     if (!rc)
         fputs(buf, f);
@@ -98,7 +98,7 @@ static int print_status(FILE *f, const toggle_steps *st, const char *prefix)
     toggle_steps_pivots(st, NULL, 0, &count);
     size_t *piv = malloc((count ? count : 1) * sizeof *piv);
     if (!piv)
-        return cli_fail("status", "out of memory");
+        return cli_nomem("status");
     toggle_steps_pivots(st, piv, count, &count);
     fprintf(f, "%srank so far: %zu (of %zu unknowns)\n%spivots:", prefix, rank, n, prefix);
     for (size_t i = 0; i < count; i++)
@@ -228,7 +228,7 @@ static int undo_redo(session *se, const char *rest, int undo)
         return cli_status(what, rc);
     for (size_t i = 0; i < n; i++)
         if (stack_push(to, from->v[--from->n]))
-            return cli_fail(what, "out of memory");
+            return cli_nomem(what);
     return 0;
 }
 
@@ -237,7 +237,7 @@ static int record(session *se, size_t ops)
 {
     se->undone.n = 0;
     if (ops && stack_push(&se->done, ops))
-        return cli_fail("rowops", "out of memory");
+        return cli_nomem("rowops");
     if (!se->quiet)
         print_matrix(stdout, se->st);
     return 0;
@@ -345,15 +345,15 @@ int cmd_rowops(int argc, char **argv)
             se.quiet = 1;
         } else if (cli_opt(argc, argv, &i, "--mod", &val)) {
             if (!val || cli_parse_u64(val, &k))
-                return cli_fail("--mod", "expected a modulus such as 2 or 7");
+                return cli_usage("--mod", "expected a modulus such as 2 or 7");
         } else if (a[0] == '-' || path) {
-            return cli_fail("rowops", "unknown argument '%s' (see toggle rowops --help)", a);
+            return cli_usage("rowops", "unknown argument '%s' (see toggle rowops --help)", a);
         } else {
             path = a;
         }
     }
     if (!path)
-        return cli_fail("rowops", "needs a FILE with an augmented matrix (see --help)");
+        return cli_usage("rowops", "needs a FILE with an augmented matrix (see --help)");
     size_t len;
     char *text = cli_read_file(path, &len);
     if (!text)
