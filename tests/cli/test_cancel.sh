@@ -8,12 +8,7 @@
 set -u
 T="$1"
 VG="${2:-}"
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/harness.sh"
 
 # name, then the command after the binary; the run is interrupted after the
 # first "toggle: progress" line (--progress writes one per percent off a terminal)
@@ -55,8 +50,7 @@ if [ -z "$VG" ]; then
         --progress --threads 1
     # render --grid solves first: the same cancel (checked when the chase
     # reports or ends)
-    interrupt render render --grid 2000x2000 --mod 3 --progress --out "$tmp/x.png"
+    interrupt render render --grid 3000x3000 --mod 5 --progress --out "$tmp/x.png"
     [ -e "$tmp/x.png" ] && bad "render: an interrupted render wrote its file"
 fi
-echo "cli-cancel${VG:+ (valgrind)}: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish "cli-cancel${VG:+ (valgrind)}"

@@ -3,13 +3,7 @@
 # usage: test_cli.sh /path/to/toggle
 set -u
 T="$1"
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/harness.sh"
 expect_out() { # name, expected substring, command...
     local name="$1" want="$2"; shift 2
     local out; out=$("$@" 2>&1); local rc=$?
@@ -117,5 +111,4 @@ expect_out cost-unit "fewest cells: 4 (proven optimal" "$T" solve --grid 4x4 --f
 printf '1 1\n1 1\n' >"$tmp/cost-small.txt"
 expect_fail cost-shape "one cost per cell" "$T" solve --grid 4x4 --fewest --cost "$tmp/cost-small.txt"
 
-echo "cli: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish cli
