@@ -25,8 +25,8 @@ static const char generate_usage[] =
     "  --count N        print N boards, separated by blank lines (default 1)\n"
     "  --seed S         seed (default 0); the same seed prints the same boards\n"
     "  --json           one JSON object (docs/json.md): the boards as \"start\" arrays\n"
-    "  --progress       show progress on stderr even off a terminal; --no-progress:\n"
-    "                   never\n"
+    "  --progress       show progress on stderr even off a terminal\n"
+    "  --no-progress    never show progress\n"
     "  -h, --help       this help\n";
 
 int cmd_generate(int argc, char **argv)

@@ -29,7 +29,8 @@ static const char render_usage[] =
     "  --line-color HEX   colour of lines and border, RRGGBB (default 000000)\n"
     "  --json             print what was written as one JSON object (docs/json.md)\n"
     "  --progress         show the solve's progress on stderr (--grid), even off a\n"
-    "                     terminal; --no-progress: never\n"
+    "                     terminal\n"
+    "  --no-progress      never show progress\n"
     "  -h, --help         this help\n";
 
 static int set_num(toggle_render_opts *o, int key, const char *val, const char *what)

@@ -40,6 +40,8 @@ static const char sweep_usage[] =
     "  --format F         png (default) or ppm\n"
     "  --site             also the game (play.html) and libtoggle.js: what toggle web does\n"
     "  --json             print a summary as one JSON object (docs/json.md)\n"
+    "  --progress         the progress bar even when stderr is not a terminal\n"
+    "  --no-progress      no progress bar (the default off a terminal)\n"
     "  -h, --help         this help\n"
     "\n"
     "Parts made with --shard are joined by toggle sweep-merge (see its --help).\n";
@@ -336,7 +338,7 @@ static int make_dirs(const sweep *sw)
 }
 
 /* Do the boards on `threads` workers, with a progress bar on a terminal. */
-static int run_boards(sweep *sw, size_t threads)
+static int run_boards(sweep *sw, size_t threads, int progress)
 {
     if (threads > sw->rows.n)
         threads = sw->rows.n ? sw->rows.n : 1;
@@ -346,7 +348,7 @@ static int run_boards(sweep *sw, size_t threads)
         rc = toggle_render_opts_new(&sw->workers[i].opts);
     if (rc)
         cli_nomem("sweep");
-    int tty = isatty(2);
+    int tty = progress == CLI_PROGRESS_AUTO ? isatty(2) : progress == CLI_PROGRESS_ON;
     progress_bar bar;
     progress_start(&bar, "boards");
     pool_spec spec = {.threads = threads, .tasks = sw->rows.n, .job = sweep_board, .ctx = sw,
@@ -372,7 +374,7 @@ int cmd_sweep(int argc, char **argv)
     const char *shard = NULL, *val;
     uint64_t threads = 0, cell = 0, si = 0, sk = 1;
     sweep sw = {.render = 1, .format = TOGGLE_IMAGE_PNG};
-    int site = 0, json = 0;
+    int site = 0, json = 0, progress = CLI_PROGRESS_AUTO;
     cli_clock clock;
     cli_clock_start(&clock);
     for (int i = 1; i < argc; i++) {
@@ -386,6 +388,8 @@ int cmd_sweep(int argc, char **argv)
             site = 1;
         } else if (!strcmp(a, "--json")) {
             json = 1;
+        } else if (cli_progress_opt(a, &progress)) {
+            continue;
         } else if (cli_opt(argc, argv, &i, "--sizes", &val) && val) {
             sizes = val;
         } else if (cli_opt(argc, argv, &i, "--primes", &val) && val) {
@@ -430,7 +434,7 @@ int cmd_sweep(int argc, char **argv)
         threads = c > 0 ? (uint64_t)c : 1;
     }
     int status = parse_maps(maps, &sw.maps) || list_boards(&sw, sz, nsz, pr, npr, si, sk) ||
-                 make_dirs(&sw) || run_boards(&sw, (size_t)threads);
+                 make_dirs(&sw) || run_boards(&sw, (size_t)threads, progress);
     if (!status && (sweep_manifest_write(out, &sw.rows) || sweep_gallery_write(out, &sw.rows, site)))
         status = cli_fail("sweep", "cannot write the manifest or gallery in '%s'", out);
     if (!status && site && web_site_write(out))
