@@ -159,6 +159,12 @@ static int build_system(const solve_opts *o, toggle_system **sys, size_t *rows, 
     return bad;
 }
 
+/* Ctrl-C while a long answer prints: stop (CLI_EXIT_CANCELLED), else 0. */
+static int stop_if_interrupted(void)
+{
+    return cli_interrupted() ? cli_cancelled("solve") : 0;
+}
+
 /* The kernel vectors to print: --all, at most --kernel-limit, none with --no-kernel. */
 static size_t kernel_shown(const solve_opts *o, size_t d)
 {
@@ -225,7 +231,7 @@ static int report(const solve_opts *o, const toggle_system *s, const toggle_solu
         fputs(",\"kernel\":", f);
         if (o->all && !o->no_kernel) {
             fputc('[', f);
-            for (size_t i = 0; i < kshow; i++) {
+            for (size_t i = 0; i < kshow && !(status = stop_if_interrupted()); i++) {
                 toggle_solution_kernel_vector(sol, i, v, n);
                 if (i)
                     fputc(',', f);
@@ -252,7 +258,7 @@ static int report(const solve_opts *o, const toggle_system *s, const toggle_solu
             fputs("certificate (y with yA = 0 and y.b != 0):\n", f);
             cli_print_vector(f, v, m, rows, cols, k);
         }
-        for (size_t i = 0; i < kshow; i++) {
+        for (size_t i = 0; i < kshow && !(status = stop_if_interrupted()); i++) {
             toggle_solution_kernel_vector(sol, i, v, n);
             fprintf(f, "kernel %zu:\n", i);
             cli_print_vector(f, v, n, rows, cols, k);
