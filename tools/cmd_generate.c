@@ -150,9 +150,8 @@ int cmd_generate(int argc, char **argv)
         rc = cli_print_board(stdout, board, rows, cols, k);
     }
     if (json && gen) {
-        putchar(']');
-        if (!rc)
-            cli_json_timing(stdout, &clock);
+        putchar(']'); /* the boards made so far: none when there is no such board */
+        cli_json_timing(stdout, &clock);
         puts("}");
     }
     if (rc == TOGGLE_ECANCELED && cli_interrupted())
