@@ -11,7 +11,7 @@ int cli_board_opt(int argc, char **argv, int *i, cli_board *b)
     const char *val = NULL, *a = argv[*i];
     int lat = cli_lattice_opt(argc, argv, i, &b->flags);
     if (lat)
-        return lat;
+        return lat < 0 ? -CLI_EXIT_USAGE : lat;
     if (!strcmp(a, "--torus")) {
         b->flags |= TOGGLE_GRID_TORUS;
     } else if (!strcmp(a, "--no-self")) {
@@ -20,22 +20,22 @@ int cli_board_opt(int argc, char **argv, int *i, cli_board *b)
         b->flags |= TOGGLE_GRID_MOORE;
     } else if (cli_opt(argc, argv, i, "--grid", &val)) {
         if (!(b->grid = val))
-            return -cli_fail("--grid", "needs a value such as 5x5");
+            return -cli_usage("--grid", "needs a value such as 5x5");
     } else if (cli_opt(argc, argv, i, "--graph", &val)) {
         if (!(b->graph = val))
-            return -cli_fail("--graph", "needs a file");
+            return -cli_usage("--graph", "needs a file");
     } else if (cli_opt(argc, argv, i, "--system", &val)) {
         if (!(b->system = val))
-            return -cli_fail("--system", "needs a file");
+            return -cli_usage("--system", "needs a file");
     } else if (cli_opt(argc, argv, i, "--start", &val)) {
         if (!(b->start = val))
-            return -cli_fail("--start", "needs a file");
+            return -cli_usage("--start", "needs a file");
     } else if (cli_opt(argc, argv, i, "--target", &val)) {
         if (!(b->target = val))
-            return -cli_fail("--target", "needs a file");
+            return -cli_usage("--target", "needs a file");
     } else if (cli_opt(argc, argv, i, "--mod", &val)) {
         if (!val || cli_parse_u64(val, &b->k))
-            return -cli_fail("--mod", "expected a modulus such as 2 or 65521");
+            return -cli_usage("--mod", "expected a modulus such as 2 or 65521");
     } else {
         return 0;
     }
@@ -45,12 +45,12 @@ int cli_board_opt(int argc, char **argv, int *i, cli_board *b)
 int cli_board_check(const cli_board *b, const char *cmd, const char *sources)
 {
     if (!!b->grid + !!b->graph + !!b->system != 1)
-        return cli_fail(cmd, "give exactly one of %s (see --help)", sources);
+        return cli_usage(cmd, "give exactly one of %s (see --help)", sources);
     if (b->system && (b->start || b->target))
-        return cli_fail(cmd, "--start and --target need --grid or --graph");
+        return cli_usage(cmd, "--start and --target need --grid or --graph");
     if ((b->flags & (TOGGLE_GRID_TORUS | TOGGLE_GRID_MOORE | TOGGLE_GRID_CYLINDER |
                      TOGGLE_GRID_HEX | TOGGLE_GRID_TRI)) && !b->grid)
-        return cli_fail(cmd, "--torus, --cylinder, --moore and --lattice need --grid");
+        return cli_usage(cmd, "--torus, --cylinder, --moore and --lattice need --grid");
     return 0;
 }
 
@@ -64,7 +64,7 @@ static int read_state(const char *spec, size_t n, size_t rows, size_t cols, uint
         return 0;
     uint64_t *v = calloc(n ? n : 1, sizeof *v);
     if (!v)
-        return cli_fail("state", "out of memory");
+        return cli_nomem("state");
     if (!strcmp(spec, "zero") || !strcmp(spec, "zeros")) {
         *out = v;
         return 0;
@@ -113,7 +113,7 @@ int cli_board_system(const cli_board *b, toggle_system **sys, size_t *rows, size
     toggle_graph *g = NULL;
     if (b->grid) {
         if (cli_parse_shape(b->grid, rows, cols))
-            return cli_fail("--grid", "expected RxC, for example 5x5, got '%s'", b->grid);
+            return cli_usage("--grid", "expected RxC, for example 5x5, got '%s'", b->grid);
         rc = toggle_graph_new_grid(&g, *rows, *cols, b->flags);
         if (rc)
             return cli_status("--grid", rc);

@@ -6,20 +6,63 @@
 
 #include "commands.h"
 
+static void say(const char *what, const char *fmt, va_list ap)
+{
+    cli_progress_clear();
+    fprintf(stderr, "toggle: %s: ", what);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 int cli_fail(const char *what, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "toggle: %s: ", what);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    say(what, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
-    return 1;
+    return CLI_EXIT_INPUT;
+}
+
+int cli_usage(const char *what, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    say(what, fmt, ap);
+    va_end(ap);
+    return CLI_EXIT_USAGE;
+}
+
+int cli_nomem(const char *what)
+{
+    cli_fail(what, "out of memory");
+    return CLI_EXIT_RESOURCE;
+}
+
+int cli_exit_code(int rc)
+{
+    switch (rc) {
+    case TOGGLE_OK:
+        return CLI_EXIT_OK;
+    case TOGGLE_ENOMEM:    /* out of memory or over the budget */
+    case TOGGLE_EOVERFLOW: /* a size that does not fit */
+    case TOGGLE_ELIMIT:
+        return CLI_EXIT_RESOURCE;
+    case TOGGLE_ENOSOLUTION:
+        return CLI_EXIT_NOSOLUTION;
+    case TOGGLE_ECANCELED:
+        return CLI_EXIT_CANCELLED;
+    default:
+        return CLI_EXIT_INPUT;
+    }
 }
 
 int cli_status(const char *what, int rc)
 {
-    return cli_fail(what, "%s (%s)", toggle_last_error(), toggle_status_name(rc));
+    if (rc == TOGGLE_ECANCELED && cli_interrupted())
+        cli_fail(what, "interrupted (SIGINT): %s", toggle_last_error());
+    else
+        cli_fail(what, "%s (%s)", toggle_last_error(), toggle_status_name(rc));
+    return cli_exit_code(rc);
 }
 
 char *cli_read_file(const char *path, size_t *len)

@@ -48,26 +48,26 @@ static int parse(int argc, char **argv, chaos_opts *o)
             o->unique = 1;
         } else if (cli_opt(argc, argv, &i, "--chaos", &val)) {
             if (!(o->shape = val))
-                return cli_fail("--chaos", "needs a board such as 6x9");
+                return cli_usage("--chaos", "needs a board such as 6x9");
         } else if (cli_opt(argc, argv, &i, "--density", &val)) {
             o->density = val ? strtod(val, &end) : NAN;
             if (!val || !*val || *end || !(o->density >= 0 && o->density <= 1))
-                return cli_fail("--density", "expected a probability between 0 and 1");
+                return cli_usage("--density", "expected a probability between 0 and 1");
         } else if (cli_opt(argc, argv, &i, "--radius", &val)) {
             if (!val || cli_parse_u64(val, &v) || v >= SIZE_MAX)
-                return cli_fail("--radius", "expected a distance such as 2");
+                return cli_usage("--radius", "expected a distance such as 2");
             o->radius = (size_t)v;
         } else if (cli_opt(argc, argv, &i, "--mod", &val)) {
             if (!val || cli_parse_u64(val, &o->k))
-                return cli_fail("--mod", "expected a modulus such as 2 or 3");
+                return cli_usage("--mod", "expected a modulus such as 2 or 3");
         } else if (cli_opt(argc, argv, &i, "--seed", &val)) {
             if (!val || cli_parse_u64(val, &o->seed))
-                return cli_fail("--seed", "expected a number");
+                return cli_usage("--seed", "expected a number");
         } else if (cli_opt(argc, argv, &i, "--presses", &val)) {
             if (!val || cli_parse_u64(val, &o->presses))
-                return cli_fail("--presses", "expected a number");
+                return cli_usage("--presses", "expected a number");
         } else {
-            return cli_fail("generate", "unknown argument '%s' with --chaos (see toggle "
+            return cli_usage("generate", "unknown argument '%s' with --chaos (see toggle "
                                         "generate --chaos RxC --help)", a);
         }
     }
@@ -125,7 +125,7 @@ int cli_generate_chaos(int argc, char **argv)
         return status < 0 ? 0 : status;
     size_t rows, cols;
     if (!o.shape || cli_parse_shape(o.shape, &rows, &cols))
-        return cli_fail("--chaos", "expected RxC, for example 6x9");
+        return cli_usage("--chaos", "expected RxC, for example 6x9");
     toggle_graph *g = NULL;
     toggle_system *s = NULL;
     toggle_generator *gen = NULL;

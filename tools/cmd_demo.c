@@ -97,7 +97,7 @@ int cmd_demo(int argc, char **argv)
                   stdout);
             return 0;
         }
-        return cli_fail("demo", "unknown argument '%s' (see toggle demo --help)", argv[i]);
+        return cli_usage("demo", "unknown argument '%s' (see toggle demo --help)", argv[i]);
     }
     printf("libtoggle %s: Lights Out and its relatives as linear algebra over Z/kZ\n\n",
            toggle_version_string());

@@ -24,6 +24,9 @@ static const char generate_usage[] =
     "  --lit N          exactly N cells of the board are lit\n"
     "  --count N        print N boards, separated by blank lines (default 1)\n"
     "  --seed S         seed (default 0); the same seed prints the same boards\n"
+    "  --json           one JSON object (docs/json.md): the boards as \"start\" arrays\n"
+    "  --progress       show progress on stderr even off a terminal\n"
+    "  --no-progress    never show progress\n"
     "  -h, --help       this help\n";
 
 int cmd_generate(int argc, char **argv)
@@ -31,7 +34,9 @@ int cmd_generate(int argc, char **argv)
     const char *grid = NULL;
     uint64_t k = 2, seed = 0, presses = UINT64_MAX, lit = UINT64_MAX, count = 1;
     uint32_t flags = 0;
-    int unique = 0, metric = TOGGLE_METRIC_CELLS;
+    int unique = 0, metric = TOGGLE_METRIC_CELLS, json = 0, progress = CLI_PROGRESS_AUTO;
+    cli_clock clock;
+    cli_clock_start(&clock);
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--chaos"))
             return cli_generate_chaos(argc, argv);
@@ -46,34 +51,38 @@ int cmd_generate(int argc, char **argv)
             flags |= TOGGLE_GRID_MOORE;
         } else if (!strcmp(a, "--unique")) {
             unique = 1;
+        } else if (!strcmp(a, "--json")) {
+            json = 1;
+        } else if (cli_progress_opt(a, &progress)) {
+            continue;
         } else if (cli_opt(argc, argv, &i, "--grid", &val)) {
             if (!(grid = val))
-                return cli_fail("--grid", "needs a value such as 5x5");
+                return cli_usage("--grid", "needs a value such as 5x5");
         } else if (cli_opt(argc, argv, &i, "--mod", &val)) {
             if (!val || cli_parse_u64(val, &k))
-                return cli_fail("--mod", "expected a modulus such as 2 or 6");
+                return cli_usage("--mod", "expected a modulus such as 2 or 6");
         } else if (cli_opt(argc, argv, &i, "--seed", &val)) {
             if (!val || cli_parse_u64(val, &seed))
-                return cli_fail("--seed", "expected a number");
+                return cli_usage("--seed", "expected a number");
         } else if (cli_opt(argc, argv, &i, "--presses", &val)) {
             if (!val || cli_parse_u64(val, &presses))
-                return cli_fail("--presses", "expected a number");
+                return cli_usage("--presses", "expected a number");
         } else if (cli_opt(argc, argv, &i, "--lit", &val)) {
             if (!val || cli_parse_u64(val, &lit))
-                return cli_fail("--lit", "expected a number");
+                return cli_usage("--lit", "expected a number");
         } else if (cli_opt(argc, argv, &i, "--count", &val)) {
             if (!val || cli_parse_u64(val, &count) || !count)
-                return cli_fail("--count", "expected a positive number");
+                return cli_usage("--count", "expected a positive number");
         } else if (cli_opt(argc, argv, &i, "--metric", &val)) {
             if (cli_parse_metric(val, &metric))
-                return cli_fail("--metric", "expected cells or presses");
+                return cli_usage("--metric", "expected cells or presses");
         } else {
-            return cli_fail("generate", "unknown argument '%s' (see toggle generate --help)", a);
+            return cli_usage("generate", "unknown argument '%s' (see toggle generate --help)", a);
         }
     }
     size_t rows, cols;
     if (!grid || cli_parse_shape(grid, &rows, &cols))
-        return cli_fail("generate", "--grid RxC is required (see --help)");
+        return cli_usage("generate", "--grid RxC is required (see --help)");
     toggle_graph *g = NULL;
     toggle_system *s = NULL;
     toggle_generator *gen = NULL;
@@ -82,6 +91,9 @@ int cmd_generate(int argc, char **argv)
     const char *what = "--grid";
     if (!rc && (what = "system", 1))
         rc = toggle_system_new(&s, g, k, NULL, NULL);
+    cli_cancel_begin(progress);
+    if (!rc)
+        rc = cli_cancel_attach(s);
     if (!rc && (what = "generator", 1))
         rc = toggle_generator_new(&gen, s);
     if (!rc)
@@ -99,12 +111,30 @@ int cmd_generate(int argc, char **argv)
         rc = TOGGLE_ENOMEM;
     }
     int status = 0;
+    if (!rc && json) {
+        cli_json_begin(stdout, "generate");
+        cli_json_board(stdout, rows, cols);
+        printf(",\"modulus\":%llu,\"seed\":%llu,\"boards\":[", (unsigned long long)k,
+               (unsigned long long)seed);
+    }
     for (uint64_t c = 0; !rc && c < count; c++) {
         uint64_t w;
         what = "generate";
         rc = toggle_generator_next(gen, board, n, &w);
+        if (!rc && cli_interrupted())
+            rc = TOGGLE_ECANCELED;
         if (rc)
             break;
+        cli_progress_clear();
+        if (json) {
+            fputs(c ? ",{\"start\":" : "{\"start\":", stdout);
+            cli_json_array(stdout, board, n);
+            if (w != UINT64_MAX)
+                printf(",\"fewest\":{\"metric\":\"%s\",\"weight\":%llu}",
+                       metric == TOGGLE_METRIC_CELLS ? "cells" : "presses", (unsigned long long)w);
+            putchar('}');
+            continue;
+        }
         if (c)
             putchar('\n');
         printf("# toggle generate --grid %zux%zu --mod %llu --seed %llu%s", rows, cols,
@@ -119,7 +149,14 @@ int cmd_generate(int argc, char **argv)
         putchar('\n');
         rc = cli_print_board(stdout, board, rows, cols, k);
     }
-    if (rc)
+    if (json && gen) {
+        putchar(']'); /* the boards made so far: none when there is no such board */
+        cli_json_timing(stdout, &clock);
+        puts("}");
+    }
+    if (rc == TOGGLE_ECANCELED && cli_interrupted())
+        status = cli_cancelled(what);
+    else if (rc)
         status = cli_status(what, rc);
     free(board);
     toggle_generator_free(gen);
@@ -174,81 +211,123 @@ static uint64_t *read_costs(const char *path, size_t n)
     return c;
 }
 
-int cli_space_report_costs(FILE *f, const toggle_solution *sol, size_t rows, size_t cols,
-                           int all_solutions, uint64_t limit, int fewest, int metric,
-                           const char *cost_file, uint64_t threads)
+int cli_fewest_run(const toggle_solution *sol, const cli_space_args *a, cli_fewest *out)
 {
-    if (toggle_solution_is_solvable(sol) != 1)
+    memset(out, 0, sizeof *out);
+    size_t n = toggle_solution_cols(sol);
+    uint64_t *cost = NULL;
+    if (a->cost_file && !(cost = read_costs(a->cost_file, n)))
+        return CLI_EXIT_INPUT;
+    if (!(out->x = calloc(n ? n : 1, sizeof *out->x))) {
+        free(cost);
+        return cli_nomem("--fewest");
+    }
+    toggle_search *se = NULL;
+    int rc = toggle_search_new(&se, sol);
+    if (!rc)
+        rc = toggle_search_set_option(se, TOGGLE_OPT_METRIC, (uint64_t)a->metric);
+    if (!rc && a->limit)
+        rc = toggle_search_set_option(se, TOGGLE_OPT_SEARCH_LIMIT, a->limit);
+    if (!rc && a->threads != UINT64_MAX)
+        rc = toggle_search_set_option(se, TOGGLE_OPT_THREADS, a->threads);
+    if (!rc && cost)
+        rc = toggle_search_set_costs(se, cost, n);
+    free(cost);
+    if (!rc)
+        rc = toggle_search_run(se);
+    if (rc == TOGGLE_ENOSOLUTION && a->cost_file) {
+        /* no solution avoids the forbidden cells: an answer, not a failure */
+        toggle_search_free(se);
+        out->proven = 1;
         return 0;
+    }
+    if (!rc)
+        rc = toggle_search_result(se, out->x, n, &out->weight, &out->proven, &out->visited);
+    if (!rc)
+        rc = toggle_search_bound(se, &out->lower);
+    toggle_search_free(se);
+    if (rc)
+        return cli_status("--fewest", rc);
+    out->found = 1;
+    return 0;
+}
+
+void cli_fewest_print(FILE *f, const cli_fewest *r, int metric, int json, size_t n, size_t rows,
+                      size_t cols, uint64_t k)
+{
+    const char *m = metric == TOGGLE_METRIC_CELLS ? "cells" : "presses";
+    if (json) {
+        fputs(",\"fewest\":{\"solution\":", f);
+        if (r->found)
+            cli_json_array(f, r->x, n);
+        else
+            fputs("null", f);
+        fprintf(f, ",\"metric\":\"%s\",\"weight\":", m);
+        if (r->found)
+            fprintf(f, "%llu", (unsigned long long)r->weight);
+        else
+            fputs("null", f);
+        fprintf(f, ",\"proven\":%s,\"examined\":%llu,\"lower_bound\":%llu}",
+                r->proven ? "true" : "false", (unsigned long long)r->visited,
+                (unsigned long long)(r->found && r->proven ? r->weight : r->lower));
+        return;
+    }
+    if (!r->found) {
+        fprintf(f, "fewest: no solution with these cells (none presses only the allowed "
+                   "cells)\n");
+        return;
+    }
+    fprintf(f, "fewest %s: %llu (%s; %llu solutions examined)\n", m, (unsigned long long)r->weight,
+            r->proven ? "proven optimal" : "best found within the limit, not proven",
+            (unsigned long long)r->visited);
+    if (!r->proven)
+        fprintf(f, "lower bound: %llu\n", (unsigned long long)r->lower);
+    cli_print_vector(f, r->x, n, rows, cols, k);
+}
+
+int cli_solutions_print(FILE *f, const toggle_solution *sol, uint64_t limit, int json,
+                        size_t rows, size_t cols)
+{
     size_t n = toggle_solution_cols(sol);
     uint64_t k = toggle_solution_modulus(sol);
+    if (json)
+        fputs(",\"solutions\":[", f);
+    if (toggle_solution_is_solvable(sol) != 1) {
+        if (json)
+            fputc(']', f);
+        return 0;
+    }
     uint64_t *x = calloc(n ? n : 1, sizeof *x);
     if (!x)
-        return cli_fail("solve", "out of memory");
-    int rc = TOGGLE_OK;
-    if (fewest) {
-        toggle_search *se = NULL;
-        uint64_t w = 0, visited = 0, lower = 0;
-        int proven = 0;
-        uint64_t *cost = NULL;
-        if (cost_file && !(cost = read_costs(cost_file, n))) {
-            free(x);
-            return 1;
+        return cli_nomem("--all-solutions");
+    toggle_iter *it = NULL;
+    int rc = toggle_iter_new(&it, sol);
+    while (!rc && (!limit || toggle_iter_produced(it) < limit)) {
+        if (cli_interrupted()) {
+            rc = TOGGLE_ECANCELED;
+            break;
         }
-        rc = toggle_search_new(&se, sol);
-        if (!rc)
-            rc = toggle_search_set_option(se, TOGGLE_OPT_METRIC, (uint64_t)metric);
-        if (!rc && limit)
-            rc = toggle_search_set_option(se, TOGGLE_OPT_SEARCH_LIMIT, limit);
-        if (!rc && threads != UINT64_MAX)
-            rc = toggle_search_set_option(se, TOGGLE_OPT_THREADS, threads);
-        if (!rc && cost)
-            rc = toggle_search_set_costs(se, cost, n);
-        free(cost);
-        if (!rc)
-            rc = toggle_search_run(se);
-        if (rc == TOGGLE_ENOSOLUTION && cost_file) {
-            toggle_search_free(se);
-            free(x);
-            fprintf(f, "fewest: no solution with these cells (none presses only the allowed "
-                       "cells)\n");
-            return 0;
-        }
-        if (!rc)
-            rc = toggle_search_result(se, x, n, &w, &proven, &visited);
-        if (!rc)
-            rc = toggle_search_bound(se, &lower);
-        toggle_search_free(se);
-        if (rc) {
-            free(x);
-            return cli_status("--fewest", rc);
-        }
-        fprintf(f, "fewest %s: %llu (%s; %llu solutions examined)\n",
-                metric == TOGGLE_METRIC_CELLS ? "cells" : "presses", (unsigned long long)w,
-                proven ? "proven optimal" : "best found within the limit, not proven",
-                (unsigned long long)visited);
-        if (!proven)
-            fprintf(f, "lower bound: %llu\n", (unsigned long long)lower);
-        cli_print_vector(f, x, n, rows, cols, k);
-    }
-    if (all_solutions) {
-        toggle_iter *it = NULL;
-        rc = toggle_iter_new(&it, sol);
-        while (!rc && (!limit || toggle_iter_produced(it) < limit)) {
-            rc = toggle_iter_next(it, x, n);
-            if (rc)
-                break;
+        rc = toggle_iter_next(it, x, n);
+        if (rc)
+            break;
+        if (json) {
+            if (toggle_iter_produced(it) > 1)
+                fputc(',', f);
+            cli_json_array(f, x, n);
+        } else {
             fprintf(f, "solution %llu:\n", (unsigned long long)toggle_iter_produced(it));
             cli_print_vector(f, x, n, rows, cols, k);
         }
-        toggle_iter_free(it);
-        if (rc == TOGGLE_ITEROVER)
-            rc = TOGGLE_OK;
-        if (rc) {
-            free(x);
-            return cli_status("--all-solutions", rc);
-        }
     }
+    toggle_iter_free(it);
     free(x);
+    if (rc == TOGGLE_ITEROVER)
+        rc = TOGGLE_OK;
+    if (rc == TOGGLE_ECANCELED)
+        return cli_cancelled("--all-solutions");
+    if (rc)
+        return cli_status("--all-solutions", rc);
+    if (json)
+        fputc(']', f);
     return 0;
 }

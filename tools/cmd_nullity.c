@@ -21,7 +21,8 @@ static const char nullity_usage[] =
     "  --cylinder   wrap left-right only\n"
     "  --moore      8 neighbours\n"
     "  --lattice L  square (default), hex (odd-r rows) or tri (docs/lattices.md)\n"
-    "  --json       print {\"rows\":R,\"cols\":C,\"modulus\":P,\"nullity\":d}\n"
+    "  --json       one JSON object (docs/json.md): rows, cols, modulus, nullity,\n"
+    "               timing\n"
     "  -h, --help   this help\n";
 
 int cmd_nullity(int argc, char **argv)
@@ -34,7 +35,7 @@ int cmd_nullity(int argc, char **argv)
         const char *val = NULL, *a = argv[i];
         int lat = cli_lattice_opt(argc, argv, &i, &flags);
         if (lat < 0)
-            return 1;
+            return CLI_EXIT_USAGE;
         if (lat) {
             continue;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -50,27 +51,31 @@ int cmd_nullity(int argc, char **argv)
             json = 1;
         } else if (cli_opt(argc, argv, &i, "--grid", &val)) {
             if (!(grid = val))
-                return cli_fail("--grid", "needs a value such as 5x5");
+                return cli_usage("--grid", "needs a value such as 5x5");
         } else if (cli_opt(argc, argv, &i, "--mod", &val)) {
             if (!val || cli_parse_u64(val, &k))
-                return cli_fail("--mod", "expected a prime such as 2 or 65521");
+                return cli_usage("--mod", "expected a prime such as 2 or 65521");
         } else {
-            fputs(nullity_usage, stderr);
-            return cli_fail("nullity", "unknown argument '%s'", a);
+            return cli_usage("nullity", "unknown argument '%s' (see toggle nullity --help)", a);
         }
     }
     size_t rows, cols, d;
+    cli_clock clock;
+    cli_clock_start(&clock);
     if (!grid)
-        return cli_fail("nullity", "--grid RxC is required (see toggle nullity --help)");
+        return cli_usage("nullity", "--grid RxC is required (see toggle nullity --help)");
     if (cli_parse_shape(grid, &rows, &cols))
-        return cli_fail("--grid", "expected RxC such as 5x5, got '%s'", grid);
+        return cli_usage("--grid", "expected RxC such as 5x5, got '%s'", grid);
     int rc = toggle_grid_nullity(rows, cols, k, flags, &d);
     if (rc)
         return cli_status("nullity", rc);
-    if (json)
-        printf("{\"rows\":%zu,\"cols\":%zu,\"modulus\":%llu,\"nullity\":%zu}\n", rows, cols,
-               (unsigned long long)k, d);
-    else
+    if (json) {
+        cli_json_begin(stdout, "nullity");
+        cli_json_board(stdout, rows, cols);
+        printf(",\"modulus\":%llu,\"nullity\":%zu", (unsigned long long)k, d);
+        cli_json_timing(stdout, &clock);
+        puts("}");
+    } else
         printf("%zu\n", d);
     return 0;
 }

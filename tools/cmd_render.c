@@ -27,19 +27,24 @@ static const char render_usage[] =
     "  --lines N          grid line width in pixels (default 0)\n"
     "  --border N         border width in pixels (default 0)\n"
     "  --line-color HEX   colour of lines and border, RRGGBB (default 000000)\n"
+    "  --json             print what was written as one JSON object (docs/json.md)\n"
+    "  --progress         show the solve's progress on stderr (--grid), even off a\n"
+    "                     terminal\n"
+    "  --no-progress      never show progress\n"
     "  -h, --help         this help\n";
 
 static int set_num(toggle_render_opts *o, int key, const char *val, const char *what)
 {
     uint64_t v;
     if (!val || cli_parse_u64(val, &v))
-        return cli_fail("render", "%s needs a number", what);
+        return cli_usage("render", "%s needs a number", what);
     int rc = toggle_render_opts_set(o, key, v);
     return rc ? cli_status("render", rc) : 0;
 }
 
-/* The canonical solution of the all-off to all-on game; NULL if none. */
-static uint64_t *grid_solution(size_t rows, size_t cols, uint64_t k)
+/* The canonical solution of the all-off to all-on game, or NULL with the
+ * exit status in *status (after printing why). */
+static uint64_t *grid_solution(size_t rows, size_t cols, uint64_t k, int *status)
 {
     toggle_graph *g = NULL;
     toggle_system *s = NULL;
@@ -49,17 +54,25 @@ static uint64_t *grid_solution(size_t rows, size_t cols, uint64_t k)
     if (!rc)
         rc = toggle_system_new(&s, g, k, NULL, NULL);
     if (!rc)
+        rc = cli_cancel_attach(s);
+    if (!rc)
         rc = toggle_solve(&sol, s);
     if (!rc && !(x = malloc(rows * cols * sizeof *x)))
         rc = TOGGLE_ENOMEM;
     if (!rc)
         rc = toggle_solution_particular(sol, x, rows * cols);
+    if (!rc && cli_interrupted())
+        rc = TOGGLE_ECANCELED;
+    cli_progress_clear();
     if (rc) {
         if (rc == TOGGLE_ENOSOLUTION)
             cli_fail("render", "the %zux%zu board has no all-off to all-on solution mod %llu",
                      rows, cols, (unsigned long long)k);
+        else if (rc == TOGGLE_ECANCELED && cli_interrupted())
+            cli_cancelled("render");
         else
             cli_status("render", rc);
+        *status = cli_exit_code(rc);
         free(x);
         x = NULL;
     }
@@ -70,19 +83,20 @@ static uint64_t *grid_solution(size_t rows, size_t cols, uint64_t k)
 }
 
 static int write_out(const toggle_render_opts *o, int fmt, const uint64_t *x, size_t rows,
-                     size_t cols, uint64_t k, const char *out)
+                     size_t cols, uint64_t k, const char *out, size_t *bytes)
 {
-    if (strcmp(out, "-") != 0) {
-        int rc = toggle_render_file(o, fmt, x, rows, cols, k, out);
-        return rc ? cli_status("render", rc) : 0;
-    }
     size_t need = 0;
     int rc = toggle_render(o, fmt, x, rows, cols, k, NULL, 0, &need);
     if (rc != TOGGLE_EBUFSIZE)
         return cli_status("render", rc);
+    *bytes = need; /* the size query costs what the answer's size costs */
+    if (strcmp(out, "-") != 0) {
+        rc = toggle_render_file(o, fmt, x, rows, cols, k, out);
+        return rc ? cli_status("render", rc) : 0;
+    }
     uint8_t *buf = malloc(need);
     if (!buf)
-        return cli_fail("render", "out of memory");
+        return cli_nomem("render");
     rc = toggle_render(o, fmt, x, rows, cols, k, buf, need, NULL);
     if (!rc && fwrite(buf, 1, need, stdout) != need)
         rc = TOGGLE_EIO;
@@ -94,12 +108,14 @@ int cmd_render(int argc, char **argv)
 {
     const char *grid = NULL, *board = NULL, *out = NULL, *format = NULL, *val;
     const char *system = NULL, *shape = NULL;
-    int toggles = 0;
+    int toggles = 0, json = 0, progress = CLI_PROGRESS_AUTO;
     uint64_t k = 2;
+    cli_clock clock;
+    cli_clock_start(&clock);
     toggle_render_opts *o = NULL;
     int status = 1;
     if (toggle_render_opts_new(&o))
-        return cli_fail("render", "out of memory");
+        return cli_nomem("render");
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -110,6 +126,10 @@ int cmd_render(int argc, char **argv)
             grid = val;
         } else if (!strcmp(a, "--toggles")) {
             toggles = 1;
+        } else if (!strcmp(a, "--json")) {
+            json = 1;
+        } else if (cli_progress_opt(a, &progress)) {
+            continue;
         } else if (cli_opt(argc, argv, &i, "--system", &val)) {
             system = val;
         } else if (cli_opt(argc, argv, &i, "--shape", &val)) {
@@ -122,7 +142,7 @@ int cmd_render(int argc, char **argv)
             format = val;
         } else if (cli_opt(argc, argv, &i, "--mod", &val)) {
             if (!val || cli_parse_u64(val, &k) || k < 2) {
-                cli_fail("render", "--mod needs a modulus >= 2");
+                status = cli_usage("render", "--mod needs a modulus >= 2");
                 goto done;
             }
         } else if (cli_opt(argc, argv, &i, "--colormap", &val)) {
@@ -135,36 +155,43 @@ int cmd_render(int argc, char **argv)
                 goto done;
             }
             if (!val || toggle_colormap_from_name(val, &id, &rev)) {
-                cli_fail("render", "unknown colour map '%s' (--colormap list shows them)",
+                status = cli_usage("render", "unknown colour map '%s' (--colormap list shows them)",
                          val ? val : "");
                 goto done;
             }
             toggle_render_opts_set(o, TOGGLE_RENDER_COLORMAP, (uint64_t)id);
             toggle_render_opts_set(o, TOGGLE_RENDER_REVERSED, (uint64_t)rev);
         } else if (cli_opt(argc, argv, &i, "--cell", &val)) {
-            if (set_num(o, TOGGLE_RENDER_CELL_SIZE, val, "--cell"))
+            if ((status = set_num(o, TOGGLE_RENDER_CELL_SIZE, val, "--cell")))
                 goto done;
+            status = 1;
         } else if (cli_opt(argc, argv, &i, "--lines", &val)) {
-            if (set_num(o, TOGGLE_RENDER_GRID_LINES, val, "--lines"))
+            if ((status = set_num(o, TOGGLE_RENDER_GRID_LINES, val, "--lines")))
                 goto done;
+            status = 1;
         } else if (cli_opt(argc, argv, &i, "--border", &val)) {
-            if (set_num(o, TOGGLE_RENDER_BORDER, val, "--border"))
+            if ((status = set_num(o, TOGGLE_RENDER_BORDER, val, "--border")))
                 goto done;
+            status = 1;
         } else if (cli_opt(argc, argv, &i, "--line-color", &val)) {
             char *end;
             unsigned long c = val ? strtoul(val[0] == '#' ? val + 1 : val, &end, 16) : 0;
             if (!val || *end || toggle_render_opts_set(o, TOGGLE_RENDER_LINE_COLOR, c)) {
-                cli_fail("render", "--line-color needs RRGGBB");
+                status = cli_usage("render", "--line-color needs RRGGBB");
                 goto done;
             }
         } else {
-            cli_fail("render", "unknown argument '%s' (see toggle render --help)", a);
+            status = cli_usage("render", "unknown argument '%s' (see toggle render --help)", a);
             goto done;
         }
     }
     if (!out || !!grid + !!board + !!system != 1 || !system != !toggles) {
-        cli_fail("render", "need --out and exactly one of --grid, --board, --system with "
+        status = cli_usage("render", "need --out and exactly one of --grid, --board, --system with "
                            "--toggles (see --help)");
+        goto done;
+    }
+    if (json && !strcmp(out, "-")) {
+        status = cli_usage("render", "--json prints to standard output: give --out a file");
         goto done;
     }
     int fmt = TOGGLE_IMAGE_PNG;
@@ -172,17 +199,18 @@ int cmd_render(int argc, char **argv)
     if (format ? !strcmp(format, "ppm") : (ol > 4 && !strcmp(out + ol - 4, ".ppm")))
         fmt = TOGGLE_IMAGE_PPM;
     else if (format && strcmp(format, "png") != 0) {
-        cli_fail("render", "unknown format '%s' (png, ppm)", format);
+        status = cli_usage("render", "unknown format '%s' (png, ppm)", format);
         goto done;
     }
     size_t rows = 0, cols = 0;
     uint64_t *x = NULL;
     if (grid) {
         if (cli_parse_shape(grid, &rows, &cols)) {
-            cli_fail("render", "--grid needs RxC, e.g. 9x9");
+            status = cli_usage("render", "--grid needs RxC, e.g. 9x9");
             goto done;
         }
-        x = grid_solution(rows, cols, k);
+        cli_cancel_begin(progress);
+        x = grid_solution(rows, cols, k, &status);
     } else if (system) {
         x = cli_toggle_picture(system, k, shape, &rows, &cols);
     } else {
@@ -201,14 +229,26 @@ int cmd_render(int argc, char **argv)
         }
         free(text);
         if (rc) {
-            cli_status("render", rc);
+            status = cli_status("render", rc);
             free(x);
             x = NULL;
         }
     }
+    size_t bytes = 0;
+    int drawn = x != NULL;
     if (x)
-        status = write_out(o, fmt, x, rows, cols, k, out);
+        status = write_out(o, fmt, x, rows, cols, k, out, &bytes);
     free(x);
+    if (drawn && !status && json) {
+        cli_json_begin(stdout, "render");
+        cli_json_board(stdout, rows, cols);
+        printf(",\"modulus\":%llu,\"source\":\"%s\",\"file\":", (unsigned long long)k,
+               grid ? "grid" : system ? "toggles" : "board");
+        cli_json_string(stdout, out);
+        printf(",\"format\":\"%s\",\"bytes\":%zu", fmt == TOGGLE_IMAGE_PNG ? "png" : "ppm", bytes);
+        cli_json_timing(stdout, &clock);
+        puts("}");
+    }
 done:
     toggle_render_opts_free(o);
     return status;

@@ -90,7 +90,7 @@ static int print_ops(FILE *f, const toggle_steps *st, size_t first)
     toggle_steps_write(st, first, NULL, 0, &need);
     char *buf = malloc(need ? need : 1);
     if (!buf)
-        return cli_fail("steps", "out of memory");
+        return cli_nomem("steps");
     int rc = toggle_steps_write(st, first, buf, need, NULL);
     if (!rc)
         fputs(buf, f);
@@ -108,7 +108,7 @@ static int print_status(FILE *f, const toggle_steps *st, const char *prefix)
     toggle_steps_pivots(st, NULL, 0, &count);
     size_t *piv = malloc((count ? count : 1) * sizeof *piv);
     if (!piv)
-        return cli_fail("status", "out of memory");
+        return cli_nomem("status");
     toggle_steps_pivots(st, piv, count, &count);
     fprintf(f, "%srank so far: %zu (of %zu unknowns)\n%spivots:", prefix, rank, n, prefix);
     for (size_t i = 0; i < count; i++)
@@ -239,7 +239,7 @@ static int undo_redo(session *se, const char *rest, int undo)
         return cli_status(what, rc);
     for (size_t i = 0; i < n; i++)
         if (stack_push(to, from->v[--from->n]))
-            return cli_fail(what, "out of memory");
+            return cli_nomem(what);
     return 0;
 }
 
@@ -248,7 +248,7 @@ static int record(session *se, size_t ops)
 {
     se->undone.n = 0;
     if (ops && stack_push(&se->done, ops))
-        return cli_fail("rowops", "out of memory");
+        return cli_nomem("rowops");
     if (!se->quiet)
         print_matrix(stdout, se->st);
     return 0;
@@ -350,7 +350,7 @@ int cmd_rowops(int argc, char **argv)
         const char *a = argv[i];
         int board = cli_board_opt(argc, argv, &i, &b);
         if (board < 0)
-            return 1;
+            return -board;
         if (board) {
             continue;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -359,16 +359,17 @@ int cmd_rowops(int argc, char **argv)
         } else if (!strcmp(a, "--quiet")) {
             se.quiet = 1;
         } else if (a[0] == '-' || b.system) {
-            return cli_fail("rowops", "unknown argument '%s' (see toggle rowops --help)", a);
+            return cli_usage("rowops", "unknown argument '%s' (see toggle rowops --help)", a);
         } else {
             b.system = a;
         }
     }
     if (!b.grid && !b.graph && !b.system)
-        return cli_fail("rowops", "needs a FILE with an augmented matrix, or --grid or --graph "
-                                  "(see --help)");
-    if (cli_board_check(&b, "rowops", "FILE, --grid, --graph"))
-        return 1;
+        return cli_usage("rowops", "needs a FILE with an augmented matrix, or --grid or --graph "
+                                   "(see --help)");
+    int bad_board = cli_board_check(&b, "rowops", "FILE, --grid, --graph");
+    if (bad_board)
+        return bad_board;
     toggle_system *s = NULL;
     size_t rows, cols;
     if (cli_board_system(&b, &s, &rows, &cols))

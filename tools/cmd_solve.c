@@ -27,11 +27,13 @@ static const char solve_usage[] =
     "  --target FILE      target state as a board (default: all 1); 'zero', 'ones'\n"
     "  --mod K            the modulus (default 2)\n"
     "Solving:\n"
-    "  --engine NAME      auto (default), flint, gf2, chase, howell\n"
+    "  --engine NAME      auto (default) or an engine; --engine list names them\n"
     "  --threads N        threads for the solve (default 0: every online CPU)\n"
     "  --budget BYTES     memory budget for the solver (0 = unlimited)\n"
     "Output:\n"
-    "  --all              also print the kernel basis\n"
+    "  --all              also print the kernel basis (text and --json)\n"
+    "  --kernel-limit N   with --all: at most the first N kernel vectors\n"
+    "  --no-kernel        never print the kernel (overrides --all)\n"
     "  --all-solutions    print every solution (Gray order over the kernel)\n"
     "  --limit N          with --all-solutions: at most N; with --fewest: examine\n"
     "                     at most N solutions (default 2^32)\n"
@@ -43,10 +45,16 @@ static const char solve_usage[] =
     "                     symmetries (prime k)\n"
     "  --cost FILE        for --fewest: a board of per-cell costs, whitespace-\n"
     "                     separated, one row per line; x = may not be pressed\n"
-    "  --json             one JSON object with the keys solvable, modulus, engine,\n"
-    "                     rows, cols, nullity, count, solution, kernel and (when\n"
-    "                     unsolvable) certificate\n"
-    "  -h, --help         this help\n";
+    "  --json             one JSON object (docs/json.md): board shape, system size,\n"
+    "                     modulus, engine, solvable, nullity, count, solution,\n"
+    "                     certificate, kernel (with --all), fewest, solutions, timing\n"
+    "  --progress         show progress on stderr even when it is not a terminal\n"
+    "  --no-progress      no progress bar (the default off a terminal)\n"
+    "  -h, --help         this help\n"
+    "\n"
+    "Exit status: 0 solved, 4 no solution (the answer and its certificate are\n"
+    "printed), 1 bad input, 2 usage, 3 memory or size limit, 130 interrupted\n"
+    "(Ctrl-C cancels a long solve). See toggle(1) EXIT STATUS.\n";
 
 typedef struct {
     cli_board b; /* --grid, --graph, --system, --start, --target, --mod, lattice */
@@ -56,13 +64,30 @@ typedef struct {
     uint64_t limit;
     const char *cost;
     uint64_t threads; /* --threads: 0 (default) = every online CPU */
+    uint64_t kernel_limit; /* --kernel-limit (UINT64_MAX: all) */
+    int no_kernel, progress;
+    cli_clock clock;
 } solve_opts;
+
+/* Ctrl-C while a long answer prints: stop (CLI_EXIT_CANCELLED), else 0. */
+static int stop_if_interrupted(void)
+{
+    return cli_interrupted() ? cli_cancelled("solve") : 0;
+}
+
+/* The kernel vectors to print: --all, at most --kernel-limit, none with --no-kernel. */
+static size_t kernel_shown(const solve_opts *o, size_t d)
+{
+    if (!o->all || o->no_kernel)
+        return 0;
+    return o->kernel_limit < d ? (size_t)o->kernel_limit : d;
+}
 
 static int report(const solve_opts *o, const toggle_system *s, const toggle_solution *sol,
                   size_t rows, size_t cols)
 {
     size_t n = toggle_solution_cols(sol), m = toggle_solution_rows(sol);
-    size_t d = toggle_solution_nullity(sol);
+    size_t d = toggle_solution_nullity(sol), kshow = kernel_shown(o, d);
     int solvable = toggle_solution_is_solvable(sol) == 1;
     uint64_t k = toggle_system_modulus(s);
     size_t need = 0;
@@ -72,7 +97,7 @@ static int report(const solve_opts *o, const toggle_system *s, const toggle_solu
     if (!count || !v) {
         free(count);
         free(v);
-        return cli_fail("solve", "out of memory");
+        return cli_nomem("solve");
     }
     int rc = toggle_solution_count_string(sol, count, need, NULL);
     if (rc) {
@@ -80,34 +105,58 @@ static int report(const solve_opts *o, const toggle_system *s, const toggle_solu
         free(v);
         return cli_status("count", rc);
     }
+    /* the search runs before anything is printed: a failure prints no half answer */
+    cli_space_args sa = {.limit = o->limit, .metric = o->metric, .cost_file = o->cost,
+                         .threads = o->threads};
+    cli_fewest fw = {0};
+    int status = o->fewest && solvable ? cli_fewest_run(sol, &sa, &fw) : 0;
+    if (!status && cli_interrupted())
+        status = cli_cancelled("solve");
+    if (status) {
+        free(fw.x);
+        free(count);
+        free(v);
+        return status;
+    }
+    cli_progress_clear();
     const char *engine = toggle_engine_name(toggle_solution_engine(sol));
     FILE *f = stdout;
     if (o->json) {
-        fprintf(f, "{\"solvable\":%s,\"modulus\":%llu,\"engine\":\"%s\",\"rows\":%zu,"
-                   "\"cols\":%zu,\"nullity\":%zu,\"count\":\"%s\",\"solution\":",
-                solvable ? "true" : "false", (unsigned long long)k, engine, m, n, d, count);
+        cli_json_begin(f, "solve");
+        cli_json_board(f, rows, cols);
+        fprintf(f, ",\"equations\":%zu,\"unknowns\":%zu,\"modulus\":%llu,\"engine\":\"%s\","
+                   "\"solvable\":%s,\"nullity\":%zu,\"count\":\"%s\",\"solution\":",
+                m, n, (unsigned long long)k, engine, solvable ? "true" : "false", d, count);
         if (solvable) {
             toggle_solution_particular(sol, v, n);
             cli_json_array(f, v, n);
         } else {
             fputs("null", f);
         }
-        fputs(",\"kernel\":[", f);
-        for (size_t i = 0; i < d; i++) {
-            toggle_solution_kernel_vector(sol, i, v, n);
-            if (i)
-                fputc(',', f);
-            cli_json_array(f, v, n);
+        fputs(",\"certificate\":", f);
+        if (!solvable && toggle_solution_certificate(sol, v, m) == TOGGLE_OK)
+            cli_json_array(f, v, m);
+        else
+            fputs("null", f);
+        fputs(",\"kernel\":", f);
+        if (o->all && !o->no_kernel) {
+            fputc('[', f);
+            for (size_t i = 0; i < kshow && !(status = stop_if_interrupted()); i++) {
+                toggle_solution_kernel_vector(sol, i, v, n);
+                if (i)
+                    fputc(',', f);
+                cli_json_array(f, v, n);
+            }
+            fputc(']', f);
+        } else {
+            fputs("null", f);
         }
-        fputc(']', f);
-        if (!solvable) {
-            fputs(",\"certificate\":", f);
-            if (toggle_solution_certificate(sol, v, m) == TOGGLE_OK)
-                cli_json_array(f, v, m);
+        if (o->fewest) {
+            if (solvable)
+                cli_fewest_print(f, &fw, o->metric, 1, n, rows, cols, k);
             else
-                fputs("null", f);
+                fputs(",\"fewest\":null", f);
         }
-        fputs("}\n", f);
     } else {
         fprintf(f, "solvable: %s\nmodulus: %llu\nengine: %s\nnullity: %zu\nsolutions: %s\n",
                 solvable ? "yes" : "no", (unsigned long long)k, engine, d, count);
@@ -119,28 +168,46 @@ static int report(const solve_opts *o, const toggle_system *s, const toggle_solu
             fputs("certificate (y with yA = 0 and y.b != 0):\n", f);
             cli_print_vector(f, v, m, rows, cols, k);
         }
-        if (o->all) {
-            for (size_t i = 0; i < d; i++) {
-                toggle_solution_kernel_vector(sol, i, v, n);
-                fprintf(f, "kernel %zu:\n", i);
-                cli_print_vector(f, v, n, rows, cols, k);
-            }
+        for (size_t i = 0; i < kshow && !(status = stop_if_interrupted()); i++) {
+            toggle_solution_kernel_vector(sol, i, v, n);
+            fprintf(f, "kernel %zu:\n", i);
+            cli_print_vector(f, v, n, rows, cols, k);
         }
+        if (o->fewest && solvable)
+            cli_fewest_print(f, &fw, o->metric, 0, n, rows, cols, k);
     }
+    free(fw.x);
     free(count);
     free(v);
-    return 0;
+    if (!status && o->orbits)
+        status = cli_orbits_report(f, sol, rows, cols);
+    if (!status && o->all_solutions && (o->json || solvable))
+        status = cli_solutions_print(f, sol, o->limit, o->json, rows, cols);
+    if (o->json) {
+        if (status) {
+            fputs("}\n", f); /* close the object; the exit status says it is incomplete */
+            return status;
+        }
+        cli_json_timing(f, &o->clock);
+        fputs("}\n", f);
+    }
+    if (!status && !solvable)
+        status = CLI_EXIT_NOSOLUTION;
+    return status;
 }
 
 int cmd_solve(int argc, char **argv)
 {
     solve_opts o = {0};
     o.b.k = 2;
+    o.kernel_limit = UINT64_MAX;
+    o.threads = 0;
+    cli_clock_start(&o.clock);
     for (int i = 1; i < argc; i++) {
         const char *val = NULL, *a = argv[i];
         int board = cli_board_opt(argc, argv, &i, &o.b);
         if (board < 0)
-            return 1;
+            return -board;
         if (board) {
             continue;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -148,6 +215,14 @@ int cmd_solve(int argc, char **argv)
             return 0;
         } else if (!strcmp(a, "--json")) {
             o.json = 1;
+        } else if (cli_progress_opt(a, &o.progress)) {
+            continue;
+        } else if (!strcmp(a, "--no-kernel")) {
+            o.no_kernel = 1;
+        } else if (cli_opt(argc, argv, &i, "--kernel-limit", &val)) {
+            if (!val || cli_parse_u64(val, &o.kernel_limit))
+                return cli_usage("--kernel-limit", "expected a number of kernel vectors");
+            o.all = 1;
         } else if (!strcmp(a, "--steps")) {
             o.steps = 1;
         } else if (!strcmp(a, "--orbits")) {
@@ -160,33 +235,40 @@ int cmd_solve(int argc, char **argv)
             o.fewest = 1;
         } else if (cli_opt(argc, argv, &i, "--limit", &val)) {
             if (!val || cli_parse_u64(val, &o.limit) || !o.limit)
-                return cli_fail("--limit", "expected a positive number");
+                return cli_usage("--limit", "expected a positive number");
         } else if (cli_opt(argc, argv, &i, "--cost", &val)) {
             if (!val)
-                return cli_fail("--cost", "expected a file");
+                return cli_usage("--cost", "expected a file");
             o.cost = val;
         } else if (cli_opt(argc, argv, &i, "--threads", &val)) {
             if (!val || cli_parse_u64(val, &o.threads) || o.threads > 1024)
-                return cli_fail("--threads", "expected 0 .. 1024");
+                return cli_usage("--threads", "expected 0 .. 1024");
         } else if (cli_opt(argc, argv, &i, "--metric", &val)) {
             if (cli_parse_metric(val, &o.metric))
-                return cli_fail("--metric", "expected cells or presses");
+                return cli_usage("--metric", "expected cells or presses");
         } else if (cli_opt(argc, argv, &i, "--engine", &val)) {
             if (!(o.engine = val))
-                return cli_fail("--engine", "needs a name");
+                return cli_usage("--engine", "needs a name");
+            if (!strcmp(val, "list")) {
+                for (int e = 0; e < 64; e++) /* ids only grow; this build's engines */
+                    if (toggle_engine_name(e))
+                        puts(toggle_engine_name(e));
+                return 0;
+            }
         } else if (cli_opt(argc, argv, &i, "--budget", &val)) {
             if (!(o.budget = val))
-                return cli_fail("--budget", "needs a number of bytes");
+                return cli_usage("--budget", "needs a number of bytes");
         } else {
-            return cli_fail("solve", "unknown argument '%s' (see toggle solve --help)", a);
+            return cli_usage("solve", "unknown argument '%s' (see toggle solve --help)", a);
         }
     }
-    if (cli_board_check(&o.b, "solve", "--grid, --graph, --system"))
-        return 1;
+    int bad_board = cli_board_check(&o.b, "solve", "--grid, --graph, --system");
+    if (bad_board)
+        return bad_board;
     if (o.orbits && !o.b.grid)
-        return cli_fail("solve", "--orbits needs --grid (the symmetries of a board)");
+        return cli_usage("solve", "--orbits needs --grid (the symmetries of a board)");
     if ((o.orbits || o.steps) && o.json)
-        return cli_fail("solve", "--orbits and --steps print text, not --json");
+        return cli_usage("solve", "--orbits and --steps print text, not --json");
 
     toggle_system *s = NULL;
     size_t rows, cols;
@@ -200,7 +282,8 @@ int cmd_solve(int argc, char **argv)
             rc = toggle_system_set_option(s, TOGGLE_OPT_ENGINE, (uint64_t)e);
         if (rc) {
             toggle_system_free(s);
-            return cli_status("--engine", rc);
+            cli_status("--engine", rc);
+            return CLI_EXIT_USAGE;
         }
     }
     {
@@ -214,7 +297,7 @@ int cmd_solve(int argc, char **argv)
         uint64_t b;
         if (cli_parse_u64(o.budget, &b)) {
             toggle_system_free(s);
-            return cli_fail("--budget", "expected a number of bytes, got '%s'", o.budget);
+            return cli_usage("--budget", "expected a number of bytes, got '%s'", o.budget);
         }
         toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, b);
     }
@@ -223,6 +306,10 @@ int cmd_solve(int argc, char **argv)
         toggle_system_free(s);
         return status;
     }
+    /* Ctrl-C cancels the solve (and the searches made from its solution)
+     * through the progress callback, which also draws the bar */
+    cli_cancel_begin(o.progress);
+    cli_cancel_attach(s);
     toggle_solution *sol = NULL;
     int rc = toggle_solve(&sol, s);
     if (rc) {
@@ -230,11 +317,6 @@ int cmd_solve(int argc, char **argv)
         return cli_status("solve", rc);
     }
     status = report(&o, s, sol, rows, cols);
-    if (!status && o.orbits)
-        status = cli_orbits_report(stdout, sol, rows, cols);
-    if (!status && !o.json && (o.all_solutions || o.fewest))
-        status = cli_space_report_costs(stdout, sol, rows, cols, o.all_solutions, o.limit,
-                                        o.fewest, o.metric, o.cost, o.threads);
     toggle_solution_free(sol);
     toggle_system_free(s);
     return status;

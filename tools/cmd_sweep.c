@@ -39,6 +39,9 @@ static const char sweep_usage[] =
     "  --cell N           pixels per cell (default: 600 / n, at least 1)\n"
     "  --format F         png (default) or ppm\n"
     "  --site             also the game (play.html) and libtoggle.js: what toggle web does\n"
+    "  --json             print a summary as one JSON object (docs/json.md)\n"
+    "  --progress         the progress bar even when stderr is not a terminal\n"
+    "  --no-progress      no progress bar (the default off a terminal)\n"
     "  -h, --help         this help\n"
     "\n"
     "Parts made with --shard are joined by toggle sweep-merge (see its --help).\n";
@@ -157,7 +160,7 @@ static int parse_maps(const char *list, map_list *ml)
     ml->id = calloc(cap, sizeof *ml->id);
     ml->rev = calloc(cap, sizeof *ml->rev);
     ml->name = calloc(cap, sizeof *ml->name);
-    int rc = !copy || !ml->id || !ml->rev || !ml->name ? cli_fail("sweep", "out of memory") : 0;
+    int rc = !copy || !ml->id || !ml->rev || !ml->name ? cli_nomem("sweep") : 0;
     for (char *t = rc ? NULL : strtok_r(copy, ",", &save); t && !rc;
          t = strtok_r(NULL, ",", &save)) {
         int id, rev;
@@ -166,14 +169,14 @@ static int parse_maps(const char *list, map_list *ml)
                 rc = maps_add(ml, cap, (int)i, 0);
         } else if (toggle_colormap_from_name(t, &id, &rev)) {
             /* t points into copy: report before it is freed */
-            rc = cli_fail("sweep", "unknown colour map '%s' (toggle render --colormap list "
+            rc = cli_usage("sweep", "unknown colour map '%s' (toggle render --colormap list "
                           "shows them)", t);
             break;
         } else {
             rc = maps_add(ml, cap, id, rev);
         }
         if (rc < 0)
-            rc = cli_fail("sweep", "out of memory");
+            rc = cli_nomem("sweep");
     }
     free(copy);
     return rc;
@@ -285,6 +288,23 @@ static int sweep_board(void *ctx, size_t worker, size_t task)
 
 /* ---- the command -------------------------------------------------------- */
 
+/* --json: what the sweep wrote (docs/json.md). */
+static void sweep_json_summary(const char *out, const sweep_rows *rows, const cli_clock *clock)
+{
+    size_t solvable = 0, pictures = 0;
+    for (size_t i = 0; i < rows->n; i++) {
+        solvable += rows->v[i].solvable != 0;
+        pictures += rows->v[i].nimg;
+    }
+    cli_json_begin(stdout, "sweep");
+    fputs(",\"out\":", stdout);
+    cli_json_string(stdout, out);
+    printf(",\"board_count\":%zu,\"solvable_count\":%zu,\"picture_count\":%zu", rows->n,
+           solvable, pictures);
+    cli_json_timing(stdout, clock);
+    puts("}");
+}
+
 /* The boards t (in sizes x primes, (n, p) order) with t mod k = i. */
 static int list_boards(sweep *sw, const uint64_t *sizes, size_t nsizes, const uint64_t *primes,
                        size_t nprimes, uint64_t i, uint64_t k)
@@ -293,7 +313,7 @@ static int list_boards(sweep *sw, const uint64_t *sizes, size_t nsizes, const ui
         if (t % k == i) {
             sweep_row *r = sweep_rows_push(&sw->rows);
             if (!r)
-                return cli_fail("sweep", "out of memory");
+                return cli_nomem("sweep");
             r->n = (size_t)sizes[t / nprimes];
             r->p = primes[t % nprimes];
         }
@@ -318,7 +338,7 @@ static int make_dirs(const sweep *sw)
 }
 
 /* Do the boards on `threads` workers, with a progress bar on a terminal. */
-static int run_boards(sweep *sw, size_t threads)
+static int run_boards(sweep *sw, size_t threads, int progress)
 {
     if (threads > sw->rows.n)
         threads = sw->rows.n ? sw->rows.n : 1;
@@ -327,8 +347,8 @@ static int run_boards(sweep *sw, size_t threads)
     for (size_t i = 0; !rc && i < threads; i++)
         rc = toggle_render_opts_new(&sw->workers[i].opts);
     if (rc)
-        cli_fail("sweep", "out of memory");
-    int tty = isatty(2);
+        cli_nomem("sweep");
+    int tty = progress == CLI_PROGRESS_AUTO ? isatty(2) : progress == CLI_PROGRESS_ON;
     progress_bar bar;
     progress_start(&bar, "boards");
     pool_spec spec = {.threads = threads, .tasks = sw->rows.n, .job = sweep_board, .ctx = sw,
@@ -354,7 +374,9 @@ int cmd_sweep(int argc, char **argv)
     const char *shard = NULL, *val;
     uint64_t threads = 0, cell = 0, si = 0, sk = 1;
     sweep sw = {.render = 1, .format = TOGGLE_IMAGE_PNG};
-    int site = 0;
+    int site = 0, json = 0, progress = CLI_PROGRESS_AUTO;
+    cli_clock clock;
+    cli_clock_start(&clock);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -364,6 +386,10 @@ int cmd_sweep(int argc, char **argv)
             sw.render = 0;
         } else if (!strcmp(a, "--site")) {
             site = 1;
+        } else if (!strcmp(a, "--json")) {
+            json = 1;
+        } else if (cli_progress_opt(a, &progress)) {
+            continue;
         } else if (cli_opt(argc, argv, &i, "--sizes", &val) && val) {
             sizes = val;
         } else if (cli_opt(argc, argv, &i, "--primes", &val) && val) {
@@ -376,30 +402,30 @@ int cmd_sweep(int argc, char **argv)
             shard = val;
         } else if (cli_opt(argc, argv, &i, "--threads", &val) && val) {
             if (cli_parse_u64(val, &threads) || threads == 0 || threads > 256)
-                return cli_fail("sweep", "--threads needs 1..256");
+                return cli_usage("sweep", "--threads needs 1..256");
         } else if (cli_opt(argc, argv, &i, "--cell", &val) && val) {
             if (cli_parse_u64(val, &cell) || cell == 0 || cell > 4096)
-                return cli_fail("sweep", "--cell needs 1..4096");
+                return cli_usage("sweep", "--cell needs 1..4096");
         } else if (cli_opt(argc, argv, &i, "--format", &val) && val) {
             if (!strcmp(val, "ppm"))
                 sw.format = TOGGLE_IMAGE_PPM;
             else if (strcmp(val, "png"))
-                return cli_fail("sweep", "--format needs png or ppm");
+                return cli_usage("sweep", "--format needs png or ppm");
         } else {
-            return cli_fail("sweep", "bad argument '%s' (see toggle sweep --help)", a);
+            return cli_usage("sweep", "bad argument '%s' (see toggle sweep --help)", a);
         }
     }
     if (!out)
-        return cli_fail("sweep", "--out DIR is required (see toggle sweep --help)");
+        return cli_usage("sweep", "--out DIR is required (see toggle sweep --help)");
     if (shard && parse_shard(shard, &si, &sk))
-        return cli_fail("sweep", "--shard needs I/K with 0 <= I < K");
+        return cli_usage("sweep", "--shard needs I/K with 0 <= I < K");
     uint64_t *sz = NULL, *pr = NULL;
     size_t nsz = 0, npr = 0;
     if (parse_list(sizes, 0, &sz, &nsz))
-        return cli_fail("sweep", "bad --sizes '%s' (e.g. 1..70 or 3,5,8..10)", sizes);
+        return cli_usage("sweep", "bad --sizes '%s' (e.g. 1..70 or 3,5,8..10)", sizes);
     if (parse_list(primes, 1, &pr, &npr)) {
         free(sz);
-        return cli_fail("sweep", "bad --primes '%s' (primes or ranges, e.g. 2..67)", primes);
+        return cli_usage("sweep", "bad --primes '%s' (primes or ranges, e.g. 2..67)", primes);
     }
     sw.dir = out;
     sw.cell = (size_t)cell;
@@ -408,11 +434,13 @@ int cmd_sweep(int argc, char **argv)
         threads = c > 0 ? (uint64_t)c : 1;
     }
     int status = parse_maps(maps, &sw.maps) || list_boards(&sw, sz, nsz, pr, npr, si, sk) ||
-                 make_dirs(&sw) || run_boards(&sw, (size_t)threads);
+                 make_dirs(&sw) || run_boards(&sw, (size_t)threads, progress);
     if (!status && (sweep_manifest_write(out, &sw.rows) || sweep_gallery_write(out, &sw.rows, site)))
         status = cli_fail("sweep", "cannot write the manifest or gallery in '%s'", out);
     if (!status && site && web_site_write(out))
         status = cli_fail("web", "cannot write play.html or libtoggle.js in '%s'", out);
+    if (!status && json)
+        sweep_json_summary(out, &sw.rows, &clock);
     sweep_rows_free(&sw.rows);
     maps_free(&sw.maps);
     free(sz);

@@ -42,7 +42,7 @@ int cmd_sweep_merge(int argc, char **argv)
     const char **dirs = calloc((size_t)argc + 1, sizeof *dirs);
     size_t ndirs = 0;
     if (!dirs)
-        return cli_fail("sweep-merge", "out of memory");
+        return cli_nomem("sweep-merge");
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             fputs(merge_usage, stdout);
@@ -52,7 +52,7 @@ int cmd_sweep_merge(int argc, char **argv)
             out = val;
         } else if (argv[i][0] == '-') {
             free(dirs);
-            return cli_fail("sweep-merge", "bad argument '%s' (see toggle sweep-merge --help)",
+            return cli_usage("sweep-merge", "bad argument '%s' (see toggle sweep-merge --help)",
                             argv[i]);
         } else {
             dirs[ndirs++] = argv[i];
@@ -60,7 +60,7 @@ int cmd_sweep_merge(int argc, char **argv)
     }
     if (ndirs == 0) {
         free(dirs);
-        return cli_fail("sweep-merge", "need at least one sweep directory");
+        return cli_usage("sweep-merge", "need at least one sweep directory");
     }
     if (!out)
         out = dirs[0];
@@ -73,7 +73,7 @@ int cmd_sweep_merge(int argc, char **argv)
         status = read_part(aout, dirs[d], &rows);
     /* the same board from two parts (or a re-run merge) counts once */
     if (!status && sweep_rows_sort_unique(&rows))
-        status = cli_fail("sweep-merge", "out of memory");
+        status = cli_nomem("sweep-merge");
     if (!status && (sweep_manifest_write(out, &rows) || sweep_gallery_write(out, &rows, 0)))
         status = cli_fail("sweep-merge", "cannot write the manifest or gallery in '%s'", out);
     sweep_rows_free(&rows);

@@ -11,7 +11,7 @@
 static int board_shape(const char *shape, const char *text, size_t n, size_t *rows, size_t *cols)
 {
     if (shape)
-        return cli_parse_shape(shape, rows, cols) ? cli_fail("--shape", "expected RxC") : 0;
+        return cli_parse_shape(shape, rows, cols) ? cli_usage("--shape", "expected RxC") : 0;
     const char *p = strstr(text, "# board ");
     char buf[64];
     if (p && sscanf(p + 8, "%63[0-9x]", buf) == 1 && !cli_parse_shape(buf, rows, cols)
@@ -60,7 +60,7 @@ uint64_t *cli_toggle_picture(const char *path, uint64_t k, const char *shape, si
     }
     toggle_system_free(s);
     if (!pic)
-        cli_fail("render", "out of memory");
+        cli_nomem("render");
     *prow = H;
     *pcol = W;
     return pic;

@@ -24,7 +24,7 @@ int cmd_web(int argc, char **argv)
                         "see docs/web.md)");
     char **args = malloc(((size_t)argc + 2) * sizeof *args);
     if (!args)
-        return cli_fail("web", "out of memory");
+        return cli_nomem("web");
     args[0] = "sweep";
     for (int i = 1; i < argc; i++)
         args[i] = argv[i];

@@ -21,11 +21,30 @@ int cmd_nullity(int argc, char **argv);
 int cmd_rowops(int argc, char **argv);
 int cmd_web(int argc, char **argv);
 
+/* ---- exit status: the one table (docs/toggle.1 EXIT STATUS, docs/cli.md) ---- */
+enum {
+    CLI_EXIT_OK = 0,          /* the command did what was asked */
+    CLI_EXIT_INPUT = 1,       /* bad input or a failed step: a file that does not parse, a
+                                 value the library refuses, an unreadable or unwritable file */
+    CLI_EXIT_USAGE = 2,       /* the command line: unknown command or option, a missing or
+                                 malformed option value, options that do not go together */
+    CLI_EXIT_RESOURCE = 3,    /* out of memory, over the memory budget, a size that overflows */
+    CLI_EXIT_NOSOLUTION = 4,  /* the puzzle has no solution (the answer is still printed) */
+    CLI_EXIT_CANCELLED = 130  /* interrupted (SIGINT, Ctrl-C): 128 + 2, as shells report it */
+};
+
 /* ---- helpers (cli_util.c) ---- */
-/* Print "toggle: <what>: <message>" on stderr; returns 1 (the exit status). */
+/* Print "toggle: <what>: <message>" on stderr; returns CLI_EXIT_INPUT. */
 int cli_fail(const char *what, const char *fmt, ...);
-/* Report a library status: "toggle: <what>: <last error> (<STATUS>)"; returns 1. */
+/* The same message; returns CLI_EXIT_USAGE (a bad command line). */
+int cli_usage(const char *what, const char *fmt, ...);
+/* "toggle: <what>: out of memory"; returns CLI_EXIT_RESOURCE. */
+int cli_nomem(const char *what);
+/* Report a library status: "toggle: <what>: <last error> (<STATUS>)"; returns
+ * cli_exit_code(rc). */
 int cli_status(const char *what, int rc);
+/* The exit status for a library status (the table above). */
+int cli_exit_code(int rc);
 /* Read a whole file ('-' = standard input). Returns malloc'd bytes or NULL. */
 char *cli_read_file(const char *path, size_t *len);
 /* Parse "RxC". */
@@ -66,14 +85,67 @@ int cli_board_system(const cli_board *b, toggle_system **sys, size_t *rows, size
  * for standard input), for the replay line of solve --steps. */
 void cli_board_print_args(FILE *f, const cli_board *b);
 
+/* ---- JSON output (cli_json.c, docs/json.md) ---- */
+/* The vocabulary's version: the "version" key of every object. */
+#define CLI_JSON_VERSION 1
+/* Print a JSON string (quotes and escapes). */
+void cli_json_string(FILE *f, const char *s);
+/* Start an object: {"version":1,"command":"<command>" (no closing brace). */
+void cli_json_begin(FILE *f, const char *command);
+/* ,"rows":R,"cols":C: the board shape; both null when rows is 0 (no board). */
+void cli_json_board(FILE *f, size_t rows, size_t cols);
+/* The clock of a command's work (wall and CPU), for the "timing" key. */
+typedef struct {
+    double wall, cpu;
+} cli_clock;
+void cli_clock_start(cli_clock *c);
+/* ,"timing":{"wall_seconds":W,"cpu_seconds":C} since cli_clock_start. */
+void cli_json_timing(FILE *f, const cli_clock *c);
+
+/* ---- progress and cancel (cli_cancel.c) ---- */
+/* --progress / --no-progress: CLI_PROGRESS_AUTO shows a bar when stderr is a
+ * terminal; ON forces it (a line per percent when stderr is not a terminal). */
+enum { CLI_PROGRESS_AUTO = 0, CLI_PROGRESS_ON = 1, CLI_PROGRESS_OFF = 2 };
+/* 1 when argv[i] is --progress or --no-progress (*mode set), else 0. */
+int cli_progress_opt(const char *arg, int *mode);
+/* Catch SIGINT (once: a second Ctrl-C ends the program at once) so that long
+ * work is cancelled through the progress callback, and show progress on
+ * stderr as *mode says; for every system the command solves. */
+void cli_cancel_begin(int mode);
+/* Report and cancel the work on system s through the callback. */
+int cli_cancel_attach(toggle_system *s);
+/* 1 once SIGINT has arrived. */
+int cli_interrupted(void);
+/* "toggle: <what>: interrupted (SIGINT)"; returns CLI_EXIT_CANCELLED. */
+int cli_cancelled(const char *what);
+/* Erase the progress bar (before printing results or errors). */
+void cli_progress_clear(void);
+
 /* ---- solution spaces (cmd_generate.c) ---- */
 /* "cells" or "presses" into a TOGGLE_METRIC_*; 0 on success. */
 int cli_parse_metric(const char *s, int *metric);
-/* toggle solve's --fewest and --all-solutions output (nothing when unsolvable),
- * with --cost FILE (or NULL) and --threads (UINT64_MAX = the default). */
-int cli_space_report_costs(FILE *f, const toggle_solution *sol, size_t rows, size_t cols,
-                           int all_solutions, uint64_t limit, int fewest, int metric,
-                           const char *cost_file, uint64_t threads);
+/* toggle solve's --fewest and --all-solutions (cmd_generate.c). */
+typedef struct {
+    uint64_t limit;        /* --limit (0: the library's default) */
+    int metric;            /* TOGGLE_METRIC_* */
+    const char *cost_file; /* --cost FILE or NULL */
+    uint64_t threads;      /* --threads (UINT64_MAX = the default) */
+} cli_space_args;
+/* A fewest-press search's answer; found 0: no solution avoids the forbidden
+ * cells (an answer, with proven 1). x is malloc'd (free it). */
+typedef struct {
+    uint64_t *x, weight, visited, lower;
+    int proven, found;
+} cli_fewest;
+/* Run the search on a solvable solution; 0, or the exit status after printing why. */
+int cli_fewest_run(const toggle_solution *sol, const cli_space_args *a, cli_fewest *out);
+/* Print it as text or as the JSON key "fewest" (docs/json.md); n unknowns. */
+void cli_fewest_print(FILE *f, const cli_fewest *r, int metric, int json, size_t n, size_t rows,
+                      size_t cols, uint64_t k);
+/* Print at most limit (0: all) solutions in Gray order, as text or as the
+ * JSON key "solutions"; 0 or the exit status. */
+int cli_solutions_print(FILE *f, const toggle_solution *sol, uint64_t limit, int json,
+                        size_t rows, size_t cols);
 
 /* toggle render --toggles (cmd_toggles.c): the picture of a system's toggle
  * matrix, *rows x *cols values (malloc'd), or NULL after printing why. */

@@ -43,3 +43,20 @@ void progress_finish(const progress_bar *b, size_t total)
 {
     draw(b, total, total, 1);
 }
+
+void progress_fraction(double fraction)
+{
+    int width = 30, fill = (int)((double)width * fraction);
+    char bar[64];
+    for (int i = 0; i < width; i++)
+        bar[i] = i < fill ? '#' : '-';
+    bar[width] = 0;
+    fprintf(stderr, "\r[%s] %5.1f%%", bar, 100.0 * fraction);
+    fflush(stderr);
+}
+
+void progress_erase(void)
+{
+    fputs("\r\033[K", stderr);
+    fflush(stderr);
+}

@@ -16,4 +16,9 @@ void progress_show(void *b, size_t done, size_t total);
 /* Draw the full bar with the time taken, and end the line. */
 void progress_finish(const progress_bar *b, size_t total);
 
+/* A bar of one piece of work on stderr, by the fraction done (0..1). */
+void progress_fraction(double fraction);
+/* Erase that bar's line. */
+void progress_erase(void);
+
 #endif

@@ -9,10 +9,12 @@
 #include "sweep_manifest.h"
 
 /* ---- writing ------------------------------------------------------------ */
+/* The names are the JSON vocabulary's (docs/json.md): rows and cols the
+ * board, modulus, count the exact number of solutions. */
 
 static void csv_header(FILE *f, const char **maps, size_t nmaps)
 {
-    fputs("n,p,nullity,solvable,solutions,symmetry,symmetry_mask,pressed", f);
+    fputs("rows,cols,modulus,nullity,solvable,count,symmetry,symmetry_mask,pressed", f);
     for (size_t m = 0; m < nmaps; m++)
         fprintf(f, ",image_%s", maps[m]);
     fputc('\n', f);
@@ -20,8 +22,8 @@ static void csv_header(FILE *f, const char **maps, size_t nmaps)
 
 static void csv_row(FILE *f, const sweep_row *r, const char **maps, size_t nmaps)
 {
-    fprintf(f, "%zu,%llu,%zu,%s,%s,%s,%u,%zu", r->n, (unsigned long long)r->p, r->nullity,
-            r->solvable ? "yes" : "no", r->solutions, sweep_row_symmetry(r),
+    fprintf(f, "%zu,%zu,%llu,%zu,%s,%s,%s,%u,%zu", r->n, r->n, (unsigned long long)r->p,
+            r->nullity, r->solvable ? "true" : "false", r->solutions, sweep_row_symmetry(r),
             r->solvable ? r->sym : 0u, r->pressed);
     for (size_t m = 0; m < nmaps; m++)
         fprintf(f, ",%s", sweep_row_image(r, maps[m]));
@@ -30,9 +32,11 @@ static void csv_row(FILE *f, const sweep_row *r, const char **maps, size_t nmaps
 
 static void json_row(FILE *f, const sweep_row *r)
 {
-    fprintf(f, "{\"n\":%zu,\"p\":%llu,\"nullity\":%zu,\"solvable\":%s,\"solutions\":\"%s\","
-               "\"symmetry\":\"%s\",\"symmetry_mask\":%u,\"pressed\":%zu,\"images\":{",
-            r->n, (unsigned long long)r->p, r->nullity, r->solvable ? "true" : "false",
+    fprintf(f, "{\"version\":%d,\"rows\":%zu,\"cols\":%zu,\"modulus\":%llu,\"nullity\":%zu,"
+               "\"solvable\":%s,\"count\":\"%s\",\"symmetry\":\"%s\",\"symmetry_mask\":%u,"
+               "\"pressed\":%zu,\"images\":{",
+            CLI_JSON_VERSION, r->n, r->n, (unsigned long long)r->p, r->nullity,
+            r->solvable ? "true" : "false",
             r->solutions, sweep_row_symmetry(r), r->solvable ? r->sym : 0u, r->pressed);
     for (size_t i = 0; i < r->nimg; i++)
         fprintf(f, "%s\"%s\":\"%s\"", i ? "," : "", r->img_map[i], r->img_path[i]);
@@ -121,14 +125,16 @@ static int read_images(const char *s, const char *prefix, sweep_row *r)
     return 1;
 }
 
-/* One line into r: 1 when it reads, 0 when it does not, -1 out of memory. */
+/* One line into r: 1 when it reads, 0 when it does not, -1 out of memory.
+ * Lines of 1.0 manifests (n, p, solutions: no version key) read too. */
 static int read_row(const char *line, const char *prefix, sweep_row *r)
 {
     unsigned long long n, p, nullity, mask, pressed;
     const char *solvable = json_at(line, "solvable");
-    if (!json_u64(line, "n", &n) || !json_u64(line, "p", &p) ||
+    int v1 = json_at(line, "version") != NULL;
+    if (!json_u64(line, v1 ? "rows" : "n", &n) || !json_u64(line, v1 ? "modulus" : "p", &p) ||
         !json_u64(line, "nullity", &nullity) || !solvable ||
-        !json_str(json_at(line, "solutions"), r->solutions, sizeof r->solutions) ||
+        !json_str(json_at(line, v1 ? "count" : "solutions"), r->solutions, sizeof r->solutions) ||
         !json_u64(line, "symmetry_mask", &mask) || !json_u64(line, "pressed", &pressed))
         return 0;
     r->n = (size_t)n;

@@ -388,8 +388,9 @@ for s in range(40):
         check(best == want and f"fewest cells pressed: {want}" in out, f"--presses {want}: {best}")
     break
 check(found_unique, "no unique 3x3 chaos board in 40 seeds")
-check(run(["generate", "--chaos", "6x9", "--density", "1.5"])[0] == 1, "--density 1.5 refused")
-check(run(["generate", "--chaos", "0x9"])[0] == 1, "--chaos 0x9 refused")
+# a bad option value is a usage error: exit status 2 (docs/toggle.1 EXIT STATUS)
+check(run(["generate", "--chaos", "6x9", "--density", "1.5"])[0] == 2, "--density 1.5 refused")
+check(run(["generate", "--chaos", "0x9"])[0] == 2, "--chaos 0x9 refused")
 
 # ---- the 54 x 54 chaos system through rowops: auto, and add/move by hand ------
 
@@ -449,7 +450,7 @@ px = lambda y, x: pix[3 * (y * W + x):3 * (y * W + x) + 3]
 off = px(6, 0)  # a gap between tiles: value 0
 check(all((px((j // 9) * 7 + i // 9, (j % 9) * 10 + i % 9) != off) == (C[i][j] == 1)
           for j in range(54) for i in range(54)), "render --toggles: tiles match A")
-check(run(["render", "--system", chaos, "--out", "x.png"])[0] == 1, "--system needs --toggles")
+check(run(["render", "--system", chaos, "--out", "x.png"])[0] == 2, "--system needs --toggles")
 
 if failures:
     print(f"{len(failures)} failures (seed {SEED})", file=sys.stderr)
