@@ -372,8 +372,9 @@ int cmd_rowops(int argc, char **argv)
         return bad_board;
     toggle_system *s = NULL;
     size_t rows, cols;
-    if (cli_board_system(&b, &s, &rows, &cols))
-        return 1;
+    int built = cli_board_system(&b, &s, &rows, &cols);
+    if (built)
+        return built;
     int rc = toggle_steps_new(&se.st, s);
     if (rc) {
         toggle_system_free(s);

@@ -202,8 +202,8 @@ def replay_board(name, board_args, k, own=None, rowops_args=None):
         check(rc == 0, f"{name}: rowops replay failed: {err}")
         check(solves(M, k, x), f"{name}: the reduced solution does not solve the board")
         check("check: A x = b holds" in out, f"{name}: rowops solution: {out}")
-    else:  # only the solution command fails, with one line
-        check(rc == 1 and "no solution" in err and err.count("\n") == 1,
+    else:  # only the solution command fails, with one line: status 4, no solution
+        check(rc == 4 and "no solution" in err and err.count("\n") == 1,
               f"{name}: unsolvable board, rowops says: {err}")
 
 
@@ -249,8 +249,8 @@ for args, want in ((["--grid", "3x3", "--system", sfile], "exactly one of"),
                    (["--torus", sfile], "need --grid"), (["--grid", "3"], "expected RxC"),
                    (["--grid", "3x3", "--lattice", "oct"], "expected square, hex or tri"),
                    (["--system", sfile, "--start", fs], "--start and --target need")):
-    rc, _, err = run(["rowops"] + args, "quit\n")
-    check(rc == 1 and want in err and err.count("\n") == 1, f"rowops {args}: {err}")
+    rc, _, err = run(["rowops"] + args, "quit\n")  # usage errors: status 2
+    check(rc == 2 and want in err and err.count("\n") == 1, f"rowops {args}: {err}")
 
 # ---- a scripted session: every command, every bad command, state by state ----
 
