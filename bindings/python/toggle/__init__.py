@@ -26,7 +26,7 @@ from ._arrays import HAVE_NUMPY
 from ._errors import (
     ToggleError, InvalidArgumentError, OutOfMemoryError, UnsupportedError, ParseError,
     RangeError, BufferSizeError, OverflowToggleError, NoSolutionError, IOToggleError,
-    LimitError, InternalError, CancelledError, status_name, last_error,
+    LimitError, InternalError, CancelledError, status_name, last_error, clear_error,
     OK, EINVAL, ENOMEM, EUNSUPPORTED, EPARSE, ERANGE, EBUFSIZE, EOVERFLOW, ENOSOLUTION,
     EIO, ITEROVER, ELIMIT, EINTERNAL, ECANCELED,
 )
@@ -43,7 +43,8 @@ from ._core import (
 )
 
 from ._space import (
-    Rng, SolutionIterator, Generator, FewestPresses, METRIC_CELLS, METRIC_PRESSES,
+    Rng, SolutionIterator, Search, Generator, FewestPresses, METRIC_CELLS, METRIC_PRESSES,
+    COST_FORBIDDEN,
     SEARCH_OPT_METRIC, SEARCH_OPT_SEARCH_LIMIT,
     GENERATOR_OPT_SEED, GENERATOR_OPT_UNIQUE, GENERATOR_OPT_PRESSES, GENERATOR_OPT_METRIC,
     GENERATOR_OPT_LIT, GENERATOR_OPT_ATTEMPTS, GENERATOR_OPT_SEARCH_LIMIT,
@@ -52,7 +53,8 @@ from ._steps import (
     Steps, chaos_graph, STEP_ADD, STEP_SCALE, STEP_SWAP, STEP_MOVE, CHAOS_ANY_DISTANCE,
 )
 from ._render import (
-    RenderOptions, render, colormaps, colormap_from_name, colormap_color, board_symmetry,
+    RenderOptions, render, colormaps, colormap_from_name, colormap_color,
+    colormap_is_qualitative, board_symmetry,
     symmetry_name, symmetry_of_shape, flint_guard_install, flint_guard_installed,
     IMAGE_PPM, IMAGE_PNG, SYM_ALL,
 )
@@ -67,11 +69,11 @@ __version__ = "1.0.0"
 library_path = _ffi.library_path
 
 
-def version():
+def version() -> str:
     """Version string of the loaded C library, e.g. "1.0.0"."""
-    return _ffi.fn("toggle_version_string")().decode()
+    return str(_ffi.fn("toggle_version_string")().decode())
 
 
-def version_number():
+def version_number() -> int:
     """Version of the loaded C library as major * 10000 + minor * 100 + patch."""
-    return _ffi.fn("toggle_version_number")()
+    return int(_ffi.fn("toggle_version_number")())
