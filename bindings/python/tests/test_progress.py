@@ -111,3 +111,32 @@ def test_render_format_from_file_name(tmp_path):
     assert toggle.render(cells, 2, 2, 2)[:2] == b"P6"
     with pytest.raises(ValueError, match="format"):
         toggle.render(cells, 2, 2, 2, format="gif")
+
+
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(),
+                    reason="signals reach the main thread only")
+@pytest.mark.parametrize("engine,size,k", [("chase", 60, 2), ("gf2", 60, 2), ("flint", 20, 3)])
+def test_keyboard_interrupt_is_never_lost(engine, size, k):
+    # a SIGINT during the call raises KeyboardInterrupt even when the call
+    # made no report after it (it then finished, and its solution is freed)
+    game = toggle.System(toggle.Graph.grid(size), k)
+    game.engine = engine
+    sent = []
+
+    def interrupt_once(fraction):
+        if not sent:
+            sent.append(fraction)
+            os.kill(os.getpid(), signal.SIGINT)
+        return False
+    game.progress = interrupt_once
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            game.solve()
+    finally:
+        signal.signal(signal.SIGINT, old)
+    assert sent
+    game.progress = None
+    with game.solve() as sol:
+        assert sol.cols == size * size
+    game.close()

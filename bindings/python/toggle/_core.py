@@ -455,7 +455,12 @@ class System(_Handle):
         watcher = self._watch()
         try:
             out = ctypes.c_void_p()
-            watcher.run(_ffi.fn("toggle_solve"), ctypes.byref(out), h)
+            try:
+                watcher.run(_ffi.fn("toggle_solve"), ctypes.byref(out), h)
+            except BaseException:
+                if out.value:  # Ctrl-C after the last report: the solve finished
+                    _ffi.fn("toggle_solution_free")(out.value)
+                raise
             sol = Solution._wrap(out.value)
             # the solution keeps the callback for its fewest-press searches
             sol._watcher = watcher

@@ -135,8 +135,10 @@ class _ProgressWatch(object):
             self._old = None
 
     def finish(self, status: int) -> None:
-        """Raise what cancelled the call, else check status."""
-        if status == ECANCELED and self.interrupted:
+        """Raise what cancelled the call, else check status. A Ctrl-C that
+        came after the call's last report is raised too (the call has then
+        finished; the caller frees what it made)."""
+        if self.interrupted:
             self.interrupted = False
             raise KeyboardInterrupt
         if status == ECANCELED and self.pending is not None:
