@@ -541,7 +541,7 @@ class Solution(_SolutionSpace, _SolutionOrbits):
 
     def particular_range(self, offset: int, length: int) -> Any:
         """Entries [offset, offset + length) of the particular solution."""
-        length = C.count(length, "length")
+        offset, length = C.count(offset, "offset"), C.count(length, "length")
         buf = A.empty(length)
         call("toggle_solution_particular_range", self._handle, offset, A.ptr(buf), length)
         return A.result(buf)
@@ -560,6 +560,7 @@ class Solution(_SolutionSpace, _SolutionOrbits):
 
     def kernel_vector(self, index: int) -> Any:
         """Kernel basis vector `index` (0 <= index < nullity)."""
+        index = C.count(index, "index")
         n = self.cols
         buf = A.empty(n)
         call("toggle_solution_kernel_vector", self._handle, index, A.ptr(buf), n)
