@@ -241,3 +241,23 @@ def test_board():
         unsolvable.solve()
     except toggle.NoSolutionError:
         pass
+
+
+@pytest.mark.parametrize("kw", [{"lattice": "hex"}, {"lattice": "tri"}, {"cylinder": True},
+                                {"torus": True}, {"moore": True}])
+def test_board_on_every_lattice(kw):
+    board = toggle.Board(5, 6, **kw)
+    with toggle.Graph.grid(5, 6, **kw) as g:
+        for r, c in ((0, 0), (2, 3), (4, 5)):
+            before = board.lights.reshape(-1).astype(np.int64).copy()
+            board.press(r, c)
+            column = np.array([g.entry(i, r * 6 + c) for i in range(30)], dtype=np.int64)
+            after = board.lights.reshape(-1).astype(np.int64)
+            assert ((after - before) % 2).tolist() == (column % 2).tolist(), (kw, r, c)
+    try:
+        presses = board.solve()
+    except toggle.NoSolutionError:
+        return
+    for r, c in np.argwhere(presses):
+        board.press(int(r), int(c), int(presses[r, c]))
+    assert board.solved

@@ -8,27 +8,28 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from . import _arrays
 from . import _check as C
-from ._core import GRID_MOORE, GRID_NO_SELF, GRID_TORUS, Graph, System
+from ._core import Graph, System
 from ._errors import NoSolutionError
 
 
 class Board(object):
     """A rows x cols grid game modulo k: pressing a cell adds 1 to it and
-    its neighbours (``torus``, ``moore``, ``no_self`` as in Graph.grid).
+    its neighbours (``torus``, ``moore``, ``no_self``, ``cylinder`` and
+    ``lattice`` as in Graph.grid).
     ``lights`` is a (rows, cols) uint64 array; solved means all 0."""
 
     def __init__(self, rows: int, cols: Optional[int] = None, modulus: int = 2,
                  lights: Any = None, torus: bool = False, moore: bool = False,
-                 no_self: bool = False) -> None:
+                 no_self: bool = False, cylinder: bool = False,
+                 lattice: str = "square") -> None:
         np = _arrays.np
         if np is None:
             raise ImportError("toggle.Board needs numpy")
         self.rows = C.count(rows, "rows")
         self.cols = self.rows if cols is None else C.count(cols, "cols")
         self.modulus = C.modulus(modulus)
-        flags = (GRID_TORUS if torus else 0) | (GRID_MOORE if moore else 0) | \
-            (GRID_NO_SELF if no_self else 0)
-        self.graph = Graph.grid(self.rows, self.cols, flags)
+        self.graph = Graph.grid(self.rows, self.cols, torus=torus, moore=moore,
+                                no_self=no_self, cylinder=cylinder, lattice=lattice)
         shape = (self.rows, self.cols)
         if lights is None:
             self.lights = np.zeros(shape, dtype=np.uint64)
