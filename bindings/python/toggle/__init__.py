@@ -26,7 +26,7 @@ from ._arrays import HAVE_NUMPY
 from ._errors import (
     ToggleError, InvalidArgumentError, OutOfMemoryError, UnsupportedError, ParseError,
     RangeError, BufferSizeError, OverflowToggleError, NoSolutionError, IOToggleError,
-    LimitError, InternalError, CancelledError, status_name, last_error,
+    LimitError, InternalError, CancelledError, status_name, last_error, clear_error,
     OK, EINVAL, ENOMEM, EUNSUPPORTED, EPARSE, ERANGE, EBUFSIZE, EOVERFLOW, ENOSOLUTION,
     EIO, ITEROVER, ELIMIT, EINTERNAL, ECANCELED,
 )
@@ -43,7 +43,8 @@ from ._core import (
 )
 
 from ._space import (
-    Rng, SolutionIterator, Generator, FewestPresses, METRIC_CELLS, METRIC_PRESSES,
+    Rng, SolutionIterator, Search, Generator, FewestPresses, METRIC_CELLS, METRIC_PRESSES,
+    COST_FORBIDDEN,
     SEARCH_OPT_METRIC, SEARCH_OPT_SEARCH_LIMIT,
     GENERATOR_OPT_SEED, GENERATOR_OPT_UNIQUE, GENERATOR_OPT_PRESSES, GENERATOR_OPT_METRIC,
     GENERATOR_OPT_LIT, GENERATOR_OPT_ATTEMPTS, GENERATOR_OPT_SEARCH_LIMIT,
@@ -52,7 +53,8 @@ from ._steps import (
     Steps, chaos_graph, STEP_ADD, STEP_SCALE, STEP_SWAP, STEP_MOVE, CHAOS_ANY_DISTANCE,
 )
 from ._render import (
-    RenderOptions, render, colormaps, colormap_from_name, colormap_color, board_symmetry,
+    RenderOptions, render, colormaps, colormap_from_name, colormap_color,
+    colormap_is_qualitative, board_symmetry,
     symmetry_name, symmetry_of_shape, flint_guard_install, flint_guard_installed,
     IMAGE_PPM, IMAGE_PNG, SYM_ALL,
 )
@@ -67,11 +69,39 @@ __version__ = "1.0.0"
 library_path = _ffi.library_path
 
 
-def version():
+def version() -> str:
     """Version string of the loaded C library, e.g. "1.0.0"."""
-    return _ffi.fn("toggle_version_string")().decode()
+    return str(_ffi.fn("toggle_version_string")().decode())
 
 
-def version_number():
+def version_number() -> int:
     """Version of the loaded C library as major * 10000 + minor * 100 + patch."""
-    return _ffi.fn("toggle_version_number")()
+    return int(_ffi.fn("toggle_version_number")())
+
+
+#: The public names (what ``from toggle import *`` and type checkers see).
+__all__ = [
+    "HAVE_NUMPY", "ToggleError", "InvalidArgumentError", "OutOfMemoryError",
+    "UnsupportedError", "ParseError", "RangeError", "BufferSizeError", "OverflowToggleError",
+    "NoSolutionError", "IOToggleError", "LimitError", "InternalError", "CancelledError",
+    "status_name", "last_error", "clear_error", "OK", "EINVAL", "ENOMEM", "EUNSUPPORTED",
+    "EPARSE", "ERANGE", "EBUFSIZE", "EOVERFLOW", "ENOSOLUTION", "EIO", "ITEROVER", "ELIMIT",
+    "EINTERNAL", "ECANCELED", "Graph", "System", "Solution", "grid_nullity", "parse_board",
+    "format_board", "engine_name", "engine_from_name", "GRID_CLASSIC", "GRID_NO_SELF",
+    "GRID_TORUS", "GRID_MOORE", "GRID_CYLINDER", "GRID_HEX", "GRID_TRI", "GRAPH_NO_SELF",
+    "KIND_GRID", "KIND_STENCIL", "KIND_MATRIX", "ENGINE_AUTO", "ENGINE_FLINT", "ENGINE_GF2",
+    "ENGINE_CHASE", "ENGINE_HOWELL", "ENGINE_BLAS", "ENGINE_TRANSFER", "ENGINE_DENSE",
+    "SYSTEM_OPT_ENGINE", "SYSTEM_OPT_MEMORY_BUDGET", "SYSTEM_OPT_SEARCH_LIMIT",
+    "SYSTEM_OPT_THREADS", "OPT_THREADS", "OPT_ENGINE", "OPT_MEMORY_BUDGET", "OPT_SEARCH_LIMIT",
+    "DEFAULT_MEMORY_BUDGET", "MAX_MODULUS", "Rng", "SolutionIterator", "Search", "Generator",
+    "FewestPresses", "METRIC_CELLS", "METRIC_PRESSES", "COST_FORBIDDEN", "SEARCH_OPT_METRIC",
+    "SEARCH_OPT_SEARCH_LIMIT", "GENERATOR_OPT_SEED", "GENERATOR_OPT_UNIQUE",
+    "GENERATOR_OPT_PRESSES", "GENERATOR_OPT_METRIC", "GENERATOR_OPT_LIT",
+    "GENERATOR_OPT_ATTEMPTS", "GENERATOR_OPT_SEARCH_LIMIT", "Steps", "chaos_graph", "STEP_ADD",
+    "STEP_SCALE", "STEP_SWAP", "STEP_MOVE", "CHAOS_ANY_DISTANCE", "RenderOptions", "render",
+    "colormaps", "colormap_from_name", "colormap_color", "colormap_is_qualitative",
+    "board_symmetry", "symmetry_name", "symmetry_of_shape", "flint_guard_install",
+    "flint_guard_installed", "IMAGE_PPM", "IMAGE_PNG", "SYM_ALL", "solve", "null_space",
+    "rank", "row_reduce", "solution_space", "SolutionSpace", "Board", "__version__",
+    "library_path", "version", "version_number",
+]

@@ -1,21 +1,31 @@
 """Moving vectors across the boundary: numpy arrays when numpy is importable
 (and ``TOGGLE_NO_NUMPY`` is unset), plain lists otherwise."""
 
+from __future__ import annotations
+
 import ctypes
 import os
+from typing import Any, List, Optional, Sequence, Tuple
 
+np: Any
 try:
     if os.environ.get("TOGGLE_NO_NUMPY"):
         raise ImportError("disabled by TOGGLE_NO_NUMPY")
-    import numpy as np
+    import numpy
+    np = numpy
 except ImportError:
     np = None
 
 #: True when results come back as numpy arrays.
 HAVE_NUMPY = np is not None
 
+#: A vector handed back to Python: a numpy uint64 array, or a list of ints.
+Vector = Any
+#: A ctypes array (with the numpy buffer it shares kept alive on it).
+CArray = Any
 
-def _flat(values, signed=False):
+
+def _flat(values: Any, signed: bool = False) -> Any:
     """A flat list of Python ints (or a numpy array) from any nesting."""
     if np is not None:
         arr = np.asarray(values)
@@ -27,9 +37,9 @@ def _flat(values, signed=False):
         if not signed and arr.size and arr.dtype.kind in "if" and arr.min() < 0:
             raise ValueError("values must be non-negative")
         return arr.reshape(-1)
-    out = []
+    out: List[int] = []
 
-    def walk(v):
+    def walk(v: Any) -> None:
         if isinstance(v, (list, tuple)):
             for item in v:
                 walk(item)
@@ -44,13 +54,13 @@ def _flat(values, signed=False):
     return out
 
 
-def shape_of(values):
+def shape_of(values: Any) -> Tuple[int, int]:
     """(rows, cols) of a 2-D array or list of lists."""
     if np is not None:
         arr = np.asarray(values)
         if arr.ndim != 2:
             raise ValueError("expected a 2-D array, got %d dimension(s)" % arr.ndim)
-        return arr.shape
+        return int(arr.shape[0]), int(arr.shape[1])
     rows = len(values)
     cols = len(values[0]) if rows else 0
     for row in values:
@@ -59,7 +69,8 @@ def shape_of(values):
     return rows, cols
 
 
-def to_c(values, ctype=ctypes.c_uint64, length=None):
+def to_c(values: Any, ctype: Any = ctypes.c_uint64,
+         length: Optional[int] = None) -> Tuple[CArray, int]:
     """A ctypes array of `ctype` holding `values` (flattened), and its length.
 
     When numpy is present and the data already has the right dtype and
@@ -87,28 +98,28 @@ def to_c(values, ctype=ctypes.c_uint64, length=None):
         raise OverflowError("value does not fit %s: %s" % (ctype.__name__, exc))
 
 
-def empty(n):
+def empty(n: int) -> Any:
     """A zeroed uint64 buffer of n entries (numpy array or ctypes array)."""
     if np is not None:
         return np.zeros(n, dtype=np.uint64)
     return (ctypes.c_uint64 * n)()
 
 
-def ptr(buf):
+def ptr(buf: Any) -> Any:
     """A POINTER(c_uint64) to a buffer made by empty() or to_c()."""
     if np is not None and isinstance(buf, np.ndarray):
         return buf.ctypes.data_as(ctypes.POINTER(ctypes.c_uint64))
     return ctypes.cast(buf, ctypes.POINTER(ctypes.c_uint64))
 
 
-def result(buf):
+def result(buf: Any) -> Vector:
     """The Python-side value of a buffer made by empty()."""
     if np is not None and isinstance(buf, np.ndarray):
         return buf
     return list(buf)
 
 
-def stack(vectors, n):
+def stack(vectors: Sequence[Vector], n: int) -> Any:
     """A list of vectors as a (len, n) array, or a list of lists."""
     if np is not None:
         if not vectors:

@@ -4,31 +4,32 @@ PNG (Jupyter shows a Board through _repr_png_)."""
 
 from __future__ import annotations
 
-from typing import Any, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from . import _arrays
 from . import _check as C
-from ._core import GRID_MOORE, GRID_NO_SELF, GRID_TORUS, Graph, System
+from ._core import Graph, System
 from ._errors import NoSolutionError
 
 
 class Board(object):
     """A rows x cols grid game modulo k: pressing a cell adds 1 to it and
-    its neighbours (``torus``, ``moore``, ``no_self`` as in Graph.grid).
+    its neighbours (``torus``, ``moore``, ``no_self``, ``cylinder`` and
+    ``lattice`` as in Graph.grid).
     ``lights`` is a (rows, cols) uint64 array; solved means all 0."""
 
     def __init__(self, rows: int, cols: Optional[int] = None, modulus: int = 2,
                  lights: Any = None, torus: bool = False, moore: bool = False,
-                 no_self: bool = False) -> None:
+                 no_self: bool = False, cylinder: bool = False,
+                 lattice: str = "square") -> None:
         np = _arrays.np
         if np is None:
             raise ImportError("toggle.Board needs numpy")
         self.rows = C.count(rows, "rows")
         self.cols = self.rows if cols is None else C.count(cols, "cols")
         self.modulus = C.modulus(modulus)
-        flags = (GRID_TORUS if torus else 0) | (GRID_MOORE if moore else 0) | \
-            (GRID_NO_SELF if no_self else 0)
-        self.graph = Graph.grid(self.rows, self.cols, flags)
+        self.graph = Graph.grid(self.rows, self.cols, torus=torus, moore=moore,
+                                no_self=no_self, cylinder=cylinder, lattice=lattice)
         shape = (self.rows, self.cols)
         if lights is None:
             self.lights = np.zeros(shape, dtype=np.uint64)
@@ -39,14 +40,14 @@ class Board(object):
             if arr.dtype.kind not in "iub":
                 raise TypeError("lights must be integers, got dtype %s" % arr.dtype)
             self.lights = np.mod(arr.astype(np.int64), self.modulus).astype(np.uint64)
-        self._cols: dict = {}
+        self._cols: Dict[Tuple[int, int], List[Tuple[int, int, int]]] = {}
 
     def _column(self, r: int, c: int) -> List[Tuple[int, int, int]]:
         """The cells (i, j, amount) a press at (r, c) changes."""
         key = (r, c)
         if key not in self._cols:
             j = r * self.cols + c
-            out = []
+            out: List[Tuple[int, int, int]] = []
             for dr in (-1, 0, 1):
                 for dc in (-1, 0, 1):
                     i_r, i_c = (r + dr) % self.rows, (c + dc) % self.cols
@@ -97,15 +98,18 @@ class Board(object):
     def render(self, format: str = "ppm", cell_size: int = 16, **options: Any) -> bytes:
         """The board as PPM or PNG bytes (toggle.render keywords)."""
         from ._render import render
-        return render(self.lights.reshape(-1), self.rows, self.cols, self.modulus,
+        data = render(self.lights.reshape(-1), self.rows, self.cols, self.modulus,
                       format=format, cell_size=cell_size, **options)
+        assert data is not None  # no path: the bytes come back
+        return data
 
     def to_rgb(self, cell_size: int = 16, **options: Any) -> Any:
         """The picture as a (height, width, 3) uint8 array (plt.imshow)."""
         np = _arrays.np
         data = self.render("ppm", cell_size, **options)
         # P6\n<w> <h>\n255\n<pixels>
-        fields, pos = [], 0
+        fields: List[bytes] = []
+        pos = 0
         while len(fields) < 4:
             while data[pos:pos + 1].isspace():
                 pos += 1

@@ -10,7 +10,7 @@ from typing import Any, NoReturn, Optional
 from ._errors import InvalidArgumentError, OverflowToggleError
 
 
-def _value_error(message: str) -> NoReturn:
+def invalid(message: str) -> NoReturn:
     """A ValueError that is also the library's InvalidArgumentError."""
     raise InvalidArgumentError(-1, "TOGGLE_EINVAL", message)
 
@@ -42,7 +42,7 @@ def count(value: Any, name: str, limit: int = U64_MAX) -> int:
     """A size or index: an integer in 0 .. limit."""
     v = integer(value, name)
     if v < 0:
-        _value_error("%s = %d is negative" % (name, v))
+        invalid("%s = %d is negative" % (name, v))
     if v > limit:
         _overflow("%s = %d is too large (at most %d)" % (name, v, limit))
     return v
@@ -57,7 +57,7 @@ def modulus(value: Any, name: str = "modulus") -> int:
     """A modulus: an integer in 2 .. 2**63 - 1."""
     v = integer(value, name)
     if v < 2:
-        _value_error("%s = %d is less than 2" % (name, v))
+        invalid("%s = %d is less than 2" % (name, v))
     if v > MAX_MODULUS:
         _overflow("%s = %d is too large (at most 2**63 - 1 = %d)"
                             % (name, v, MAX_MODULUS))

@@ -1,5 +1,9 @@
 """Exceptions raised for libtoggle's negative status codes."""
 
+from __future__ import annotations
+
+from typing import Any, Dict, Type
+
 from . import _ffi
 
 OK = 0
@@ -27,7 +31,7 @@ class ToggleError(Exception):
         message: the library's own message from ``toggle_last_error()``.
     """
 
-    def __init__(self, status, name, message):
+    def __init__(self, status: int, name: str, message: str) -> None:
         super().__init__("%s: %s" % (name, message) if message else name)
         self.status = status
         self.name = name
@@ -64,7 +68,11 @@ class OverflowToggleError(ToggleError, OverflowError):
 
 
 class NoSolutionError(ToggleError):
-    """TOGGLE_ENOSOLUTION: the system has no solution."""
+    """TOGGLE_ENOSOLUTION: the system has no solution. ``certificate`` is a
+    y with y A = 0 and y.b != 0 when the raiser computed one (toggle.solve),
+    else None."""
+
+    certificate: Any = None
 
 
 class IOToggleError(ToggleError, OSError):
@@ -83,7 +91,7 @@ class CancelledError(ToggleError):
     """TOGGLE_ECANCELED: the progress callback cancelled the call (1.1)."""
 
 
-_CLASSES = {
+_CLASSES: Dict[int, Type[ToggleError]] = {
     EINVAL: InvalidArgumentError, ENOMEM: OutOfMemoryError,
     EUNSUPPORTED: UnsupportedError, EPARSE: ParseError, ERANGE: RangeError,
     EBUFSIZE: BufferSizeError, EOVERFLOW: OverflowToggleError,
@@ -92,29 +100,34 @@ _CLASSES = {
 }
 
 
-def status_name(status):
+def status_name(status: int) -> str:
     """Symbolic name of a status code, e.g. ``status_name(-1) == "TOGGLE_EINVAL"``."""
-    return _ffi.fn("toggle_status_name")(int(status)).decode()
+    return str(_ffi.fn("toggle_status_name")(int(status)).decode())
 
 
-def last_error():
+def last_error() -> str:
     """The calling thread's last libtoggle error message ("" if none)."""
-    return _ffi.fn("toggle_last_error")().decode("utf-8", "replace")
+    return str(_ffi.fn("toggle_last_error")().decode("utf-8", "replace"))
 
 
-def error_for(status):
+def clear_error() -> None:
+    """Clear the calling thread's last error message (last_error() is then "")."""
+    _ffi.fn("toggle_clear_error")()
+
+
+def error_for(status: int) -> ToggleError:
     """The exception for a negative status, with the library's message."""
     cls = _CLASSES.get(status, ToggleError)
     return cls(status, status_name(status), last_error())
 
 
-def check(status):
+def check(status: int) -> int:
     """Raise the matching exception if status < 0; return status otherwise."""
     if status < 0:
         raise error_for(status)
-    return status
+    return int(status)
 
 
-def call(name, *args):
+def call(name: str, *args: Any) -> int:
     """Call C function `name` and raise on a negative status."""
     return check(_ffi.fn(name)(*args))

@@ -11,15 +11,25 @@ The library is looked up in this order:
    /usr/local;
 4. the system: ``ctypes.util.find_library("toggle")``, then ``libtoggle.so.1``.
 
+Step 3 also holds the build tree that ``pip install`` from a checkout
+recorded (``toggle/_config.py``, BUILD_LIB), tried before the prefixes.
+
 Every prototype below is written by hand from include/toggle/*.h. Functions
 of headers newer than the loaded library are bound lazily: calling one that
 the library lacks raises :class:`toggle.UnsupportedError`.
 """
 
+from __future__ import annotations
+
 import ctypes
 import ctypes.util
 import os
 import threading
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+#: A ctypes type as used in a prototype (None: a void result).
+CType = Any
+Prototype = Tuple[Optional[CType], List[CType]]
 
 #: Major version of the C library this package is written for.
 EXPECTED_MAJOR = 1
@@ -37,15 +47,23 @@ P = ctypes.POINTER
 PROGRESS_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_double)
 
 
-def _installed_dirs():
-    """Where an installed library sits: the libdir meson install recorded
-    (toggle/_config.py), then the usual prefixes of this interpreter."""
-    dirs = []
-    try:
-        from . import _config  # written by meson install
-        dirs.append(_config.LIBDIR)
+def _recorded() -> List[str]:
+    """What an install recorded in toggle/_config.py: the build tree's
+    library directory (pip install from a checkout) and the libdir (meson
+    install). Empty when running from the source tree."""
+    import importlib
+    try:  # written by meson install or by setup.py; absent in the source tree
+        _config = importlib.import_module("._config", __name__.rpartition(".")[0])
     except ImportError:
-        pass
+        return []
+    return [d for d in (getattr(_config, "BUILD_LIB", ""), getattr(_config, "LIBDIR", ""))
+            if d and not d.startswith("@")]
+
+
+def _installed_dirs() -> List[str]:
+    """Where an installed library sits: what the install recorded
+    (toggle/_config.py), then the usual prefixes of this interpreter."""
+    dirs = _recorded()
     import sys
     import sysconfig
     multiarch = sysconfig.get_config_var("MULTIARCH") or ""
@@ -56,7 +74,7 @@ def _installed_dirs():
     return dirs
 
 
-def _candidates():
+def _candidates() -> Tuple[List[str], bool]:
     env = os.environ.get("TOGGLE_LIBRARY")
     if env:
         # An explicit choice is final: a wrong path is an error, not a fallback.
@@ -78,9 +96,9 @@ def _candidates():
     return found, False
 
 
-def _load():
+def _load() -> Tuple[ctypes.CDLL, str]:
     names, explicit = _candidates()
-    errors = []
+    errors: List[str] = []
     for name in names:
         if os.sep in name and not os.path.exists(name) and not explicit:
             continue
@@ -98,7 +116,7 @@ def _load():
 lib, library_path = _load()
 
 # name: (restype, [argtypes]). Handles are opaque: c_void_p.
-_PROTOTYPES = {
+_PROTOTYPES: Dict[str, Prototype] = {
     # common.h
     "toggle_version_number": (c_u32, []),
     "toggle_version_string": (c_char_p, []),
@@ -165,27 +183,27 @@ _PROTOTYPES = {
 }
 
 
-def declare(prototypes):
+def declare(prototypes: Dict[str, Prototype]) -> None:
     """Add prototypes (name -> (restype, argtypes)) for lazy binding."""
     _PROTOTYPES.update(prototypes)
 
 
-_bound = {}
+_bound: Dict[str, Callable[..., Any]] = {}
 _bind_lock = threading.Lock()
 
 
 class _Missing(object):
-    def __init__(self, name):
+    def __init__(self, name: str) -> None:
         self.name = name
 
-    def __call__(self, *args):
+    def __call__(self, *args: Any) -> Any:
         from ._errors import UnsupportedError
         raise UnsupportedError(-3, "TOGGLE_EUNSUPPORTED",
                                "%s is not in the loaded libtoggle (%s)"
                                % (self.name, library_path))
 
 
-_INT_RANGES = {
+_INT_RANGES: Dict[Any, Tuple[int, int]] = {
     ctypes.c_size_t: (0, (1 << (8 * ctypes.sizeof(ctypes.c_size_t))) - 1),
     ctypes.c_uint64: (0, (1 << 64) - 1),
     ctypes.c_uint32: (0, (1 << 32) - 1),
@@ -204,12 +222,12 @@ class _Checked(object):
 
     __slots__ = ("f", "name", "ranges")
 
-    def __init__(self, f, name, argtypes):
+    def __init__(self, f: Callable[..., Any], name: str, argtypes: Sequence[CType]) -> None:
         self.f = f
         self.name = name
-        self.ranges = [(i, _INT_RANGES[t]) for i, t in enumerate(argtypes) if t in _INT_RANGES]
+        self.ranges: List[Tuple[int, Tuple[int, int]]] = [(i, _INT_RANGES[t]) for i, t in enumerate(argtypes) if t in _INT_RANGES]
 
-    def __call__(self, *args):
+    def __call__(self, *args: Any) -> Any:
         for i, (lo, hi) in self.ranges:
             if i >= len(args):
                 break
@@ -224,7 +242,7 @@ class _Checked(object):
         return self.f(*args)
 
 
-def fn(name):
+def fn(name: str) -> Callable[..., Any]:
     """The bound C function `name`, or a stub raising UnsupportedError."""
     f = _bound.get(name)
     if f is not None:
@@ -232,23 +250,29 @@ def fn(name):
     with _bind_lock:
         restype, argtypes = _PROTOTYPES[name]
         try:
-            f = getattr(lib, name)
-            f.restype = restype
-            f.argtypes = argtypes
-            f = _Checked(f, name, argtypes)
+            raw = getattr(lib, name)
+            raw.restype = restype
+            raw.argtypes = argtypes
+            f = _Checked(raw, name, argtypes)
         except AttributeError:
             f = _Missing(name)
         _bound[name] = f
     return f
 
 
-def has(name):
+def declared() -> List[str]:
+    """Every C function this package has a prototype for (after the
+    package's modules are imported: each declares its own)."""
+    return sorted(_PROTOTYPES)
+
+
+def has(name: str) -> bool:
     """True if the loaded library exports `name`."""
     return not isinstance(fn(name), _Missing)
 
 
-def _check_version():
-    number = fn("toggle_version_number")()
+def _check_version() -> int:
+    number = int(fn("toggle_version_number")())
     if number // 10000 != EXPECTED_MAJOR:
         raise ImportError(
             "libtoggle at %s is version %d.%d.%d; this package needs major version %d"

@@ -11,12 +11,16 @@ Inputs: integer arrays of any dtype (negative values are reduced mod p),
 nested lists, or, for p = 2, bit-packed rows: ``packed="bits"`` for the
 ``numpy.packbits(A, axis=1)`` layout (uint8, first column in the high bit)
 or ``packed="words"`` for uint64 words (column j is bit j % 64 of word
-j // 64); give the column count with ``cols=``. Outputs are uint64 arrays.
+j // 64); give the column count with ``cols=``. Over GF(2) the system is
+always built from packed rows (toggle_system_new_packed, one bit an entry):
+C-contiguous uint64 words are handed over without a copy, packbits bytes
+are converted in one pass, dense input is packed in one pass; the kernel
+and the solution are read back packed. Outputs are uint64 arrays.
 """
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Optional
+from typing import Any, NamedTuple, Optional, Tuple
 
 from . import _arrays
 from . import _check as C
@@ -32,36 +36,65 @@ def _np() -> Any:
     return _arrays.np
 
 
-def _matrix(A: Any, p: int, packed: Optional[str], cols: Optional[int]) -> Any:
+#: byte -> the same byte with its bits in reverse order (packbits' big-endian
+#: bit order to the library's little-endian one)
+_REVERSED: Any = None
+
+
+def _reversed_bits() -> Any:
+    global _REVERSED
+    if _REVERSED is None:
+        np = _np()
+        v = np.arange(256, dtype=np.uint8)
+        _REVERSED = np.packbits(np.unpackbits(v[:, None], axis=1), axis=1,
+                                bitorder="little").reshape(256)
+    return _REVERSED
+
+
+def _bytes_to_words(rows: Any) -> Any:
+    """(m, nbytes) uint8 rows, little-endian bit order, as (m, W) uint64
+    words (bytes padded with zeros to a multiple of 8)."""
+    np = _np()
+    m, nbytes = rows.shape
+    width = (nbytes + 7) // 8 * 8
+    if width != nbytes:
+        padded = np.zeros((m, width), dtype=np.uint8)
+        padded[:, :nbytes] = rows
+        rows = padded
+    return np.ascontiguousarray(rows).view("<u8").reshape(m, width // 8)
+
+
+def _packed(A: Any, packed: str, cols: Optional[int]) -> "Tuple[Any, int]":
+    """Packed GF(2) input as (words, n): (m, W) uint64 rows in the library's
+    layout (column j is bit j % 64 of word j // 64). uint64 words that are
+    C-contiguous are used as they are (no copy); packbits bytes are
+    converted in one pass (a byte table reverses their bit order)."""
+    np = _np()
+    if cols is None:
+        raise TypeError("packed input needs cols= (the number of columns)")
+    n = C.count(cols, "cols")
+    arr = np.asarray(A)
+    if arr.ndim != 2:
+        raise ValueError("packed A must be 2-D, got %d dimension(s)" % arr.ndim)
+    if packed == "bits":
+        if arr.dtype != np.uint8:
+            raise TypeError("packed='bits' wants uint8 rows (numpy.packbits), got %s"
+                            % arr.dtype)
+        if arr.shape[1] * 8 < n:
+            raise ValueError("cols = %d does not fit %d bytes a row" % (n, arr.shape[1]))
+        return _bytes_to_words(_reversed_bits()[arr[:, :(n + 7) // 8]]), n
+    if packed == "words":
+        if arr.dtype != np.uint64:
+            raise TypeError("packed='words' wants uint64 rows, got %s" % arr.dtype)
+        if arr.shape[1] * 64 < n:
+            raise ValueError("cols = %d does not fit %d words a row" % (n, arr.shape[1]))
+        return np.ascontiguousarray(arr, dtype="=u8"), n
+    raise ValueError("packed = %r is not None, 'bits' or 'words'" % (packed,))
+
+
+def _dense(A: Any, p: int) -> Any:
     """A as a C-contiguous (m, n) uint64 array of values < p (one pass)."""
     np = _np()
-    if packed is not None:
-        if p != 2:
-            raise ValueError("packed = %r needs p = 2, got p = %d" % (packed, p))
-        if cols is None:
-            raise TypeError("packed input needs cols= (the number of columns)")
-        n = C.count(cols, "cols")
-        arr = np.asarray(A)
-        if arr.ndim != 2:
-            raise ValueError("packed A must be 2-D, got %d dimension(s)" % arr.ndim)
-        if packed == "bits":
-            if arr.dtype != np.uint8:
-                raise TypeError("packed='bits' wants uint8 rows (numpy.packbits), got %s"
-                                % arr.dtype)
-            if arr.shape[1] * 8 < n:
-                raise ValueError("cols = %d does not fit %d bytes a row" % (n, arr.shape[1]))
-            bits = np.unpackbits(arr, axis=1, count=n)
-        elif packed == "words":
-            if arr.dtype != np.uint64:
-                raise TypeError("packed='words' wants uint64 rows, got %s" % arr.dtype)
-            if arr.shape[1] * 64 < n:
-                raise ValueError("cols = %d does not fit %d words a row" % (n, arr.shape[1]))
-            le = np.ascontiguousarray(arr, dtype="<u8").view(np.uint8)
-            bits = np.unpackbits(le, axis=1, count=n, bitorder="little")
-        else:
-            raise ValueError("packed = %r is not None, 'bits' or 'words'" % (packed,))
-        # TODO(gf2 packed constructor): hand the words to the library as they are.
-        return np.ascontiguousarray(bits, dtype=np.uint64)
     arr = np.asarray(A)
     if arr.dtype == object:
         try:
@@ -83,6 +116,25 @@ def _matrix(A: Any, p: int, packed: Optional[str], cols: Optional[int]) -> Any:
     return np.ascontiguousarray(arr, dtype=np.uint64)
 
 
+def _words_of_dense(a: Any) -> Any:
+    """A dense (m, n) 0/1 array as packed (m, W) uint64 words."""
+    np = _np()
+    m, n = a.shape
+    if n == 0:
+        return np.zeros((m, 0), dtype=np.uint64)
+    return _bytes_to_words(np.packbits(a.astype(bool), axis=1, bitorder="little"))
+
+
+def _unpack(words: Any, n: int) -> Any:
+    """Packed uint64 words (last axis) back to n uint64 values 0/1."""
+    np = _np()
+    w = np.ascontiguousarray(words, dtype="<u8")
+    lead = w.shape[:-1]
+    bits = np.unpackbits(w.view(np.uint8).reshape(lead + (-1,)), axis=-1, count=n,
+                         bitorder="little")
+    return bits.astype(np.uint64)
+
+
 def _vector(b: Any, m: int, p: int) -> Any:
     np = _np()
     if b is None:
@@ -93,18 +145,46 @@ def _vector(b: Any, m: int, p: int) -> Any:
     if v.ndim != 1 or v.shape[0] != m:
         raise ValueError("b must have %d entries (one per row of A), got shape %s"
                          % (m, v.shape))
-    return _matrix(v.reshape(1, m), p, None, None).reshape(m)
+    return _dense(v.reshape(1, m), p).reshape(m)
+
+
+def _system(A: Any, b: Any, p: Any, packed: Optional[str],
+            cols: Optional[int]) -> "Tuple[System, int, int]":
+    """The system A x = b (mod p), and (m, n). Over GF(2) it is built from
+    packed rows (toggle_system_new_packed): 64 entries a word."""
+    p = C.modulus(p, "p")
+    if packed is not None and p != 2:
+        raise ValueError("packed = %r needs p = 2, got p = %d" % (packed, p))
+    if p == 2:
+        if packed is not None:
+            words, n = _packed(A, packed, cols)
+        else:
+            dense = _dense(A, 2)
+            words, n = _words_of_dense(dense), dense.shape[1]
+        m = words.shape[0]
+        return System.from_packed(words, _vector(b, m, 2), n), m, n
+    a = _dense(A, p)
+    m, n = a.shape
+    return System.from_matrix(a, _vector(b, m, p), p), m, n
 
 
 def _solve(A: Any, b: Any, p: Any, packed: Optional[str], cols: Optional[int],
-           engine: Optional[str]) -> "tuple[Solution, int, int]":
-    p = C.modulus(p, "p")
-    a = _matrix(A, p, packed, cols)
-    m, n = a.shape
-    with System.from_matrix(a, _vector(b, m, p), p) as system:
+           engine: Optional[str]) -> "Tuple[Solution, int, int]":
+    system, m, n = _system(A, b, p, packed, cols)
+    with system:
         if engine is not None:
             system.engine = engine
         return system.solve(), m, n
+
+
+def _kernel(sol: Solution, n: int) -> Any:
+    """The kernel basis as a (nullity, n) uint64 array (packed readout for p = 2)."""
+    np = _np()
+    d = sol.nullity
+    if sol.modulus == 2 and d and n:
+        words = np.stack([sol.kernel_packed(i) for i in range(d)])
+        return _unpack(words, n)
+    return np.asarray(sol.kernel(), dtype=np.uint64).reshape(d, n)
 
 
 class SolutionSpace(NamedTuple):
@@ -113,7 +193,7 @@ class SolutionSpace(NamedTuple):
     solvable: bool
     particular: Any   #: uint64 (n,), free variables 0; None if unsolvable
     kernel: Any       #: uint64 (nullity, n), the reduced basis
-    count: int        #: number of solutions (0 if unsolvable), exact
+    count: int  # type: ignore[assignment]  # number of solutions (0 if unsolvable), exact
     certificate: Any  #: y with y A = 0 and y.b != 0 when unsolvable, else None
 
 
@@ -123,10 +203,14 @@ def solution_space(A: Any, b: Any, p: int, *, packed: Optional[str] = None,
     sol, m, n = _solve(A, b, p, packed, cols, engine)
     with sol:
         np = _np()
-        kern = np.asarray(sol.kernel(), dtype=np.uint64).reshape(-1, n)
-        if sol.solvable:
-            return SolutionSpace(True, np.asarray(sol.particular()), kern, sol.count, None)
-        return SolutionSpace(False, None, kern, 0, np.asarray(sol.certificate()))
+        kern = _kernel(sol, n)
+        if not sol.solvable:
+            return SolutionSpace(False, None, kern, 0, np.asarray(sol.certificate()))
+        if sol.modulus == 2 and n:
+            x = _unpack(sol.particular_packed(), n)
+        else:
+            x = np.asarray(sol.particular(), dtype=np.uint64).reshape(n)
+        return SolutionSpace(True, x, kern, sol.count, None)
 
 
 def solve(A: Any, b: Any, p: int, *, packed: Optional[str] = None,
@@ -137,7 +221,7 @@ def solve(A: Any, b: Any, p: int, *, packed: Optional[str] = None,
     space = solution_space(A, b, p, packed=packed, cols=cols, engine=engine)
     if not space.solvable:
         err = NoSolutionError(-8, "TOGGLE_ENOSOLUTION", "A x = b has no solution mod %d" % p)
-        err.certificate = space.certificate  # type: ignore[attr-defined]
+        err.certificate = space.certificate
         raise err
     return space.particular
 
@@ -150,8 +234,8 @@ def null_space(A: Any, p: int, *, packed: Optional[str] = None,
     return solution_space(A, None, p, packed=packed, cols=cols, engine=engine).kernel
 
 
-def _prime(p: Any) -> int:
-    p = C.modulus(p, "p")
+def _prime(value: Any) -> int:
+    p = C.modulus(value, "p")
     if not _is_prime(p):
         raise ValueError("p = %d is not prime: rank and row_reduce are over GF(p)" % p)
     return p
@@ -185,8 +269,9 @@ def rank(A: Any, p: int, *, packed: Optional[str] = None, cols: Optional[int] = 
          engine: Optional[str] = None) -> int:
     """The rank of A over GF(p) (p prime)."""
     p = _prime(p)
-    kern = null_space(A, p, packed=packed, cols=cols, engine=engine)
-    return int(kern.shape[1] - kern.shape[0])
+    sol, m, n = _solve(A, None, p, packed, cols, engine)
+    with sol:
+        return n - sol.nullity
 
 
 def row_reduce(A: Any, p: int, *, packed: Optional[str] = None, cols: Optional[int] = None,
@@ -196,9 +281,9 @@ def row_reduce(A: Any, p: int, *, packed: Optional[str] = None, cols: Optional[i
     column c_i and -K_f[c_i] at each free column f."""
     np = _np()
     p = _prime(p)
-    a = _matrix(A, p, packed, cols)
-    m, n = a.shape
-    kern = null_space(a, p, engine=engine)
+    sol, m, n = _solve(A, None, p, packed, cols, engine)
+    with sol:
+        kern = _kernel(sol, n)
     free = [int(np.flatnonzero(row).max()) for row in kern]
     is_free = np.zeros(n, dtype=bool)
     is_free[free] = True

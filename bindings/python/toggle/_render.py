@@ -1,11 +1,15 @@
 """Rendering (render.h), symmetry (symmetry.h) and the FLINT guard (guard.h)."""
 
-import ctypes
+from __future__ import annotations
 
-from . import _ffi
+import ctypes
+from typing import Any, List, Optional, Tuple, Union
+
 from . import _arrays as A
-from ._core import _Handle, _new, _text
+from . import _check as C
+from . import _ffi
 from ._errors import call, check
+from ._handle import _Handle, _new, _text
 
 P, c_size_t, c_u64, c_u32, c_u8, c_int, c_char_p, c_void_p = (
     ctypes.POINTER, ctypes.c_size_t, ctypes.c_uint64, ctypes.c_uint32, ctypes.c_uint8,
@@ -48,26 +52,44 @@ _KEYS = {"cell_size": RENDER_CELL_SIZE, "grid_lines": RENDER_GRID_LINES,
          "line_color": RENDER_LINE_COLOR}
 
 
-def colormaps():
+Format = Union[str, int]
+
+
+def colormaps() -> List[str]:
     """Names of the built-in colour maps, by id."""
-    return [_ffi.fn("toggle_colormap_name")(i).decode()
-            for i in range(_ffi.fn("toggle_colormap_count")())]
+    return [str(_ffi.fn("toggle_colormap_name")(i).decode())
+            for i in range(int(_ffi.fn("toggle_colormap_count")()))]
 
 
-def colormap_from_name(name):
+def colormap_from_name(name: Union[str, bytes]) -> Tuple[int, bool]:
     """(id, reversed) of a colour map name such as "viridis" or "magma_r"."""
     cid, rev = c_int(), c_int()
-    call("toggle_colormap_from_name", _text(name), ctypes.byref(cid), ctypes.byref(rev))
+    call("toggle_colormap_from_name", C.text(name, "name"), ctypes.byref(cid),
+         ctypes.byref(rev))
     return cid.value, bool(rev.value)
 
 
-def colormap_color(colormap, value, modulus, reversed=False):
+def _colormap_id(colormap: Union[str, int]) -> int:
+    if isinstance(colormap, str):
+        return colormap_from_name(colormap)[0]
+    return C.integer(colormap, "colormap")
+
+
+def colormap_is_qualitative(colormap: Union[str, int]) -> bool:
+    """True for a qualitative colour map (distinct colours, not a ramp);
+    `colormap` is a name or an id."""
+    return bool(check(_ffi.fn("toggle_colormap_is_qualitative")(_colormap_id(colormap))))
+
+
+def colormap_color(colormap: Union[str, int], value: int, modulus: int,
+                   reversed: bool = False) -> Tuple[int, int, int]:
     """(r, g, b) of value v of k under a colour map (name or id)."""
     if isinstance(colormap, str):
         colormap, reversed = colormap_from_name(colormap)
     rgb = (c_u8 * 3)()
-    call("toggle_colormap_color", int(colormap), int(bool(reversed)), value, modulus, rgb)
-    return tuple(rgb)
+    call("toggle_colormap_color", C.integer(colormap, "colormap"), int(bool(reversed)),
+         C.u64(value, "value"), C.modulus(modulus), rgb)
+    return rgb[0], rgb[1], rgb[2]
 
 
 class RenderOptions(_Handle):
@@ -76,32 +98,43 @@ class RenderOptions(_Handle):
 
     _free_name = "toggle_render_opts_free"
 
-    def __init__(self, **options):
+    def __init__(self, **options: Any) -> None:
         self._h = None
         self._owner = None
         self._h = _new("toggle_render_opts_new")
         for key, value in options.items():
             self[key] = value
 
-    def __setitem__(self, key, value):
+    @staticmethod
+    def _key(key: Union[str, int]) -> int:
+        if isinstance(key, str):
+            if key not in _KEYS:
+                raise TypeError("unknown render option %r (known: %s)"
+                                % (key, ", ".join(sorted(_KEYS))))
+            return _KEYS[key]
+        return C.integer(key, "key")
+
+    def __setitem__(self, key: Union[str, int], value: Any) -> None:
         if key == "colormap" and isinstance(value, str):
             value, rev = colormap_from_name(value)
             call("toggle_render_opts_set", self._handle, RENDER_REVERSED, int(rev))
-        call("toggle_render_opts_set", self._handle, _KEYS.get(key, key), int(value))
+        call("toggle_render_opts_set", self._handle, self._key(key),
+             C.u64(value, str(key)))
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: Union[str, int]) -> int:
         v = c_u64()
-        call("toggle_render_opts_get", self._handle, _KEYS.get(key, key), ctypes.byref(v))
+        call("toggle_render_opts_get", self._handle, self._key(key), ctypes.byref(v))
         return v.value
 
-    def size(self, rows, cols):
+    def size(self, rows: int, cols: int) -> Tuple[int, int]:
         """(width, height) in pixels of a rows x cols board."""
         w, h = c_size_t(), c_size_t()
-        call("toggle_render_size", self._handle, rows, cols, ctypes.byref(w), ctypes.byref(h))
+        call("toggle_render_size", self._handle, C.count(rows, "rows"), C.count(cols, "cols"),
+             ctypes.byref(w), ctypes.byref(h))
         return w.value, h.value
 
 
-def _format_for(format, path):
+def _format_for(format: Optional[Format], path: Any) -> str:
     """The format to write: given, or from the file name (.png / .ppm);
     a name that says the other format is refused."""
     by_name = None
@@ -119,21 +152,25 @@ def _format_for(format, path):
     return name
 
 
-def render(cells, rows, cols, modulus, format=None, options=None, path=None, **kw):
+def render(cells: Any, rows: int, cols: int, modulus: int, format: Optional[Format] = None,
+           options: Optional[RenderOptions] = None, path: Any = None,
+           **kw: Any) -> Optional[bytes]:
     """Draw a rows x cols board (one colour per value): returns the image as
     bytes, or writes it to `path`. `format` is "ppm" or "png" (when built
     with libpng); by default the file name's extension picks it (.png or
     .ppm; anything else, and no path, means PPM), and a format that
     contradicts the name raises ValueError. `options` is a RenderOptions,
     or pass its keywords directly."""
-    from . import _check as C
     rows, cols = C.count(rows, "rows"), C.count(cols, "cols")
     modulus = C.modulus(modulus)
-    format = _format_for(format, path)
+    name = _format_for(format, path)
+    if options is not None and not isinstance(options, RenderOptions):
+        raise TypeError("options must be a toggle.RenderOptions, got %s"
+                        % type(options).__name__)
     opts = options if options is not None else RenderOptions(**kw)
     try:
         buf, _ = A.to_c(cells, length=rows * cols)
-        fmt = _FORMATS.get(format, format)
+        fmt = _FORMATS[name]
         if path is not None:
             call("toggle_render_file", opts._handle, fmt, buf, rows, cols, modulus,
                  str(path).encode())
@@ -152,48 +189,47 @@ def render(cells, rows, cols, modulus, format=None, options=None, path=None, **k
             opts.close()
 
 
-def board_symmetry(cells, rows, cols):
+def board_symmetry(cells: Any, rows: int, cols: int) -> Tuple[int, Optional[str]]:
     """(mask, name): the symmetries (TOGGLE_SYM_* bits) a board has, and the
     name of that group."""
+    rows, cols = C.count(rows, "rows"), C.count(cols, "cols")
     buf, _ = A.to_c(cells, length=rows * cols)
     mask = c_u32()
     call("toggle_board_symmetry", buf, rows, cols, ctypes.byref(mask))
     return mask.value, symmetry_name(mask.value)
 
 
-def symmetry_name(mask):
+def symmetry_name(mask: int) -> Optional[str]:
     """Name of a symmetry group mask, or None."""
-    name = _ffi.fn("toggle_symmetry_name")(mask)
-    return name.decode() if name is not None else None
+    name = _ffi.fn("toggle_symmetry_name")(C.count(mask, "mask", 0xFFFFFFFF))
+    return str(name.decode()) if name is not None else None
 
 
-def symmetry_of_shape(rows, cols):
+def symmetry_of_shape(rows: int, cols: int) -> int:
     """Every symmetry of the board shape (SYM_ALL for a square)."""
-    return _ffi.fn("toggle_symmetry_of_shape")(rows, cols)
+    return int(_ffi.fn("toggle_symmetry_of_shape")(C.count(rows, "rows"),
+                                                   C.count(cols, "cols")))
 
 
-def _count_orbits(self, rows, cols, group=None):
-    """Solutions counted up to a symmetry group (default: all of the shape's)."""
-    if group is None:
-        group = symmetry_of_shape(rows, cols)
-    out = c_u64()
-    call("toggle_solution_count_orbits", self._handle, rows, cols, group, ctypes.byref(out))
-    return out.value
+class _SolutionOrbits(_Handle):
+    """The symmetry method of toggle.Solution (this module's half)."""
+
+    def count_orbits(self, rows: int, cols: int, group: Optional[int] = None) -> int:
+        """Solutions counted up to a symmetry group (default: all of the shape's)."""
+        rows, cols = C.count(rows, "rows"), C.count(cols, "cols")
+        if group is None:
+            group = symmetry_of_shape(rows, cols)
+        out = c_u64()
+        call("toggle_solution_count_orbits", self._handle, rows, cols,
+             C.count(group, "group", 0xFFFFFFFF), ctypes.byref(out))
+        return out.value
 
 
-def flint_guard_install():
+def flint_guard_install() -> int:
     """Install the opt-in FLINT guard (see guard.h)."""
     return check(_ffi.fn("toggle_flint_guard_install")())
 
 
-def flint_guard_installed():
+def flint_guard_installed() -> bool:
     """True if the FLINT guard is installed."""
     return bool(check(_ffi.fn("toggle_flint_guard_installed")()))
-
-
-def _attach():
-    from ._core import Solution
-    Solution.count_orbits = _count_orbits
-
-
-_attach()

@@ -1,12 +1,17 @@
 """Row operations step by step (steps.h): a trace of plain Gauss-Jordan,
 hand operations with undo, and chaos boards. See docs/steps.md."""
 
-import ctypes
+from __future__ import annotations
 
-from . import _ffi
+import ctypes
+from typing import Any, List, Optional, Tuple, Union
+
 from . import _arrays as A
-from ._core import _Handle, _new, _text, _read_string, Graph, System
+from . import _check as C
+from . import _ffi
+from ._core import Graph, System
 from ._errors import call
+from ._handle import _Handle, _new, _read_string
 
 P, c_size_t, c_u64, c_int, c_void_p, c_double, c_char_p = (
     ctypes.POINTER, ctypes.c_size_t, ctypes.c_uint64, ctypes.c_int, ctypes.c_void_p,
@@ -53,23 +58,28 @@ class Steps(_Handle):
     _free_name = "toggle_steps_free"
 
     @classmethod
-    def of(cls, system):
+    def of(cls, system: System) -> "Steps":
+        """A copy of the system's [A | b] to work on."""
+        if not isinstance(system, System):
+            raise TypeError("system must be a toggle.System, got %s" % type(system).__name__)
         return cls._wrap(_new("toggle_steps_new", system._handle))
 
     @property
-    def rows(self):
-        return _ffi.fn("toggle_steps_rows")(self._handle)
+    def rows(self) -> int:
+        """Equations m."""
+        return int(_ffi.fn("toggle_steps_rows")(self._handle))
 
     @property
-    def cols(self):
+    def cols(self) -> int:
         """Unknowns n; the matrix has n + 1 columns."""
-        return _ffi.fn("toggle_steps_cols")(self._handle)
+        return int(_ffi.fn("toggle_steps_cols")(self._handle))
 
     @property
-    def modulus(self):
-        return _ffi.fn("toggle_steps_modulus")(self._handle)
+    def modulus(self) -> int:
+        """The modulus k."""
+        return int(_ffi.fn("toggle_steps_modulus")(self._handle))
 
-    def matrix(self):
+    def matrix(self) -> List[List[int]]:
         """The current [A | b] as a list of rows (b last)."""
         v = ctypes.c_uint64()
         out = []
@@ -81,47 +91,56 @@ class Steps(_Handle):
             out.append(row)
         return out
 
-    def add(self, a, b, c=1):
-        call("toggle_steps_add", self._handle, a, b, c)
+    def add(self, a: int, b: int, c: int = 1) -> None:
+        """Row a += c * row b."""
+        call("toggle_steps_add", self._handle, C.count(a, "a"), C.count(b, "b"),
+             C.u64(c, "c"))
 
-    def scale(self, a, c):
-        call("toggle_steps_scale", self._handle, a, c)
+    def scale(self, a: int, c: int) -> None:
+        """Row a *= c (c a unit mod k)."""
+        call("toggle_steps_scale", self._handle, C.count(a, "a"), C.u64(c, "c"))
 
-    def swap(self, a, b):
-        call("toggle_steps_swap", self._handle, a, b)
+    def swap(self, a: int, b: int) -> None:
+        """Swap rows a and b."""
+        call("toggle_steps_swap", self._handle, C.count(a, "a"), C.count(b, "b"))
 
-    def move(self, a, b):
-        call("toggle_steps_move", self._handle, a, b)
+    def move(self, a: int, b: int) -> None:
+        """Move row a to position b."""
+        call("toggle_steps_move", self._handle, C.count(a, "a"), C.count(b, "b"))
 
-    def apply(self, script):
+    def apply(self, script: Union[str, bytes]) -> int:
         """Apply a script (all checked first); returns the operations applied."""
-        data = _text(script)
+        data = C.text(script, "script")
         n = ctypes.c_size_t()
         call("toggle_steps_apply", self._handle, data, len(data), ctypes.byref(n))
         return n.value
 
-    def auto(self, max_ops=None):
+    def auto(self, max_ops: Optional[int] = None) -> int:
         """Up to max_ops Gauss-Jordan operations (None: all); returns how many."""
         n = ctypes.c_size_t()
         call("toggle_steps_auto", self._handle, _SIZE_MAX if max_ops is None
-             else max_ops, ctypes.byref(n))
+             else C.count(max_ops, "max_ops"), ctypes.byref(n))
         return n.value
 
-    def undo(self, count=1):
-        call("toggle_steps_undo", self._handle, count)
+    def undo(self, count: int = 1) -> None:
+        """Undo the last `count` operations."""
+        call("toggle_steps_undo", self._handle, C.count(count, "count"))
 
-    def redo(self, count=1):
-        call("toggle_steps_redo", self._handle, count)
-
-    @property
-    def count(self):
-        return _ffi.fn("toggle_steps_count")(self._handle)
+    def redo(self, count: int = 1) -> None:
+        """Redo `count` undone operations."""
+        call("toggle_steps_redo", self._handle, C.count(count, "count"))
 
     @property
-    def redo_count(self):
-        return _ffi.fn("toggle_steps_redo_count")(self._handle)
+    def count(self) -> int:
+        """Operations in the trace."""
+        return int(_ffi.fn("toggle_steps_count")(self._handle))
 
-    def ops(self):
+    @property
+    def redo_count(self) -> int:
+        """Undone operations that redo() can replay."""
+        return int(_ffi.fn("toggle_steps_redo_count")(self._handle))
+
+    def ops(self) -> List[Tuple[str, int, int, int]]:
         """The trace as tuples (name, a, b, c)."""
         op, a, b, c = ctypes.c_int(), ctypes.c_size_t(), ctypes.c_size_t(), ctypes.c_uint64()
         out = []
@@ -131,27 +150,29 @@ class Steps(_Handle):
             out.append((_NAMES[op.value], a.value, b.value, c.value))
         return out
 
-    def script(self, first=0):
+    def script(self, first: int = 0) -> str:
         """The trace from operation first on, in the text language."""
         h = self._handle
-        return _read_string(lambda buf, n, need: _ffi.fn("toggle_steps_write")(h, first, buf,
-                                                                              n, need))
+        first = C.count(first, "first")
+        return _read_string(lambda buf, n, need: int(
+            _ffi.fn("toggle_steps_write")(h, first, buf, n, need)))
 
-    def status(self):
+    def status(self) -> Tuple[int, bool, bool]:
         """(rank so far, reduced, shown unsolvable)."""
         r, red, uns = ctypes.c_size_t(), ctypes.c_int(), ctypes.c_int()
         call("toggle_steps_status", self._handle, ctypes.byref(r), ctypes.byref(red),
              ctypes.byref(uns))
         return r.value, bool(red.value), bool(uns.value)
 
-    def pivots(self):
+    def pivots(self) -> List[int]:
+        """The pivot column of each reduced row so far."""
         n = ctypes.c_size_t()
         cap = self.rows + 1
         buf = (ctypes.c_size_t * cap)()
         call("toggle_steps_pivots", self._handle, buf, cap, ctypes.byref(n))
         return list(buf[:n.value])
 
-    def solution(self):
+    def solution(self) -> Tuple[Any, int]:
         """(x, nullity) of a reduced matrix; raises NoSolutionError if none."""
         n = self.cols
         buf = A.empty(n)
@@ -159,14 +180,23 @@ class Steps(_Handle):
         call("toggle_steps_solution", self._handle, A.ptr(buf), n, ctypes.byref(d))
         return A.result(buf), d.value
 
-    def system(self):
+    def system(self) -> System:
         """The current matrix as a new System."""
         out = ctypes.c_void_p()
         call("toggle_steps_system", self._handle, ctypes.byref(out))
         return System._wrap(out.value)
 
 
-def chaos_graph(rows, cols, density=0.5, radius=None, seed=0):
-    """A random chaos toggle matrix (see toggle_graph_new_chaos)."""
-    return Graph._wrap(_new("toggle_graph_new_chaos", rows, cols, float(density),
-                            CHAOS_ANY_DISTANCE if radius is None else radius, seed))
+def chaos_graph(rows: int, cols: int, density: float = 0.5, radius: Optional[int] = None,
+                seed: int = 0) -> Graph:
+    """A random chaos toggle matrix (see toggle_graph_new_chaos): each
+    press reaches other cells with probability `density` (0 to 1), within
+    `radius` (None: any distance), drawn from `seed`."""
+    rows, cols = C.count(rows, "rows"), C.count(cols, "cols")
+    if isinstance(density, bool) or not isinstance(density, (int, float)):
+        raise TypeError("density must be a number, got %s" % type(density).__name__)
+    if not 0.0 <= float(density) <= 1.0:
+        C.invalid("density = %r is not between 0 and 1" % (density,))
+    r = CHAOS_ANY_DISTANCE if radius is None else C.count(radius, "radius", _SIZE_MAX)
+    return Graph._wrap(_new("toggle_graph_new_chaos", rows, cols, float(density), r,
+                            C.u64(seed, "seed")))
