@@ -19,6 +19,11 @@ int cli_fail(const char *what, const char *fmt, ...)
 
 int cli_status(const char *what, int rc)
 {
+    /* over the memory budget (the library names the need and the budget):
+     * say how to raise it */
+    if (rc == TOGGLE_ENOMEM && strstr(toggle_last_error(), "budget"))
+        return cli_fail(what, "%s (%s); raise it with --budget BYTES (0 = unlimited)",
+                        toggle_last_error(), toggle_status_name(rc));
     return cli_fail(what, "%s (%s)", toggle_last_error(), toggle_status_name(rc));
 }
 

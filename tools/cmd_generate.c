@@ -24,12 +24,14 @@ static const char generate_usage[] =
     "  --lit N          exactly N cells of the board are lit\n"
     "  --count N        print N boards, separated by blank lines (default 1)\n"
     "  --seed S         seed (default 0); the same seed prints the same boards\n"
+    "  --budget BYTES   memory budget (default 4 GiB; 0 = unlimited)\n"
     "  -h, --help       this help\n";
 
 int cmd_generate(int argc, char **argv)
 {
     const char *grid = NULL;
     uint64_t k = 2, seed = 0, presses = UINT64_MAX, lit = UINT64_MAX, count = 1;
+    uint64_t budget = TOGGLE_DEFAULT_MEMORY_BUDGET;
     uint32_t flags = 0;
     int unique = 0, metric = TOGGLE_METRIC_CELLS;
     for (int i = 1; i < argc; i++)
@@ -61,6 +63,9 @@ int cmd_generate(int argc, char **argv)
         } else if (cli_opt(argc, argv, &i, "--lit", &val)) {
             if (!val || cli_parse_u64(val, &lit))
                 return cli_fail("--lit", "expected a number");
+        } else if (cli_opt(argc, argv, &i, "--budget", &val)) {
+            if (cli_budget_parse(val, &budget))
+                return 1;
         } else if (cli_opt(argc, argv, &i, "--count", &val)) {
             if (!val || cli_parse_u64(val, &count) || !count)
                 return cli_fail("--count", "expected a positive number");
@@ -74,6 +79,11 @@ int cmd_generate(int argc, char **argv)
     size_t rows, cols;
     if (!grid || cli_parse_shape(grid, &rows, &cols))
         return cli_fail("generate", "--grid RxC is required (see --help)");
+    /* before any work: the board printed, the system's right-hand side and
+     * the generator's own copy of the board (the library checks its solve
+     * and its copy of the solution set against the same budget) */
+    if (cli_budget_board("generate", budget, rows, cols, 3))
+        return 1;
     toggle_graph *g = NULL;
     toggle_system *s = NULL;
     toggle_generator *gen = NULL;
@@ -82,6 +92,8 @@ int cmd_generate(int argc, char **argv)
     const char *what = "--grid";
     if (!rc && (what = "system", 1))
         rc = toggle_system_new(&s, g, k, NULL, NULL);
+    if (!rc)
+        rc = toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, budget);
     if (!rc && (what = "generator", 1))
         rc = toggle_generator_new(&gen, s);
     if (!rc)

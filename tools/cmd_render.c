@@ -27,6 +27,7 @@ static const char render_usage[] =
     "  --lines N          grid line width in pixels (default 0)\n"
     "  --border N         border width in pixels (default 0)\n"
     "  --line-color HEX   colour of lines and border, RRGGBB (default 000000)\n"
+    "  --budget BYTES     memory budget (default 4 GiB; 0 = unlimited)\n"
     "  -h, --help         this help\n";
 
 static int set_num(toggle_render_opts *o, int key, const char *val, const char *what)
@@ -39,7 +40,7 @@ static int set_num(toggle_render_opts *o, int key, const char *val, const char *
 }
 
 /* The canonical solution of the all-off to all-on game; NULL if none. */
-static uint64_t *grid_solution(size_t rows, size_t cols, uint64_t k)
+static uint64_t *grid_solution(size_t rows, size_t cols, uint64_t k, uint64_t budget)
 {
     toggle_graph *g = NULL;
     toggle_system *s = NULL;
@@ -48,6 +49,8 @@ static uint64_t *grid_solution(size_t rows, size_t cols, uint64_t k)
     int rc = toggle_graph_new_grid(&g, rows, cols, 0);
     if (!rc)
         rc = toggle_system_new(&s, g, k, NULL, NULL);
+    if (!rc)
+        rc = toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, budget);
     if (!rc)
         rc = toggle_solve(&sol, s);
     if (!rc && !(x = malloc(rows * cols * sizeof *x)))
@@ -95,7 +98,7 @@ int cmd_render(int argc, char **argv)
     const char *grid = NULL, *board = NULL, *out = NULL, *format = NULL, *val;
     const char *system = NULL, *shape = NULL;
     int toggles = 0;
-    uint64_t k = 2;
+    uint64_t k = 2, budget = TOGGLE_DEFAULT_MEMORY_BUDGET;
     toggle_render_opts *o = NULL;
     int status = 1;
     if (toggle_render_opts_new(&o))
@@ -120,6 +123,9 @@ int cmd_render(int argc, char **argv)
             out = val;
         } else if (cli_opt(argc, argv, &i, "--format", &val)) {
             format = val;
+        } else if (cli_opt(argc, argv, &i, "--budget", &val)) {
+            if (cli_budget_parse(val, &budget))
+                goto done;
         } else if (cli_opt(argc, argv, &i, "--mod", &val)) {
             if (!val || cli_parse_u64(val, &k) || k < 2) {
                 cli_fail("render", "--mod needs a modulus >= 2");
@@ -182,7 +188,10 @@ int cmd_render(int argc, char **argv)
             cli_fail("render", "--grid needs RxC, e.g. 9x9");
             goto done;
         }
-        x = grid_solution(rows, cols, k);
+        /* before any work: the solution's copy and the system's right-hand side */
+        if (cli_budget_board("render", budget, rows, cols, 2))
+            goto done;
+        x = grid_solution(rows, cols, k, budget);
     } else if (system) {
         x = cli_toggle_picture(system, k, shape, &rows, &cols);
     } else {

@@ -309,6 +309,19 @@ int cmd_solve(int argc, char **argv)
                     TOGGLE_GRID_HEX | TOGGLE_GRID_TRI)) && !o.grid)
         return cli_fail("solve", "--torus, --cylinder, --moore and --lattice need --grid");
 
+    /* the budget, checked before any work: the board's arrays here (the
+     * answer buffer, the system's right-hand side, --start, --target), then
+     * the library's own estimate when it solves */
+    uint64_t budget = TOGGLE_DEFAULT_MEMORY_BUDGET;
+    if (o.budget && cli_budget_parse(o.budget, &budget))
+        return 1;
+    if (o.grid) {
+        size_t r, c;
+        if (cli_parse_shape(o.grid, &r, &c))
+            return cli_fail("--grid", "expected RxC, for example 5x5, got '%s'", o.grid);
+        if (cli_budget_board("solve", budget, r, c, 2u + !!o.start + !!o.target))
+            return 1;
+    }
     toggle_system *s = NULL;
     size_t rows, cols;
     int status = build_system(&o, &s, &rows, &cols);
@@ -331,14 +344,8 @@ int cmd_solve(int argc, char **argv)
             return cli_status("--threads", rc);
         }
     }
-    if (o.budget) {
-        uint64_t b;
-        if (cli_parse_u64(o.budget, &b)) {
-            toggle_system_free(s);
-            return cli_fail("--budget", "expected a number of bytes, got '%s'", o.budget);
-        }
-        toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, b);
-    }
+    if (o.budget)
+        toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, budget);
     if (o.steps) {
         status = cli_print_steps(stdout, s);
         toggle_system_free(s);

@@ -57,12 +57,13 @@ static int is_prime(uint64_t p)
     return 1;
 }
 
-/* Parse "a..b,c,d..e" into ascending unique values (primes only if want_prime). */
+/* Parse "a..b,c,d..e" into ascending unique values (primes only if want_prime):
+ * 0, -1 (a bad list) or -2 (out of memory). */
 static int parse_list(const char *s, int want_prime, uint64_t **out, size_t *count)
 {
     char *copy = strdup(s), *save = NULL;
     uint8_t *seen = calloc(100001, 1);
-    int bad = !copy || !seen;
+    int oom = !copy || !seen, bad = oom;
     for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && !bad;
          tok = strtok_r(NULL, ",", &save)) {
         char *dots = strstr(tok, "..");
@@ -88,7 +89,8 @@ static int parse_list(const char *s, int want_prime, uint64_t **out, size_t *cou
         for (size_t i = 0; i <= 100000; i++)
             n += seen[i];
         v = malloc((n ? n : 1) * sizeof *v);
-        bad = !v || n == 0;
+        oom = !v;
+        bad = oom || n == 0;
         for (size_t i = 0, j = 0; !bad && i <= 100000; i++)
             if (seen[i])
                 v[j++] = i;
@@ -97,7 +99,7 @@ static int parse_list(const char *s, int want_prime, uint64_t **out, size_t *cou
     free(seen);
     if (bad) {
         free(v);
-        return -1;
+        return oom ? -2 : -1;
     }
     *out = v;
     *count = n;
@@ -395,11 +397,15 @@ int cmd_sweep(int argc, char **argv)
         return cli_fail("sweep", "--shard needs I/K with 0 <= I < K");
     uint64_t *sz = NULL, *pr = NULL;
     size_t nsz = 0, npr = 0;
-    if (parse_list(sizes, 0, &sz, &nsz))
-        return cli_fail("sweep", "bad --sizes '%s' (e.g. 1..70 or 3,5,8..10)", sizes);
-    if (parse_list(primes, 1, &pr, &npr)) {
+    int lrc = parse_list(sizes, 0, &sz, &nsz);
+    if (lrc)
+        return lrc == -2 ? cli_fail("sweep", "out of memory reading --sizes")
+                         : cli_fail("sweep", "bad --sizes '%s' (e.g. 1..70 or 3,5,8..10)", sizes);
+    if ((lrc = parse_list(primes, 1, &pr, &npr))) {
         free(sz);
-        return cli_fail("sweep", "bad --primes '%s' (primes or ranges, e.g. 2..67)", primes);
+        return lrc == -2 ? cli_fail("sweep", "out of memory reading --primes")
+                         : cli_fail("sweep", "bad --primes '%s' (primes or ranges, e.g. 2..67)",
+                                    primes);
     }
     sw.dir = out;
     sw.cell = (size_t)cell;

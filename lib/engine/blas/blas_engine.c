@@ -56,7 +56,7 @@ static int blas_estimate(const toggle_system *s, uint64_t *bytes)
     if (e > SIZE_MAX / 2)
         return toggle__error(TOGGLE_ENOMEM, "%zu x %zu system is too large for the blas engine",
                              m, n);
-    return TOGGLE_OK;
+    return toggle__readout_estimate(s, *bytes, bytes); /* held at the readout */
 }
 
 typedef struct {
