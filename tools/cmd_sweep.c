@@ -5,6 +5,7 @@
  * thread scheduling. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -39,9 +40,29 @@ static const char sweep_usage[] =
     "  --cell N           pixels per cell (default: 600 / n, at least 1)\n"
     "  --format F         png (default) or ppm\n"
     "  --site             also the game (play.html) and libtoggle.js: what toggle web does\n"
+    "  --resume           keep the boards of DIR's manifest whose pictures are all\n"
+    "                     there; do only the others\n"
+    "  --force            write into a DIR that is not empty although toggle sweep\n"
+    "                     did not make it (it is refused otherwise)\n"
     "  -h, --help         this help\n"
     "\n"
-    "Parts made with --shard are joined by toggle sweep-merge (see its --help).\n";
+    "Parts made with --shard are joined by toggle sweep-merge (see its --help).\n"
+    "Every file is written whole (to a temporary name, then renamed). Ctrl-C\n"
+    "stops at the boards under way and writes the manifest and gallery of the\n"
+    "boards done (exit status 130); --resume goes on from there.\n";
+
+/* The marker of a folder toggle sweep made (what --force is needed without). */
+#define SWEEP_MARKER ".toggle-sweep"
+
+/* Set by SIGINT: boards not started yet are left (pending). */
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+    signal(SIGINT, SIG_DFL); /* a second Ctrl-C stops at once */
+}
 
 static const char default_maps[] = "viridis,magma,inferno,plasma,cividis,twilight,turbo,greys";
 
@@ -224,10 +245,22 @@ static int draw_board(const sweep *sw, sweep_worker *w, sweep_row *r, const uint
         }
         toggle_render_opts_set(w->opts, TOGGLE_RENDER_COLORMAP, (uint64_t)sw->maps.id[m]);
         toggle_render_opts_set(w->opts, TOGGLE_RENDER_REVERSED, (uint64_t)sw->maps.rev[m]);
-        int rc = toggle_render_file(w->opts, sw->format, x, n, n, r->p, path);
+        /* drawn whole under a temporary name, then renamed (path.h) */
+        char *tmp = path_tmp_name(path);
+        int rc = tmp ? toggle_render_file(w->opts, sw->format, x, n, n, r->p, tmp) : TOGGLE_ENOMEM;
+        if (!rc && rename(tmp, path)) {
+            int e = errno;
+            remove(tmp);
+            free(tmp);
+            free(path);
+            return board_fail(w, "drawing", r, strerror(e), TOGGLE_EIO);
+        }
+        if (rc && tmp)
+            remove(tmp);
+        free(tmp);
         free(path);
         if (rc)
-            return board_fail(w, "drawing", r, toggle_last_error(), rc);
+            return board_fail(w, "drawing", r, tmp ? toggle_last_error() : "out of memory", rc);
     }
     return 0;
 }
@@ -262,6 +295,8 @@ static int sweep_board(void *ctx, size_t worker, size_t task)
     const sweep *sw = ctx;
     sweep_worker *w = &sw->workers[worker];
     sweep_row *r = &sw->rows.v[task];
+    if (!r->pending || interrupted)
+        return 0; /* kept by --resume, or left after Ctrl-C (stays pending) */
     toggle_graph *g = NULL;
     toggle_system *s = NULL;
     toggle_solution *sol = NULL;
@@ -282,10 +317,81 @@ static int sweep_board(void *ctx, size_t worker, size_t task)
     toggle_solution_free(sol);
     toggle_system_free(s);
     toggle_graph_free(g);
+    if (!rc)
+        r->pending = 0; /* its pictures are all in place */
     return rc;
 }
 
 /* ---- the command -------------------------------------------------------- */
+
+/* --resume: take over the rows of DIR's manifest for boards whose every
+ * picture (one per colour map drawn) is in place; those are not done again.
+ * A missing manifest resumes nothing. 0, or 1 after printing why. */
+static int resume_rows(sweep *sw)
+{
+    char *mp = path_join(sw->dir, "manifest.jsonl");
+    int have = mp && path_nonempty_file(mp);
+    free(mp);
+    if (!have)
+        return 0;
+    sweep_rows old = {0};
+    char err[256] = "";
+    if (sweep_manifest_read(sw->dir, "", &old, err, sizeof err)) {
+        sweep_rows_free(&old);
+        return cli_fail("sweep", "--resume: %s", err);
+    }
+    int rc = 0;
+    for (size_t i = 0; !rc && i < sw->rows.n; i++) {
+        sweep_row *r = &sw->rows.v[i];
+        const sweep_row *o = NULL;
+        for (size_t j = 0; !o && j < old.n; j++)
+            if (old.v[j].n == r->n && old.v[j].p == r->p)
+                o = &old.v[j];
+        if (!o)
+            continue;
+        int complete = 1;
+        for (int m = 0; complete && sw->render && o->solvable && m < sw->maps.n; m++) {
+            const char *rel = sweep_row_image(o, sw->maps.name[m]);
+            char *full = *rel ? path_join(sw->dir, rel) : NULL;
+            complete = full && path_nonempty_file(full);
+            free(full);
+        }
+        if (!complete)
+            continue;
+        r->nullity = o->nullity;
+        r->solvable = o->solvable;
+        r->sym = o->sym;
+        r->pressed = o->pressed;
+        memcpy(r->solutions, o->solutions, sizeof r->solutions);
+        for (int m = 0; !rc && sw->render && o->solvable && m < sw->maps.n; m++)
+            if (sweep_row_add_image(r, sw->maps.name[m], sweep_row_image(o, sw->maps.name[m])))
+                rc = cli_fail("sweep", "out of memory");
+        r->pending = 0;
+    }
+    sweep_rows_free(&old);
+    return rc;
+}
+
+/* --out: a folder toggle sweep made (its marker), an empty or new one, or,
+ * with --force, any; then make it and mark it. 0, or 1 after printing why. */
+static int claim_out(const char *dir, int force)
+{
+    int st = path_dir_state(dir, SWEEP_MARKER);
+    if (st < 0)
+        return cli_fail("sweep", "cannot read '%s': %s", dir, strerror(errno));
+    if (st == 1 && !force)
+        return cli_fail("sweep", "'%s' is not empty and toggle sweep did not make it (no "
+                        SWEEP_MARKER " in it): choose another --out, or --force to write "
+                        "into it", dir);
+    if (path_mkdirs(dir))
+        return cli_fail("sweep", "cannot create '%s': %s", dir, strerror(errno));
+    char *mk = path_join(dir, SWEEP_MARKER);
+    FILE *f = mk ? fopen(mk, "a") : NULL;
+    free(mk);
+    if (!f || fclose(f))
+        return cli_fail("sweep", "cannot write '%s/" SWEEP_MARKER "'", dir);
+    return 0;
+}
 
 /* The boards t (in sizes x primes, (n, p) order) with t mod k = i. */
 static int list_boards(sweep *sw, const uint64_t *sizes, size_t nsizes, const uint64_t *primes,
@@ -298,6 +404,7 @@ static int list_boards(sweep *sw, const uint64_t *sizes, size_t nsizes, const ui
                 return cli_fail("sweep", "out of memory");
             r->n = (size_t)sizes[t / nprimes];
             r->p = primes[t % nprimes];
+            r->pending = 1;
         }
     return 0;
 }
@@ -356,7 +463,7 @@ int cmd_sweep(int argc, char **argv)
     const char *shard = NULL, *val;
     uint64_t threads = 0, cell = 0, si = 0, sk = 1;
     sweep sw = {.render = 1, .format = TOGGLE_IMAGE_PNG};
-    int site = 0;
+    int site = 0, force = 0, resume = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -366,6 +473,10 @@ int cmd_sweep(int argc, char **argv)
             sw.render = 0;
         } else if (!strcmp(a, "--site")) {
             site = 1;
+        } else if (!strcmp(a, "--force")) {
+            force = 1;
+        } else if (!strcmp(a, "--resume")) {
+            resume = 1;
         } else if (cli_opt(argc, argv, &i, "--sizes", &val) && val) {
             sizes = val;
         } else if (cli_opt(argc, argv, &i, "--primes", &val) && val) {
@@ -414,9 +525,29 @@ int cmd_sweep(int argc, char **argv)
         threads = c > 0 ? (uint64_t)c : 1;
     }
     int status = parse_maps(maps, &sw.maps) || list_boards(&sw, sz, nsz, pr, npr, si, sk) ||
-                 make_dirs(&sw) || run_boards(&sw, (size_t)threads);
-    if (!status && (sweep_manifest_write(out, &sw.rows) || sweep_gallery_write(out, &sw.rows, site)))
-        status = cli_fail("sweep", "cannot write the manifest or gallery in '%s'", out);
+                 claim_out(out, force) || make_dirs(&sw) || (resume && resume_rows(&sw));
+    size_t total = sw.rows.n;
+    if (!status) {
+        /* Ctrl-C: the boards under way finish, the others stay pending */
+        interrupted = 0;
+        struct sigaction sa, old;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_sigint;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, &old);
+        int failed = run_boards(&sw, (size_t)threads);
+        sigaction(SIGINT, &old, NULL);
+        /* the manifest and gallery list what finished (a failure or Ctrl-C
+         * leaves the others out; --resume does them) */
+        sweep_rows_drop_pending(&sw.rows);
+        if (sweep_manifest_write(out, &sw.rows) || sweep_gallery_write(out, &sw.rows, site))
+            status = cli_fail("sweep", "cannot write the manifest or gallery in '%s'", out);
+        else if (interrupted)
+            status = cli_fail("sweep", "interrupted: %zu of %zu boards done, listed in "
+                              "'%s/manifest.jsonl' (--resume does the rest)", sw.rows.n, total,
+                              out) ? 130 : 130;
+        status = status ? status : failed;
+    }
     if (!status && site && web_site_write(out))
         status = cli_fail("web", "cannot write play.html or libtoggle.js in '%s'", out);
     sweep_rows_free(&sw.rows);
