@@ -14,6 +14,7 @@
 
 #include "engine/engine.h"
 #include "render/render_internal.h"
+#include "space/space_internal.h"
 #include "rel_util.h"
 #include "testutil.h"
 
@@ -254,6 +255,52 @@ START_TEST(grid_nullity_over_budget)
 }
 END_TEST
 
+/* ---- solution-set operations: the copy of the solution set ------------- */
+
+START_TEST(space_estimate_within_2x)
+{
+    /* a random (n/2) x n system over F_p: nullity about n/2, dense kernel */
+    static const struct { size_t n; uint64_t k; } cases[] = {{200, 2}, {600, 2}, {300, 5}, {800, 3}};
+    size_t n = cases[_i].n, m = n / 2;
+    uint64_t k = cases[_i].k;
+    uint64_t *a = calloc(m * n, sizeof *a), *b = calloc(m, sizeof *b), x = 77;
+    for (size_t i = 0; i < m * n; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        a[i] = x % k;
+    }
+    toggle_system *s = NULL;
+    toggle_solution *sol = NULL;
+    ck_assert_int_eq(toggle_system_new_matrix(&s, m, n, a, b, k), 0);
+    ck_assert_int_eq(toggle_solve(&sol, s), 0);
+    uint64_t est = 0;
+    ck_assert_int_eq(toggle__space_estimate(sol, &est), 0);
+    const char *ops[] = {"iterator", "search"};
+    for (int op = 0; op < 2; op++) {
+        toggle_iter *it = NULL;
+        toggle_search *se = NULL;
+        toggle__alloc_count(true);
+        int rc = op == 0 ? toggle_iter_new(&it, sol) : toggle_search_new(&se, sol);
+        int64_t peak = toggle__alloc_peak();
+        toggle__alloc_count(false);
+        ck_assert_int_eq(rc, 0);
+        fprintf(stderr, "peak: %-8s over nullity %4zu (n %zu, k %llu)  estimate %10llu  peak %10lld"
+                "  ratio %.2f\n", ops[op], toggle_solution_nullity(sol), n,
+                (unsigned long long)k, (unsigned long long)est, (long long)peak,
+                ratio(est, peak));
+        ck_assert_msg((int64_t)est >= peak, "%s: estimate %llu below the peak %lld", ops[op],
+                      (unsigned long long)est, (long long)peak);
+        ck_assert_msg(est <= 2 * (uint64_t)peak + FIXED_SLACK, "%s: estimate %llu over twice "
+                      "the peak %lld", ops[op], (unsigned long long)est, (long long)peak);
+        toggle_iter_free(it);
+        toggle_search_free(se);
+    }
+    toggle_solution_free(sol);
+    toggle_system_free(s);
+    free(a);
+    free(b);
+}
+END_TEST
+
 /* ---- toggle_render -------------------------------------------------------- */
 
 typedef struct {
@@ -329,6 +376,7 @@ int main(void)
     tcase_add_loop_test(tc, grid_nullity_estimate_within_2x, 0,
                         (int)(sizeof nullities / sizeof *nullities));
     tcase_add_test(tc, grid_nullity_over_budget);
+    tcase_add_loop_test(tc, space_estimate_within_2x, 0, 4);
     tcase_add_loop_test(tc, render_estimate_within_2x, 0, (int)(sizeof renders / sizeof *renders));
     suite_add_tcase(su, tc);
     return tu_run(su);
