@@ -60,6 +60,11 @@ int cli_status(const char *what, int rc)
 {
     if (rc == TOGGLE_ECANCELED && cli_interrupted())
         cli_fail(what, "interrupted (SIGINT): %s", toggle_last_error());
+    else if (rc == TOGGLE_ENOMEM && strstr(toggle_last_error(), "budget"))
+        /* over the memory budget (the library names the need and the
+         * budget): say how to raise it */
+        cli_fail(what, "%s (%s); raise it with --budget BYTES (0 = unlimited)",
+                 toggle_last_error(), toggle_status_name(rc));
     else
         cli_fail(what, "%s (%s)", toggle_last_error(), toggle_status_name(rc));
     return cli_exit_code(rc);

@@ -27,12 +27,14 @@ static const char generate_usage[] =
     "  --json           one JSON object (docs/json.md): the boards as \"start\" arrays\n"
     "  --progress       show progress on stderr even off a terminal\n"
     "  --no-progress    never show progress\n"
+    "  --budget BYTES   memory budget (default 4 GiB; 0 = unlimited)\n"
     "  -h, --help       this help\n";
 
 int cmd_generate(int argc, char **argv)
 {
     const char *grid = NULL;
     uint64_t k = 2, seed = 0, presses = UINT64_MAX, lit = UINT64_MAX, count = 1;
+    uint64_t budget = TOGGLE_DEFAULT_MEMORY_BUDGET;
     uint32_t flags = 0;
     int unique = 0, metric = TOGGLE_METRIC_CELLS, json = 0, progress = CLI_PROGRESS_AUTO;
     cli_clock clock;
@@ -70,6 +72,10 @@ int cmd_generate(int argc, char **argv)
         } else if (cli_opt(argc, argv, &i, "--lit", &val)) {
             if (!val || cli_parse_u64(val, &lit))
                 return cli_usage("--lit", "expected a number");
+        } else if (cli_opt(argc, argv, &i, "--budget", &val)) {
+            int bad = cli_budget_parse(val, &budget);
+            if (bad)
+                return bad;
         } else if (cli_opt(argc, argv, &i, "--count", &val)) {
             if (!val || cli_parse_u64(val, &count) || !count)
                 return cli_usage("--count", "expected a positive number");
@@ -83,6 +89,12 @@ int cmd_generate(int argc, char **argv)
     size_t rows, cols;
     if (!grid || cli_parse_shape(grid, &rows, &cols))
         return cli_usage("generate", "--grid RxC is required (see --help)");
+    /* before any work: the board printed, the system's right-hand side and
+     * the generator's own copy of the board (the library checks its solve
+     * and its copy of the solution set against the same budget) */
+    int over = cli_budget_board("generate", budget, rows, cols, 3);
+    if (over)
+        return over;
     toggle_graph *g = NULL;
     toggle_system *s = NULL;
     toggle_generator *gen = NULL;
@@ -94,6 +106,8 @@ int cmd_generate(int argc, char **argv)
     cli_cancel_begin(progress);
     if (!rc)
         rc = cli_cancel_attach(s);
+    if (!rc)
+        rc = toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, budget);
     if (!rc && (what = "generator", 1))
         rc = toggle_generator_new(&gen, s);
     if (!rc)

@@ -23,12 +23,41 @@ static const char nullity_usage[] =
     "  --lattice L  square (default), hex (odd-r rows) or tri (docs/lattices.md)\n"
     "  --json       one JSON object (docs/json.md): rows, cols, modulus, nullity,\n"
     "               timing\n"
+    "  --budget B   memory budget in bytes for boards solved by an engine\n"
+    "               (default 4 GiB; 0 = unlimited)\n"
     "  -h, --help   this help\n";
+
+/* A board an engine solves, held to the budget: the system's right-hand
+ * side is checked first (before it is allocated), the solve's own estimate
+ * by the library. */
+static int nullity_solved(size_t rows, size_t cols, uint64_t k, uint32_t flags, uint64_t budget,
+                          size_t *d)
+{
+    int over = cli_budget_board("nullity", budget, rows, cols, 1);
+    if (over)
+        return over;
+    toggle_graph *g = NULL;
+    toggle_system *s = NULL;
+    toggle_solution *sol = NULL;
+    int rc = toggle_graph_new_grid(&g, rows, cols, flags);
+    if (!rc)
+        rc = toggle_system_new(&s, g, k, NULL, NULL);
+    if (!rc)
+        rc = toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, budget);
+    if (!rc)
+        rc = toggle_solve(&sol, s);
+    if (!rc)
+        *d = toggle_solution_nullity(sol);
+    toggle_solution_free(sol);
+    toggle_system_free(s);
+    toggle_graph_free(g);
+    return rc ? cli_status("nullity", rc) : 0;
+}
 
 int cmd_nullity(int argc, char **argv)
 {
     const char *grid = NULL;
-    uint64_t k = 2;
+    uint64_t k = 2, budget = TOGGLE_DEFAULT_MEMORY_BUDGET;
     uint32_t flags = 0;
     int json = 0;
     for (int i = 1; i < argc; i++) {
@@ -55,6 +84,10 @@ int cmd_nullity(int argc, char **argv)
         } else if (cli_opt(argc, argv, &i, "--mod", &val)) {
             if (!val || cli_parse_u64(val, &k))
                 return cli_usage("--mod", "expected a prime such as 2 or 65521");
+        } else if (cli_opt(argc, argv, &i, "--budget", &val)) {
+            int bad = cli_budget_parse(val, &budget);
+            if (bad)
+                return bad;
         } else {
             return cli_usage("nullity", "unknown argument '%s' (see toggle nullity --help)", a);
         }
@@ -66,9 +99,31 @@ int cmd_nullity(int argc, char **argv)
         return cli_usage("nullity", "--grid RxC is required (see toggle nullity --help)");
     if (cli_parse_shape(grid, &rows, &cols))
         return cli_usage("--grid", "expected RxC such as 5x5, got '%s'", grid);
-    int rc = toggle_grid_nullity(rows, cols, k, flags, &d);
-    if (rc)
-        return cli_status("nullity", rc);
+    /* classic and no-self boards, and every board under the default budget:
+     * the library's own nullity (polynomials where a formula exists, held
+     * to the default budget by the library); another --budget on the other
+     * boards: solved here under that budget */
+    int rc;
+    /* the boards an engine solves hold a right-hand side a cell: refused
+     * at once when that alone is over the budget */
+    if (flags & ~(uint32_t)TOGGLE_GRID_NO_SELF) {
+        rc = cli_budget_board("nullity", budget, rows, cols, 1);
+        if (rc)
+            return rc;
+    }
+    if ((flags & ~(uint32_t)TOGGLE_GRID_NO_SELF) && budget != TOGGLE_DEFAULT_MEMORY_BUDGET) {
+        /* the modulus and flags, with the library's messages, on one cell */
+        rc = toggle_grid_nullity(1, 1, k, flags, &d);
+        if (rc)
+            return cli_status("nullity", rc);
+        rc = nullity_solved(rows, cols, k, flags, budget, &d);
+        if (rc)
+            return rc;
+    } else {
+        rc = toggle_grid_nullity(rows, cols, k, flags, &d);
+        if (rc)
+            return cli_status("nullity", rc);
+    }
     if (json) {
         cli_json_begin(stdout, "nullity");
         cli_json_board(stdout, rows, cols);

@@ -31,6 +31,7 @@ static const char render_usage[] =
     "  --progress         show the solve's progress on stderr (--grid), even off a\n"
     "                     terminal\n"
     "  --no-progress      never show progress\n"
+    "  --budget BYTES     memory budget (default 4 GiB; 0 = unlimited)\n"
     "  -h, --help         this help\n";
 
 static int set_num(toggle_render_opts *o, int key, const char *val, const char *what)
@@ -42,9 +43,10 @@ static int set_num(toggle_render_opts *o, int key, const char *val, const char *
     return rc ? cli_status("render", rc) : 0;
 }
 
-/* The canonical solution of the all-off to all-on game, or NULL with the
- * exit status in *status (after printing why). */
-static uint64_t *grid_solution(size_t rows, size_t cols, uint64_t k, int *status)
+/* The canonical solution of the all-off to all-on game under the memory
+ * budget, or NULL with the exit status in *status (after printing why). */
+static uint64_t *grid_solution(size_t rows, size_t cols, uint64_t k, uint64_t budget,
+                               int *status)
 {
     toggle_graph *g = NULL;
     toggle_system *s = NULL;
@@ -55,6 +57,8 @@ static uint64_t *grid_solution(size_t rows, size_t cols, uint64_t k, int *status
         rc = toggle_system_new(&s, g, k, NULL, NULL);
     if (!rc)
         rc = cli_cancel_attach(s);
+    if (!rc)
+        rc = toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, budget);
     if (!rc)
         rc = toggle_solve(&sol, s);
     if (!rc && !(x = malloc(rows * cols * sizeof *x)))
@@ -109,7 +113,7 @@ int cmd_render(int argc, char **argv)
     const char *grid = NULL, *board = NULL, *out = NULL, *format = NULL, *val;
     const char *system = NULL, *shape = NULL;
     int toggles = 0, json = 0, progress = CLI_PROGRESS_AUTO;
-    uint64_t k = 2;
+    uint64_t k = 2, budget = TOGGLE_DEFAULT_MEMORY_BUDGET;
     cli_clock clock;
     cli_clock_start(&clock);
     toggle_render_opts *o = NULL;
@@ -140,6 +144,10 @@ int cmd_render(int argc, char **argv)
             out = val;
         } else if (cli_opt(argc, argv, &i, "--format", &val)) {
             format = val;
+        } else if (cli_opt(argc, argv, &i, "--budget", &val)) {
+            if ((status = cli_budget_parse(val, &budget)))
+                goto done;
+            status = 1;
         } else if (cli_opt(argc, argv, &i, "--mod", &val)) {
             if (!val || cli_parse_u64(val, &k) || k < 2) {
                 status = cli_usage("render", "--mod needs a modulus >= 2");
@@ -209,8 +217,12 @@ int cmd_render(int argc, char **argv)
             status = cli_usage("render", "--grid needs RxC, e.g. 9x9");
             goto done;
         }
+        /* before any work: the solution's copy and the system's right-hand side */
+        if ((status = cli_budget_board("render", budget, rows, cols, 2)))
+            goto done;
+        status = 1;
         cli_cancel_begin(progress);
-        x = grid_solution(rows, cols, k, &status);
+        x = grid_solution(rows, cols, k, budget, &status);
     } else if (system) {
         x = cli_toggle_picture(system, k, shape, &rows, &cols);
     } else {

@@ -270,6 +270,21 @@ int cmd_solve(int argc, char **argv)
     if ((o.orbits || o.steps) && o.json)
         return cli_usage("solve", "--orbits and --steps print text, not --json");
 
+    /* the budget, checked before any work: the board's arrays here (the
+     * answer buffer, the system's right-hand side, --start, --target), then
+     * the library's own estimate when it solves */
+    uint64_t budget = TOGGLE_DEFAULT_MEMORY_BUDGET;
+    int bad = o.budget ? cli_budget_parse(o.budget, &budget) : 0;
+    if (bad)
+        return bad;
+    if (o.b.grid) {
+        size_t r, c;
+        if (cli_parse_shape(o.b.grid, &r, &c))
+            return cli_usage("--grid", "expected RxC, for example 5x5, got '%s'", o.b.grid);
+        bad = cli_budget_board("solve", budget, r, c, 2u + !!o.b.start + !!o.b.target);
+        if (bad)
+            return bad;
+    }
     toggle_system *s = NULL;
     size_t rows, cols;
     int status = cli_board_system(&o.b, &s, &rows, &cols);
@@ -293,14 +308,8 @@ int cmd_solve(int argc, char **argv)
             return cli_status("--threads", rc);
         }
     }
-    if (o.budget) {
-        uint64_t b;
-        if (cli_parse_u64(o.budget, &b)) {
-            toggle_system_free(s);
-            return cli_usage("--budget", "expected a number of bytes, got '%s'", o.budget);
-        }
-        toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, b);
-    }
+    if (o.budget)
+        toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, budget);
     if (o.steps) {
         status = cli_print_steps(stdout, s, &o.b);
         toggle_system_free(s);

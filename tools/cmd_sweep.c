@@ -5,6 +5,7 @@
  * thread scheduling. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -42,9 +43,29 @@ static const char sweep_usage[] =
     "  --json             print a summary as one JSON object (docs/json.md)\n"
     "  --progress         the progress bar even when stderr is not a terminal\n"
     "  --no-progress      no progress bar (the default off a terminal)\n"
+    "  --resume           keep the boards of DIR's manifest whose pictures are all\n"
+    "                     there; do only the others\n"
+    "  --force            write into a DIR that is not empty although toggle sweep\n"
+    "                     did not make it (it is refused otherwise)\n"
     "  -h, --help         this help\n"
     "\n"
-    "Parts made with --shard are joined by toggle sweep-merge (see its --help).\n";
+    "Parts made with --shard are joined by toggle sweep-merge (see its --help).\n"
+    "Every file is written whole (to a temporary name, then renamed). Ctrl-C\n"
+    "stops at the boards under way and writes the manifest and gallery of the\n"
+    "boards done (exit status 130); --resume goes on from there.\n";
+
+/* The marker of a folder toggle sweep made (what --force is needed without). */
+#define SWEEP_MARKER ".toggle-sweep"
+
+/* Set by SIGINT: boards not started yet are left (pending). */
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+    signal(SIGINT, SIG_DFL); /* a second Ctrl-C stops at once */
+}
 
 static const char default_maps[] = "viridis,magma,inferno,plasma,cividis,twilight,turbo,greys";
 
@@ -60,12 +81,13 @@ static int is_prime(uint64_t p)
     return 1;
 }
 
-/* Parse "a..b,c,d..e" into ascending unique values (primes only if want_prime). */
+/* Parse "a..b,c,d..e" into ascending unique values (primes only if want_prime):
+ * 0, -1 (a bad list) or -2 (out of memory). */
 static int parse_list(const char *s, int want_prime, uint64_t **out, size_t *count)
 {
     char *copy = strdup(s), *save = NULL;
     uint8_t *seen = calloc(100001, 1);
-    int bad = !copy || !seen;
+    int oom = !copy || !seen, bad = oom;
     for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && !bad;
          tok = strtok_r(NULL, ",", &save)) {
         char *dots = strstr(tok, "..");
@@ -91,7 +113,8 @@ static int parse_list(const char *s, int want_prime, uint64_t **out, size_t *cou
         for (size_t i = 0; i <= 100000; i++)
             n += seen[i];
         v = malloc((n ? n : 1) * sizeof *v);
-        bad = !v || n == 0;
+        oom = !v;
+        bad = oom || n == 0;
         for (size_t i = 0, j = 0; !bad && i <= 100000; i++)
             if (seen[i])
                 v[j++] = i;
@@ -100,7 +123,7 @@ static int parse_list(const char *s, int want_prime, uint64_t **out, size_t *cou
     free(seen);
     if (bad) {
         free(v);
-        return -1;
+        return oom ? -2 : -1;
     }
     *out = v;
     *count = n;
@@ -225,10 +248,22 @@ static int draw_board(const sweep *sw, sweep_worker *w, sweep_row *r, const uint
         }
         toggle_render_opts_set(w->opts, TOGGLE_RENDER_COLORMAP, (uint64_t)sw->maps.id[m]);
         toggle_render_opts_set(w->opts, TOGGLE_RENDER_REVERSED, (uint64_t)sw->maps.rev[m]);
-        int rc = toggle_render_file(w->opts, sw->format, x, n, n, r->p, path);
+        /* drawn whole under a temporary name, then renamed (path.h) */
+        char *tmp = path_tmp_name(path);
+        int rc = tmp ? toggle_render_file(w->opts, sw->format, x, n, n, r->p, tmp) : TOGGLE_ENOMEM;
+        if (!rc && rename(tmp, path)) {
+            int e = errno;
+            remove(tmp);
+            free(tmp);
+            free(path);
+            return board_fail(w, "drawing", r, strerror(e), TOGGLE_EIO);
+        }
+        if (rc && tmp)
+            remove(tmp);
+        free(tmp);
         free(path);
         if (rc)
-            return board_fail(w, "drawing", r, toggle_last_error(), rc);
+            return board_fail(w, "drawing", r, tmp ? toggle_last_error() : "out of memory", rc);
     }
     return 0;
 }
@@ -263,6 +298,8 @@ static int sweep_board(void *ctx, size_t worker, size_t task)
     const sweep *sw = ctx;
     sweep_worker *w = &sw->workers[worker];
     sweep_row *r = &sw->rows.v[task];
+    if (!r->pending || interrupted)
+        return 0; /* kept by --resume, or left after Ctrl-C (stays pending) */
     toggle_graph *g = NULL;
     toggle_system *s = NULL;
     toggle_solution *sol = NULL;
@@ -283,6 +320,8 @@ static int sweep_board(void *ctx, size_t worker, size_t task)
     toggle_solution_free(sol);
     toggle_system_free(s);
     toggle_graph_free(g);
+    if (!rc)
+        r->pending = 0; /* its pictures are all in place */
     return rc;
 }
 
@@ -305,6 +344,75 @@ static void sweep_json_summary(const char *out, const sweep_rows *rows, const cl
     puts("}");
 }
 
+/* --resume: take over the rows of DIR's manifest for boards whose every
+ * picture (one per colour map drawn) is in place; those are not done again.
+ * A missing manifest resumes nothing. 0, or 1 after printing why. */
+static int resume_rows(sweep *sw)
+{
+    char *mp = path_join(sw->dir, "manifest.jsonl");
+    int have = mp && path_nonempty_file(mp);
+    free(mp);
+    if (!have)
+        return 0;
+    sweep_rows old = {0};
+    char err[256] = "";
+    if (sweep_manifest_read(sw->dir, "", &old, err, sizeof err)) {
+        sweep_rows_free(&old);
+        return cli_fail("sweep", "--resume: %s", err);
+    }
+    int rc = 0;
+    for (size_t i = 0; !rc && i < sw->rows.n; i++) {
+        sweep_row *r = &sw->rows.v[i];
+        const sweep_row *o = NULL;
+        for (size_t j = 0; !o && j < old.n; j++)
+            if (old.v[j].n == r->n && old.v[j].p == r->p)
+                o = &old.v[j];
+        if (!o)
+            continue;
+        int complete = 1;
+        for (int m = 0; complete && sw->render && o->solvable && m < sw->maps.n; m++) {
+            const char *rel = sweep_row_image(o, sw->maps.name[m]);
+            char *full = *rel ? path_join(sw->dir, rel) : NULL;
+            complete = full && path_nonempty_file(full);
+            free(full);
+        }
+        if (!complete)
+            continue;
+        r->nullity = o->nullity;
+        r->solvable = o->solvable;
+        r->sym = o->sym;
+        r->pressed = o->pressed;
+        memcpy(r->solutions, o->solutions, sizeof r->solutions);
+        for (int m = 0; !rc && sw->render && o->solvable && m < sw->maps.n; m++)
+            if (sweep_row_add_image(r, sw->maps.name[m], sweep_row_image(o, sw->maps.name[m])))
+                rc = cli_fail("sweep", "out of memory");
+        r->pending = 0;
+    }
+    sweep_rows_free(&old);
+    return rc;
+}
+
+/* --out: a folder toggle sweep made (its marker), an empty or new one, or,
+ * with --force, any; then make it and mark it. 0, or 1 after printing why. */
+static int claim_out(const char *dir, int force)
+{
+    int st = path_dir_state(dir, SWEEP_MARKER);
+    if (st < 0)
+        return cli_fail("sweep", "cannot read '%s': %s", dir, strerror(errno));
+    if (st == 1 && !force)
+        return cli_fail("sweep", "'%s' is not empty and toggle sweep did not make it (no "
+                        SWEEP_MARKER " in it): choose another --out, or --force to write "
+                        "into it", dir);
+    if (path_mkdirs(dir))
+        return cli_fail("sweep", "cannot create '%s': %s", dir, strerror(errno));
+    char *mk = path_join(dir, SWEEP_MARKER);
+    FILE *f = mk ? fopen(mk, "a") : NULL;
+    free(mk);
+    if (!f || fclose(f))
+        return cli_fail("sweep", "cannot write '%s/" SWEEP_MARKER "'", dir);
+    return 0;
+}
+
 /* The boards t (in sizes x primes, (n, p) order) with t mod k = i. */
 static int list_boards(sweep *sw, const uint64_t *sizes, size_t nsizes, const uint64_t *primes,
                        size_t nprimes, uint64_t i, uint64_t k)
@@ -316,6 +424,7 @@ static int list_boards(sweep *sw, const uint64_t *sizes, size_t nsizes, const ui
                 return cli_nomem("sweep");
             r->n = (size_t)sizes[t / nprimes];
             r->p = primes[t % nprimes];
+            r->pending = 1;
         }
     return 0;
 }
@@ -374,7 +483,7 @@ int cmd_sweep(int argc, char **argv)
     const char *shard = NULL, *val;
     uint64_t threads = 0, cell = 0, si = 0, sk = 1;
     sweep sw = {.render = 1, .format = TOGGLE_IMAGE_PNG};
-    int site = 0, json = 0, progress = CLI_PROGRESS_AUTO;
+    int site = 0, json = 0, progress = CLI_PROGRESS_AUTO, force = 0, resume = 0;
     cli_clock clock;
     cli_clock_start(&clock);
     for (int i = 1; i < argc; i++) {
@@ -390,6 +499,10 @@ int cmd_sweep(int argc, char **argv)
             json = 1;
         } else if (cli_progress_opt(a, &progress)) {
             continue;
+        } else if (!strcmp(a, "--force")) {
+            force = 1;
+        } else if (!strcmp(a, "--resume")) {
+            resume = 1;
         } else if (cli_opt(argc, argv, &i, "--sizes", &val) && val) {
             sizes = val;
         } else if (cli_opt(argc, argv, &i, "--primes", &val) && val) {
@@ -421,11 +534,15 @@ int cmd_sweep(int argc, char **argv)
         return cli_usage("sweep", "--shard needs I/K with 0 <= I < K");
     uint64_t *sz = NULL, *pr = NULL;
     size_t nsz = 0, npr = 0;
-    if (parse_list(sizes, 0, &sz, &nsz))
-        return cli_usage("sweep", "bad --sizes '%s' (e.g. 1..70 or 3,5,8..10)", sizes);
-    if (parse_list(primes, 1, &pr, &npr)) {
+    int lrc = parse_list(sizes, 0, &sz, &nsz);
+    if (lrc)
+        return lrc == -2 ? cli_nomem("sweep: --sizes")
+                         : cli_usage("sweep", "bad --sizes '%s' (e.g. 1..70 or 3,5,8..10)", sizes);
+    if ((lrc = parse_list(primes, 1, &pr, &npr))) {
         free(sz);
-        return cli_usage("sweep", "bad --primes '%s' (primes or ranges, e.g. 2..67)", primes);
+        return lrc == -2 ? cli_nomem("sweep: --primes")
+                         : cli_usage("sweep", "bad --primes '%s' (primes or ranges, e.g. 2..67)",
+                                     primes);
     }
     sw.dir = out;
     sw.cell = (size_t)cell;
@@ -434,9 +551,30 @@ int cmd_sweep(int argc, char **argv)
         threads = c > 0 ? (uint64_t)c : 1;
     }
     int status = parse_maps(maps, &sw.maps) || list_boards(&sw, sz, nsz, pr, npr, si, sk) ||
-                 make_dirs(&sw) || run_boards(&sw, (size_t)threads, progress);
-    if (!status && (sweep_manifest_write(out, &sw.rows) || sweep_gallery_write(out, &sw.rows, site)))
-        status = cli_fail("sweep", "cannot write the manifest or gallery in '%s'", out);
+                 claim_out(out, force) || make_dirs(&sw) || (resume && resume_rows(&sw));
+    size_t total = sw.rows.n;
+    if (!status) {
+        /* Ctrl-C: the boards under way finish, the others stay pending */
+        interrupted = 0;
+        struct sigaction sa, old;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_sigint;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, &old);
+        int failed = run_boards(&sw, (size_t)threads, progress);
+        sigaction(SIGINT, &old, NULL);
+        /* the manifest and gallery list what finished (a failure or Ctrl-C
+         * leaves the others out; --resume does them) */
+        sweep_rows_drop_pending(&sw.rows);
+        if (sweep_manifest_write(out, &sw.rows) || sweep_gallery_write(out, &sw.rows, site))
+            status = cli_fail("sweep", "cannot write the manifest or gallery in '%s'", out);
+        else if (interrupted) {
+            cli_fail("sweep", "interrupted: %zu of %zu boards done, listed in "
+                     "'%s/manifest.jsonl' (--resume does the rest)", sw.rows.n, total, out);
+            status = CLI_EXIT_CANCELLED;
+        }
+        status = status ? status : failed;
+    }
     if (!status && site && web_site_write(out))
         status = cli_fail("web", "cannot write play.html or libtoggle.js in '%s'", out);
     if (!status && json)

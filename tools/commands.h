@@ -121,6 +121,19 @@ int cli_cancelled(const char *what);
 /* Erase the progress bar (before printing results or errors). */
 void cli_progress_clear(void);
 
+/* ---- the memory budget (cli_budget.c) ---- */
+/* --budget BYTES (0 = unlimited) into *budget; CLI_EXIT_USAGE after
+ * printing why not, else 0. */
+int cli_budget_parse(const char *val, uint64_t *budget);
+/* Before any work: refuse a rows x cols board whose per-cell arrays
+ * (`copies` 64-bit values a cell: the command's own buffers and the
+ * system's right-hand side) exceed the budget (0 = unlimited), printing
+ * the need, the budget and how to raise it; CLI_EXIT_RESOURCE then, else 0. The library
+ * checks its own estimate before its work (ENOMEM, shown by cli_status
+ * with the same hint). */
+int cli_budget_board(const char *what, uint64_t budget, size_t rows, size_t cols,
+                     unsigned copies);
+
 /* ---- solution spaces (cmd_generate.c) ---- */
 /* "cells" or "presses" into a TOGGLE_METRIC_*; 0 on success. */
 int cli_parse_metric(const char *s, int *metric);

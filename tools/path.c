@@ -1,5 +1,6 @@
 /* File paths for the toggle tool (path.h). */
 #define _XOPEN_SOURCE 700 /* realpath */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,4 +73,64 @@ char *path_relative(const char *from, const char *to)
     if (!*r)
         strcpy(r, ".");
     return r;
+}
+
+/* ---- writing files whole ------------------------------------------------ */
+
+char *path_tmp_name(const char *path)
+{
+    size_t l = strlen(path) + 5;
+    char *t = malloc(l);
+    if (t)
+        snprintf(t, l, "%s.tmp", path);
+    return t;
+}
+
+FILE *path_tmp_open(const char *path, char **tmp)
+{
+    *tmp = path_tmp_name(path);
+    FILE *f = *tmp ? fopen(*tmp, "wb") : NULL;
+    if (!f) {
+        free(*tmp);
+        *tmp = NULL;
+    }
+    return f;
+}
+
+int path_tmp_commit(FILE *f, char *tmp, const char *path, int ok)
+{
+    if (!f)
+        return -1;
+    int rc = ok && !ferror(f) ? 0 : -1;
+    if (fclose(f))
+        rc = -1;
+    if (!rc && rename(tmp, path))
+        rc = -1;
+    if (rc)
+        remove(tmp);
+    free(tmp);
+    return rc;
+}
+
+int path_dir_state(const char *dir, const char *marker)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return errno == ENOENT ? 0 : -1;
+    int entries = 0, marked = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        entries = 1;
+        if (marker && !strcmp(e->d_name, marker))
+            marked = 1;
+    }
+    closedir(d);
+    return marked ? 2 : entries;
+}
+
+int path_nonempty_file(const char *path)
+{
+    struct stat st;
+    return !stat(path, &st) && S_ISREG(st.st_mode) && st.st_size > 0;
 }

@@ -269,12 +269,12 @@ int sweep_gallery_write(const char *dir, const sweep_rows *rows, int site)
 {
     page pg = {.rows = rows, .site = site};
     pg.maps = sweep_rows_maps(rows, &pg.nmaps);
-    char *path = path_join(dir, "index.html");
-    FILE *f = pg.maps && path ? fopen(path, "w") : NULL;
-    free(path);
+    char *path = path_join(dir, "index.html"), *tmp = NULL;
+    FILE *f = pg.maps && path ? path_tmp_open(path, &tmp) : NULL; /* whole, then renamed */
     int rc = f ? write_page(f, &pg) : -1;
-    if (f && fclose(f))
+    if (f && path_tmp_commit(f, tmp, path, !rc))
         rc = -1;
+    free(path);
     free(pg.maps);
     return rc;
 }

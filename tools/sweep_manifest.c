@@ -43,19 +43,14 @@ static void json_row(FILE *f, const sweep_row *r)
     fputs("}}\n", f);
 }
 
-static FILE *open_in(const char *dir, const char *name)
-{
-    char *path = path_join(dir, name);
-    FILE *f = path ? fopen(path, "w") : NULL;
-    free(path);
-    return f;
-}
-
 int sweep_manifest_write(const char *dir, const sweep_rows *rows)
 {
     size_t nmaps = 0;
     const char **maps = sweep_rows_maps(rows, &nmaps);
-    FILE *c = open_in(dir, "manifest.csv"), *j = open_in(dir, "manifest.jsonl");
+    char *cp = path_join(dir, "manifest.csv"), *jp = path_join(dir, "manifest.jsonl");
+    char *ct = NULL, *jt = NULL;
+    /* each written whole to a temporary name, then renamed (path.h) */
+    FILE *c = cp ? path_tmp_open(cp, &ct) : NULL, *j = jp ? path_tmp_open(jp, &jt) : NULL;
     int rc = maps && c && j ? 0 : -1;
     if (!rc) {
         csv_header(c, maps, nmaps);
@@ -64,10 +59,13 @@ int sweep_manifest_write(const char *dir, const sweep_rows *rows)
             json_row(j, &rows->v[i]);
         }
     }
-    if (c && fclose(c))
+    /* the jsonl (what --resume and sweep-merge read) last */
+    if (c && path_tmp_commit(c, ct, cp, !rc))
         rc = -1;
-    if (j && fclose(j))
+    if (j && path_tmp_commit(j, jt, jp, !rc))
         rc = -1;
+    free(cp);
+    free(jp);
     free(maps);
     return rc;
 }

@@ -135,6 +135,18 @@ const char **sweep_rows_maps(const sweep_rows *rows, size_t *count)
     return names;
 }
 
+void sweep_rows_drop_pending(sweep_rows *rows)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < rows->n; i++) {
+        if (rows->v[i].pending)
+            row_clear(&rows->v[i]);
+        else
+            rows->v[k++] = rows->v[i];
+    }
+    rows->n = k;
+}
+
 void sweep_rows_free(sweep_rows *rows)
 {
     for (size_t i = 0; i < rows->n; i++)

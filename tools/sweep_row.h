@@ -16,6 +16,7 @@ typedef struct {
     char solutions[192];
     size_t nimg, img_cap;
     char **img_map, **img_path; /* nimg colour map names and picture paths */
+    int pending; /* the sweep has not finished this board (yet) */
 } sweep_row;
 
 /* Rows in a growable array. */
@@ -39,6 +40,9 @@ int sweep_rows_sort_unique(sweep_rows *rows);
 /* Every colour map any row has a picture in, in first-seen order: a malloc'd
  * array of *count borrowed names, or NULL (out of memory). */
 const char **sweep_rows_maps(const sweep_rows *rows, size_t *count);
+/* Drop the rows still pending (an interrupted sweep's unfinished boards),
+ * keeping the order of the others. */
+void sweep_rows_drop_pending(sweep_rows *rows);
 /* Free the rows and their pictures' names; *rows becomes empty. */
 void sweep_rows_free(sweep_rows *rows);
 

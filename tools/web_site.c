@@ -49,12 +49,12 @@ static int write_play(FILE *f)
 
 static int write_file(const char *dir, const char *name, int (*body)(FILE *))
 {
-    char *path = path_join(dir, name);
-    FILE *f = path ? fopen(path, "w") : NULL;
-    free(path);
+    char *path = path_join(dir, name), *tmp = NULL;
+    FILE *f = path ? path_tmp_open(path, &tmp) : NULL; /* whole, then renamed */
     int rc = f ? body(f) : -1;
-    if (f && fclose(f))
+    if (f && path_tmp_commit(f, tmp, path, !rc))
         rc = -1;
+    free(path);
     return rc;
 }
 

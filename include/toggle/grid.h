@@ -35,7 +35,9 @@ extern "C" {
  *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL nullity, zero size, modulus < 2,
  *          unknown flag), TOGGLE_ERANGE (modulus too large),
  *          TOGGLE_EUNSUPPORTED (composite modulus), TOGGLE_EOVERFLOW,
- *          TOGGLE_ENOMEM (polynomials or the elimination too large). */
+ *          TOGGLE_ENOMEM (the one estimate of the polynomials or of the
+ *          elimination over TOGGLE_DEFAULT_MEMORY_BUDGET, checked before
+ *          any work, or out of memory). */
 TOGGLE_API int toggle_grid_nullity(size_t rows, size_t cols, uint64_t modulus, uint32_t flags,
                                    size_t *nullity);
 

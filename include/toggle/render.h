@@ -146,7 +146,9 @@ TOGGLE_API int toggle_render_size(const toggle_render_opts *opts, size_t rows, s
  *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL cells, zero size, k < 2, unknown
  *          format, NULL buf with len > 0), TOGGLE_ERANGE (a value >= k,
  *          image too large), TOGGLE_EBUFSIZE, TOGGLE_EUNSUPPORTED (PNG in a
- *          build without libpng), TOGGLE_ENOMEM. */
+ *          build without libpng), TOGGLE_ENOMEM (out of memory, or the
+ *          encoder's memory, a copy of the PNG of up to len bytes included,
+ *          over TOGGLE_DEFAULT_MEMORY_BUDGET: checked before any work). */
 TOGGLE_API int toggle_render(const toggle_render_opts *opts, int format, const uint64_t *cells,
                              size_t rows, size_t cols, uint64_t modulus, uint8_t *buf,
                              size_t len, size_t *needed);

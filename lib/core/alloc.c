@@ -1,9 +1,41 @@
 /* The library's one allocator, with thread-local failure injection for tests. */
 #include <stdlib.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#define BLOCK_SIZE(p) malloc_usable_size((void *)(p))
+#else /* (WebAssembly: no count) */
+#define BLOCK_SIZE(p) ((void)(p), (size_t)0)
+#endif
 
 #include "core.h"
 
 static _Thread_local toggle__failpoint library;
+
+/* Byte counting (tests only, off by default): the live bytes of the
+ * blocks allocated and freed on this thread while it is on, by the
+ * allocator's own block sizes (BLOCK_SIZE), and their peak. */
+static _Thread_local bool counting;
+static _Thread_local int64_t live_bytes, peak_bytes;
+
+void toggle__alloc_count(bool on)
+{
+    counting = on;
+    live_bytes = peak_bytes = 0;
+}
+
+int64_t toggle__alloc_peak(void)
+{
+    return peak_bytes;
+}
+
+void toggle__alloc_note(const void *p, int sign)
+{
+    if (!counting || !p)
+        return;
+    live_bytes += sign * (int64_t)BLOCK_SIZE(p);
+    if (live_bytes > peak_bytes)
+        peak_bytes = live_bytes;
+}
 
 void toggle__failpoint_arm(toggle__failpoint *fp, uint64_t nth, bool sticky)
 {
@@ -39,27 +71,41 @@ void *toggle__malloc(size_t size)
 {
     if (should_fail())
         return NULL;
-    return malloc(size ? size : 1);
+    void *p = malloc(size ? size : 1);
+    toggle__alloc_note(p, 1);
+    return p;
 }
 
 void *toggle__calloc(size_t count, size_t size)
 {
     if (should_fail())
         return NULL;
-    if (count == 0 || size == 0)
-        return calloc(1, 1);
-    return calloc(count, size);
+    void *p = count == 0 || size == 0 ? calloc(1, 1) : calloc(count, size);
+    toggle__alloc_note(p, 1);
+    return p;
 }
 
 void *toggle__realloc(void *ptr, size_t size)
 {
     if (should_fail())
         return NULL;
-    return realloc(ptr, size ? size : 1);
+    /* counted as the old block freed and the new one allocated; while
+     * realloc copies both exist, which the count (like the estimates)
+     * takes as the larger plus the smaller */
+    size_t old = counting && ptr ? BLOCK_SIZE(ptr) : 0;
+    void *q = realloc(ptr, size ? size : 1);
+    if (q && counting) {
+        live_bytes += (int64_t)BLOCK_SIZE(q);
+        if (live_bytes > peak_bytes)
+            peak_bytes = live_bytes;
+        live_bytes -= (int64_t)old;
+    }
+    return q;
 }
 
 void toggle__free(void *ptr)
 {
+    toggle__alloc_note(ptr, -1);
     free(ptr);
 }
 

@@ -120,6 +120,15 @@ bool toggle__failpoint_hit(toggle__failpoint *fp);
  * once or for every later call too; 0 disables. Returns calls counted. */
 void toggle__alloc_fail_at(uint64_t nth, bool sticky);
 uint64_t toggle__alloc_calls(void);
+/* Test hooks (thread-local): count the bytes of the blocks this thread
+ * allocates and frees (the library's allocator, and FLINT's and GMP's
+ * blocks inside a recovery point of the FLINT guard), from 0, while on;
+ * the peak of the live count since turned on. The memory-budget tests
+ * measure each estimate against this peak. toggle__alloc_note counts a
+ * block allocated (sign 1) or about to be freed (-1). */
+void toggle__alloc_count(bool on);
+int64_t toggle__alloc_peak(void);
+void toggle__alloc_note(const void *p, int sign);
 
 /* ---- checked and modular arithmetic (lib/core/arith.c) ----------------- */
 /* The one modular-arithmetic module: every engine and module uses these for

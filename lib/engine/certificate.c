@@ -75,7 +75,7 @@ int toggle__certify(const toggle__engine_entry *e, toggle__cert_route route,
 }
 
 int toggle__certify_estimate(const toggle__engine_entry *e, toggle__cert_route route,
-                             const toggle_system *s, uint64_t *bytes)
+                             const toggle_system *s, size_t nullity, uint64_t *bytes)
 {
     *bytes = 0;
     if (route == TOGGLE__CERT_ENGINE)
@@ -95,6 +95,10 @@ int toggle__certify_estimate(const toggle__engine_entry *e, toggle__cert_route r
      * system of its shape. */
     toggle_system shape;
     toggle__system_init_shape(&shape, rows, s->m, s);
+    /* [A^T ; b^T] has rank rank A + 1 >= n - nullity + 1, so its nullity
+     * is at most m - 1 - (n - nullity) */
+    size_t r = s->n - (nullity < s->n ? nullity : s->n) + 1;
+    shape.nullity_hint = 1 + (s->m > r ? s->m - r : 0);
     uint64_t inner = 0;
     int rc = e->engine->estimate(&shape, &inner);
     if (rc)

@@ -91,33 +91,64 @@ const toggle__engine_entry *toggle__engine_choose(const toggle_system *s)
     return NULL;
 }
 
+/* The engine's own estimate is `solve` (already computed). */
 static int estimate_on(const toggle__engine_entry *e, toggle__cert_route route,
-                       const toggle_system *s, uint64_t *bytes)
+                       const toggle_system *s, uint64_t solve, uint64_t *bytes)
 {
-    uint64_t solve = 0, cert = 0;
-    int rc = e->engine->estimate(s, &solve);
+    /* one estimate for the whole solve: the engine's (its work, with the
+     * answers it fills), then the certificate phase, during which the
+     * answers stay allocated */
+    uint64_t cert = 0, answers = 0;
+    size_t nullity = s->n;
+    int rc = TOGGLE_OK;
+    /* the answers: at most what the engine's estimate holds at its end
+     * (kernel route: the certificate comes after the engine freed its work),
+     * else bounded from A's structure (the certificate system's solve) */
+    if (!rc && route == TOGGLE__CERT_KERNEL) {
+        /* the certificate stands in for x, which an unsolvable system has not */
+        size_t x = 0;
+        toggle__vecs_bytes(s->n, 1, s->k, &x);
+        answers = solve > x ? solve - x : 0;
+    }
+    else if (!rc && route == TOGGLE__CERT_TRANSPOSE)
+        rc = toggle__answers_estimate(s, &answers, &nullity, NULL);
     if (!rc)
-        rc = toggle__certify_estimate(e, route, s, &cert);
-    if (!rc)
-        *bytes = solve > cert ? solve : cert;
+        rc = toggle__certify_estimate(e, route, s, nullity, &cert);
+    if (!rc) {
+        unsigned __int128 c = (unsigned __int128)answers + cert;
+        uint64_t c64 = c > UINT64_MAX ? UINT64_MAX : (uint64_t)c;
+        *bytes = solve > c64 ? solve : c64;
+    }
     return rc;
 }
 
 int toggle__engine_estimate(const toggle__engine_entry *e, const toggle_system *s,
                             uint64_t *bytes)
 {
-    return estimate_on(e, toggle__certify_route(e, s), s, bytes);
+    uint64_t solve = 0;
+    int rc = e->engine->estimate(s, &solve);
+    if (!rc && s->budget && solve > s->budget) {
+        *bytes = solve; /* refused anyway: no need to look further */
+        return TOGGLE_OK;
+    }
+    return rc ? rc : estimate_on(e, toggle__certify_route(e, s), s, solve, bytes);
 }
 
 int toggle__engine_run(const toggle__engine_entry *e, const toggle_system *s,
                        toggle_solution **out)
 {
-    uint64_t bytes = 0;
+    uint64_t bytes = 0, solve = 0;
     toggle__progress_begin(&s->progress);
+    /* the engine's estimate first: over the budget already, the solve is
+     * refused before the walk over A that decides the certificate's route */
+    int rc = e->engine->estimate(s, &solve);
+    if (!rc)
+        rc = toggle__budget_check(s, solve, e->name);
     /* the certificate's route is decided once: the estimate and the
      * certificate both follow it (deciding costs a walk over A) */
-    toggle__cert_route route = toggle__certify_route(e, s);
-    int rc = estimate_on(e, route, s, &bytes);
+    toggle__cert_route route = rc ? TOGGLE__CERT_ENGINE : toggle__certify_route(e, s);
+    if (!rc)
+        rc = estimate_on(e, route, s, solve, &bytes);
     if (!rc)
         rc = toggle__budget_check(s, bytes, e->name);
     toggle_solution *sol = NULL;

@@ -61,6 +61,17 @@ int toggle__engine_run(const toggle__engine_entry *e, const toggle_system *s,
  * budget on top of `held` bytes still allocated by the engine. */
 int toggle__readout_rref(const toggle_system *s, toggle_solution *sol, const toggle__vecs *R,
                          size_t rank, const size_t *pivot, uint64_t held);
+/* The peak of that readout, for an engine's estimate: `held` bytes still
+ * allocated by the engine, the particular solution and the kernel basis at
+ * an upper bound of the nullity read cheaply off A's structure (readout.c;
+ * n for composite k), so that the kernel is checked before any work. */
+int toggle__readout_estimate(const toggle_system *s, uint64_t held, uint64_t *bytes);
+/* The bytes of the answers a solve of s hands out (the particular solution
+ * and the kernel basis at that nullity bound, which goes to *nullity when
+ * not NULL): what stays allocated while the certificate is made; the bound
+ * itself needs *scratch_bytes (when not NULL) for a moment. */
+int toggle__answers_estimate(const toggle_system *s, uint64_t *bytes, size_t *nullity,
+                             uint64_t *scratch_bytes);
 
 /* The certificate policy, applied by toggle__engine_run to an unsolvable
  * solution. Its route is chosen once per solve (it costs a walk over A):
@@ -78,8 +89,14 @@ toggle__cert_route toggle__certify_route(const toggle__engine_entry *e, const to
 int toggle__certify(const toggle__engine_entry *e, toggle__cert_route route,
                     const toggle_system *s, toggle_solution *sol);
 /* Bytes of the certificate phase of e on s along route (for the budget). */
+/* `nullity` is a bound on A's nullity (it bounds the certificate system's). */
 int toggle__certify_estimate(const toggle__engine_entry *e, toggle__cert_route route,
-                             const toggle_system *s, uint64_t *bytes);
+                             const toggle_system *s, size_t nullity, uint64_t *bytes);
+
+/* The peak bytes toggle_grid_nullity allocates (chase/nullity.c): its one
+ * estimate, checked against the default budget before any work. */
+int toggle__grid_nullity_estimate(size_t rows, size_t cols, uint64_t p, uint32_t flags,
+                                  uint64_t *bytes);
 
 /* Probe helper: write a reason with printf formatting; returns false. */
 bool toggle__probe_no(char *why, size_t len, const char *fmt, ...) TOGGLE_PRINTF(3, 4);

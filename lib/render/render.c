@@ -485,6 +485,55 @@ static int encode_png(const picture *p, sink *s)
 }
 #endif
 
+/* ---- the memory estimate ------------------------------------------------ */
+
+/* zlib's deflate state for windowBits 15, memLevel 8 (window, prev and head
+ * arrays of 64 KiB each, the pending buffer 64 KiB, the state), libpng's
+ * structs and its compression buffer. */
+#define PNG_FIXED_BYTES ((uint64_t)(4 * 65536 + 6 * 1024 + 12 * 1024))
+
+int toggle__render_estimate(const toggle_render_opts *opts, int format, size_t rows,
+                            size_t cols, uint64_t k, size_t len, uint64_t *bytes)
+{
+    size_t w, h;
+    int rc = toggle_render_size(opts ? opts : &defaults, rows, cols, &w, &h);
+    if (rc)
+        return rc;
+    const toggle_render_opts *o = opts ? opts : &defaults;
+    /* every encoder: one RGB (or index) row and the column map */
+    unsigned __int128 e = (unsigned __int128)w * 3 + (unsigned __int128)w * sizeof(size_t) + 64;
+    if (format == TOGGLE_IMAGE_PNG) {
+        int framed = o->lines > 0 || o->border > 0;
+        int palette = k <= (framed ? 255u : 256u);
+        unsigned ncolors = palette ? (unsigned)k + (framed ? 1u : 0u) : 0u;
+        unsigned depth = !palette ? 24 : ncolors <= 2 ? 1 : ncolors <= 4 ? 2 : ncolors <= 16 ? 4 : 8;
+        unsigned __int128 pngrow = ((unsigned __int128)w * depth + 7) / 8 + 1;
+        /* libpng's rows: the row, the previous row (filter Up) and the
+         * filtered row; then the fixed state */
+        e += 3 * pngrow + PNG_FIXED_BYTES;
+        if (len) {
+            /* our copy of the encoded bytes, at most len and at most the
+             * largest PNG of this picture (stored deflate blocks); while
+             * it grows, realloc holds the old block (up to the new
+             * one's size) beside the new one */
+            unsigned __int128 bound = (unsigned __int128)h * pngrow
+                                    + (unsigned __int128)h * pngrow / 16000 * 5 + 4096 + 1024;
+            unsigned __int128 own = len < bound ? len : bound;
+            e += 2 * own;
+        }
+    }
+    *bytes = e > UINT64_MAX ? UINT64_MAX : (uint64_t)e;
+    return TOGGLE_OK;
+}
+
+static int render_budget(const picture *p, int format, size_t len)
+{
+    uint64_t est = 0;
+    int rc = toggle__render_estimate(p->o, format, p->rows, p->cols, p->k, len, &est);
+    return rc ? rc : toggle__budget_check_bytes(TOGGLE_DEFAULT_MEMORY_BUDGET, est,
+                                                "rendering the picture");
+}
+
 static int encode(const picture *p, int format, sink *s)
 {
 #ifdef TOGGLE_HAVE_PNG
@@ -504,6 +553,8 @@ int toggle_render(const toggle_render_opts *opts, int format, const uint64_t *ce
     picture p;
     int rc = picture_init(&p, opts, format, cells, rows, cols, modulus);
     if (rc)
+        return rc;
+    if ((rc = render_budget(&p, format, len)))
         return rc;
     sink s = {0};
     if (format == TOGGLE_IMAGE_PPM) {
@@ -550,6 +601,8 @@ int toggle_render_file(const toggle_render_opts *opts, int format, const uint64_
     picture p;
     int rc = picture_init(&p, opts, format, cells, rows, cols, modulus);
     if (rc)
+        return rc;
+    if ((rc = render_budget(&p, format, 0)))
         return rc;
     sink s = {0};
     s.f = fopen(path, "wb");

@@ -19,4 +19,11 @@ extern const size_t toggle__colormap_count;
  * sends cell (r, c) of an R x C board (bits 1, 3, 6, 7 need R == C). */
 size_t toggle__sym_dest(int b, size_t r, size_t c, size_t R, size_t C);
 
+/* The peak bytes toggle_render (len: the caller's buffer; 0 for a size
+ * query or toggle_render_file) allocates for a rows x cols board: its
+ * one estimate, checked against the default memory budget before any
+ * work. */
+int toggle__render_estimate(const toggle_render_opts *opts, int format, size_t rows,
+                            size_t cols, uint64_t k, size_t len, uint64_t *bytes);
+
 #endif

@@ -43,8 +43,11 @@ int toggle__space_estimate(const toggle_solution *sol, uint64_t *bytes)
     for (size_t i = 0; i < d; i++)
         for (size_t j = 0; j < n; j++)
             nnz += toggle__vecs_get(&sol->kernel, i, j) != 0;
-    unsigned __int128 t = (unsigned __int128)x0 + gen + 2 * sizeof(uint64_t) * ((unsigned __int128)d + 1) +
-                          (sizeof(size_t) + sizeof(uint64_t)) * (nnz + 1);
+    /* the copy (x0, the generators, their supports), and the handle that
+     * holds it: its current vector and a few words per generator (counted
+     * by the allocator hooks, tests/reliability/test_peak.c) */
+    unsigned __int128 t = (unsigned __int128)x0 * 2 + gen + 4 * sizeof(uint64_t) * ((unsigned __int128)d + 1) +
+                          (sizeof(size_t) + sizeof(uint64_t)) * (nnz + 1) + 1024;
     *bytes = t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;
     return TOGGLE_OK;
 }

@@ -17,6 +17,9 @@ struct toggle_system {
     uint64_t search_limit;
     unsigned threads;      /* TOGGLE_OPT_THREADS: 0 = one per online processor */
     toggle__progress_state progress; /* toggle_system_set_progress */
+    /* A shape without entries (toggle__system_init_shape, for estimates):
+     * 1 + a known bound on its nullity, or 0 when none is known. */
+    size_t nullity_hint;
 };
 
 /* Most threads TOGGLE_OPT_THREADS accepts. */

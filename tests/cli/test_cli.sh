@@ -94,6 +94,35 @@ expect_fail two-sources "exactly one" "$T" solve --grid 3x3 --system x
 printf '11\n11\n' >"$tmp/small.txt"
 expect_fail board-shape "the board is 2x2" "$T" solve --grid 3x3 --start "$tmp/small.txt"
 expect_fail budget "budget" "$T" solve --grid 30x30 --torus --mod 3 --budget 1000
+# The budget is checked before any work: a board far over it is refused at
+# once (well under a second, measured below), naming the budget, the need
+# and how to raise it; the same for nullity, render and generate.
+expect_quick_refusal() { # name, command...
+    local name="$1"; shift
+    local t0 t1 err rc
+    t0=$(date +%s%N)
+    "$@" >/dev/null 2>"$tmp/err"; rc=$?
+    t1=$(date +%s%N)
+    err=$(cat "$tmp/err")
+    local ms=$(( (t1 - t0) / 1000000 ))
+    if [ $rc -ne 0 ] && [ $rc -lt 128 ] && grep -q "memory budget of [0-9]" <<<"$err" &&
+       grep -qE "needs (at least|about) [0-9]+ bytes" <<<"$err" && grep -qF -- "--budget" <<<"$err" &&
+       [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ $ms -lt 1000 ]; then ok
+    else bad "$name (rc $rc, ${ms} ms): $err"; fi
+}
+expect_quick_refusal budget-solve-huge "$T" solve --grid 100000x100000
+expect_quick_refusal budget-solve-huge-torus "$T" solve --grid 100000x100000 --torus --mod 3
+expect_quick_refusal budget-nullity-huge "$T" nullity --grid 100000x100000 --torus
+expect_quick_refusal budget-render-huge "$T" render --grid 100000x100000 --out "$tmp/huge.png"
+expect_quick_refusal budget-generate-huge "$T" generate --grid 100000x100000
+# over the library's estimate (the kernel at its bound) rather than the
+# CLI's own arrays: refused by toggle_solve before it eliminates
+expect_quick_refusal budget-library "$T" solve --grid 400x400 --mod 3 --engine "${TOGGLE_TEST_PRIME_ENGINE:-flint}" --budget 100000000
+expect_quick_refusal budget-nullity-library "$T" nullity --grid 300x300 --moore --mod 3 --budget 10000000
+# raising it with --budget works
+expect_out budget-raised "nullity: 4" "$T" solve --grid 4x4 --budget 0
+expect_fail budget-bad "expected a number of bytes" "$T" solve --grid 4x4 --budget lots
+if [ ! -e "$tmp/huge.png" ]; then ok; else bad "render refused but left $tmp/huge.png"; fi
 # Under an address-space limit FLINT's allocation fails for real: the CLI
 # installs the FLINT guard, so it reports out of memory instead of aborting
 # (skipped under ASan, whose shadow memory needs the address space).

@@ -20,14 +20,6 @@
 #define TOGGLE__BLAS_HOT __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
 #define TOGGLE__BLAS_HOT
-/* C := C - A B (mod p) with the engine's products (packed for small p):
- * A rows x K, B K x cols, C rows x cols, row-major, entries centred
- * residues; C's entries come back centred. For the tests' worst cases of
- * the exactness bounds. TOGGLE_OK or TOGGLE_ENOMEM (C untouched). */
-int toggle__blas_mul_sub(uint64_t p, size_t threads, size_t rows, size_t cols, size_t K,
-                         const double *A, size_t lda, const double *B, size_t ldb, double *C,
-                         size_t ldc);
-
 #endif
 
 /* Rows in each chunk of a trailing update (the L gather buffer). */
@@ -55,5 +47,11 @@ int toggle__blas_rref(double *M, size_t rows, size_t cols, size_t ld, uint64_t p
 int toggle__blas_mul_sub(uint64_t p, size_t threads, size_t rows, size_t cols, size_t K,
                          const double *A, size_t lda, const double *B, size_t ldb, double *C,
                          size_t ldc);
+
+/* Bytes the engine counts for BLIS's own packing buffers and pools in a
+ * solve with n unknowns on `threads` threads. BLIS takes them with malloc
+ * itself, so the library's allocator hooks never see them (the peak test
+ * allows for them; the budget test measures them in RSS). */
+uint64_t toggle__blas_pool_bytes(size_t n, size_t threads);
 
 #endif

@@ -260,11 +260,14 @@ static int chase_estimate(const toggle_system *s, uint64_t *bytes)
     if (!toggle__vecs_bytes(s->n, 1, s->k, &vec))
         return toggle__error(TOGGLE_EOVERFLOW, "board of %zu cells overflows size_t", s->n);
     pick_chase(f.p, f.C, &work);
-    /* particular + kernel + certificate, the small system's vectors and the
-     * polynomials (a few of degree max(R, C)). */
-    unsigned __int128 e = (unsigned __int128)vec * (dn + 2)
-                        + (unsigned __int128)f.C * (dn + 6) * 8 + work
-                        + (unsigned __int128)toggle__grid_small_bytes(f.R, f.C);
+    /* the chase's rows (w, the virtual row, its work), then either the
+     * small system's polynomials (a few of degree max(R, C)), or, after
+     * them, the answers: the particular solution and the kernel on the
+     * board, the small kernel (the certificate is the engine layer's) */
+    unsigned __int128 rows = (unsigned __int128)f.C * 2 * 8 + work;
+    unsigned __int128 small = (unsigned __int128)toggle__grid_small_bytes(f.R, f.C);
+    unsigned __int128 answers = (unsigned __int128)vec * (dn + 1) + (unsigned __int128)f.C * dn * 8;
+    unsigned __int128 e = rows + (small > answers ? small : answers);
     *bytes = e > UINT64_MAX ? UINT64_MAX : (uint64_t)e;
     return TOGGLE_OK;
 }

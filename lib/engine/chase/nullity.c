@@ -1,7 +1,66 @@
 /* toggle_grid_nullity: grid nullities by polynomials (classic and no-self
  * grids), else by the engines. */
+#include <string.h>
+
 #include "engine/engine.h"
 #include "engine/flint/poly.h"
+
+/* counted peaks: 97 to 124 bytes per degree with the shift, 20 without */
+#define POLY_BYTES_PER_DEGREE_SHIFTED 144
+#define POLY_BYTES_PER_DEGREE 28
+#define POLY_FIXED_BYTES 4096
+
+/* The polynomials' bytes: P_rows and the shifted P_cols with their
+ * Taylor-shift powers, the gcd and FLINT's half-gcd scratch, all linear in
+ * the degrees (calibrated against the counted peak, tests/reliability/
+ * test_peak.c). */
+static uint64_t poly_bytes(size_t r, size_t c, bool shifted)
+{
+    uint64_t per = shifted ? POLY_BYTES_PER_DEGREE_SHIFTED : POLY_BYTES_PER_DEGREE;
+    return ((uint64_t)r + c) * per + POLY_FIXED_BYTES;
+}
+
+/* The elimination path: the board's system (its right-hand side) and the
+ * solve's own estimate by the engine AUTO picks, on a shape of that system
+ * (nothing the board's size is allocated before the check). */
+static int elimination_bytes(const toggle_graph *g, uint64_t p, uint64_t *bytes)
+{
+    toggle_system shape;
+    memset(&shape, 0, sizeof shape);
+    shape.m = shape.n = g->n;
+    shape.k = p;
+    shape.graph = (toggle_graph *)g;
+    shape.engine = TOGGLE_ENGINE_AUTO;
+    shape.budget = TOGGLE_DEFAULT_MEMORY_BUDGET;
+    shape.threads = 1;
+    size_t b;
+    if (!toggle__vecs_bytes(g->n, 1, p, &b))
+        return toggle__error(TOGGLE_EOVERFLOW, "board of %zu cells overflows size_t", g->n);
+    const toggle__engine_entry *e = toggle__engine_choose(&shape);
+    if (!e)
+        return TOGGLE_EUNSUPPORTED;
+    uint64_t solve = 0;
+    int rc = toggle__engine_estimate(e, &shape, &solve);
+    unsigned __int128 t = (unsigned __int128)solve + b + 1024;
+    *bytes = t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;
+    return rc;
+}
+
+int toggle__grid_nullity_estimate(size_t rows, size_t cols, uint64_t p, uint32_t flags,
+                                  uint64_t *bytes)
+{
+    if (!(flags & ~(uint32_t)TOGGLE_GRID_NO_SELF)) {
+        /* (the classic board's P_cols(x + 1) is Taylor-shifted) */
+        *bytes = poly_bytes(rows, cols, !(flags & TOGGLE_GRID_NO_SELF));
+        return TOGGLE_OK;
+    }
+    toggle_graph *g = NULL;
+    int rc = toggle_graph_new_grid(&g, rows, cols, flags);
+    if (!rc)
+        rc = elimination_bytes(g, p, bytes);
+    toggle_graph_free(g);
+    return rc;
+}
 
 static int nullity_by_elimination(size_t rows, size_t cols, uint64_t p, uint32_t flags,
                                   size_t *nullity)
@@ -40,6 +99,13 @@ int toggle_grid_nullity(size_t rows, size_t cols, uint64_t p, uint32_t flags, si
     if (!toggle__is_prime(p))
         return toggle__error(TOGGLE_EUNSUPPORTED, "nullity needs a prime modulus, %llu is "
                              "composite", (unsigned long long)p);
+    /* one estimate, checked against the default budget before any work */
+    uint64_t est = 0;
+    if ((rc = toggle__grid_nullity_estimate(rows, cols, p, flags, &est)))
+        return rc;
+    if ((rc = toggle__budget_check_bytes(TOGGLE_DEFAULT_MEMORY_BUDGET, est,
+                                         "the nullity of the board")))
+        return rc;
     if (flags & ~(uint32_t)TOGGLE_GRID_NO_SELF)
         return nullity_by_elimination(rows, cols, p, flags, nullity);
     /* Nullity is invariant under transposition: keep the smaller side as the

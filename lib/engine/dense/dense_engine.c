@@ -20,7 +20,7 @@ static int dense_estimate(const toggle_system *s, uint64_t *bytes)
     if (e > SIZE_MAX / 2)
         return toggle__error(TOGGLE_ENOMEM, "%zu x %zu system is too large for the dense engine",
                              s->m, s->n);
-    return TOGGLE_OK;
+    return toggle__readout_estimate(s, *bytes, bytes); /* all of it held at the readout */
 }
 
 static int dense_solve(const toggle_system *s, toggle_solution *sol)

@@ -125,6 +125,7 @@ static void *track(void *p)
         free(p);
         unwind(TOGGLE_ENOMEM);
     }
+    toggle__alloc_note(p, 1); /* (the test hooks' byte count) */
     return p;
 }
 
@@ -155,14 +156,21 @@ static void *guard_realloc(void *ptr, size_t size)
     /* A block FLINT allocated before the recovery point (a thread-local
      * cache) stays with its owner; one allocated inside stays tracked. */
     size_t slot = ptr ? set_find(ptr) : SIZE_MAX;
+    if (slot != SIZE_MAX)
+        toggle__alloc_note(ptr, -1);
     void *q = realloc(ptr, size ? size : 1);
-    if (!q)
+    if (!q) {
+        if (slot != SIZE_MAX)
+            toggle__alloc_note(ptr, 1);
         unwind(TOGGLE_ENOMEM);
+    }
     if (ptr && slot == SIZE_MAX)
         return q;
     if (slot != SIZE_MAX) {
-        if (slots[slot] == q)
+        if (slots[slot] == q) {
+            toggle__alloc_note(q, 1);
             return q; /* grown in place */
+        }
         slots[slot] = TOMB;
     }
     return track(q);
@@ -170,8 +178,10 @@ static void *guard_realloc(void *ptr, size_t size)
 
 static void guard_free(void *ptr)
 {
-    if (ptr && (point || cleaning))
+    if (ptr && (point || cleaning) && set_find(ptr) != SIZE_MAX) {
         set_remove(ptr);
+        toggle__alloc_note(ptr, -1);
+    }
     free(ptr);
 }
 
@@ -260,8 +270,10 @@ int toggle__flint_call(int (*fn)(void *), void *arg, const char *what)
     flint_cleanup();
     cleaning = false;
     for (size_t i = 0; i < cap; i++)
-        if (slots[i] && slots[i] != TOMB)
+        if (slots[i] && slots[i] != TOMB) {
+            toggle__alloc_note(slots[i], -1);
             free(slots[i]);
+        }
     set_reset();
     if (unwind_status == TOGGLE_ENOMEM)
         return toggle__error(TOGGLE_ENOMEM, "FLINT ran out of memory in %s", what);

@@ -311,8 +311,10 @@ out:
 
 size_t toggle__grid_small_bytes(size_t rows, size_t c)
 {
-    /* a few polynomials of degree max(rows, c) and 3 c words of scratch */
-    return (rows + c + 2) * 8 * 12 + 3 * c * 8;
+    /* a few polynomials of degree max(rows, c), FLINT's gcd scratch (as
+     * counted for toggle_grid_nullity: up to 124 bytes per degree) and 3 c
+     * words of scratch */
+    return (rows + c + 2) * 160 + 3 * c * 8;
 }
 
 int toggle__grid_small_solve_in(uint64_t p, size_t rows, size_t c, unsigned d,

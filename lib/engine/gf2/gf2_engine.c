@@ -24,7 +24,7 @@ static unsigned __int128 matrix_cost(size_t rows, size_t cols, const toggle__gf2
          + toggle__gf2_workspace_bytes(rows, cols, cfg);
 }
 
-static int gf2_estimate(const toggle_system *s, uint64_t *bytes)
+static int gf2_elimination_bytes(const toggle_system *s, uint64_t *bytes)
 {
     size_t m = s->m, n = s->n;
     toggle__gf2_cfg cfg = {.threads = toggle__system_threads(s), .progress = &s->progress};
@@ -36,6 +36,14 @@ static int gf2_estimate(const toggle_system *s, uint64_t *bytes)
         return toggle__error(TOGGLE_ENOMEM, "%zu x %zu system is too large for the gf2 engine",
                              m, n);
     return TOGGLE_OK;
+}
+
+/* The elimination's memory is still held at the readout. */
+static int gf2_estimate(const toggle_system *s, uint64_t *bytes)
+{
+    uint64_t held = 0;
+    int rc = gf2_elimination_bytes(s, &held);
+    return rc ? rc : toggle__readout_estimate(s, held, bytes);
 }
 
 /* A packed rows x cols matrix of zeros, stride words per row. */
@@ -108,7 +116,7 @@ static int gf2_solve(const toggle_system *s, toggle_solution *sol)
         toggle__vecs R = {.len = s->n + 1, .count = s->m, .stride = stride, .width = 1,
                           .packed = true, .data = M};
         uint64_t held = 0;
-        gf2_estimate(s, &held);
+        gf2_elimination_bytes(s, &held);
         rc = toggle__readout_rref(s, sol, &R, rank, pivot, held);
     }
     toggle__free(pivot);

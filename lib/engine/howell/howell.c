@@ -128,7 +128,8 @@ static int howell_estimate(const toggle_system *s, uint64_t *bytes)
         return toggle__error(TOGGLE_EOVERFLOW, "%zu x %zu system is too large for Howell form",
                              s->m, s->n);
     *bytes = (uint64_t)w * 8 + (uint64_t)r * sizeof(size_t) + (uint64_t)(s->n + 1) * 16;
-    return TOGGLE_OK;
+    /* the kernel basis and x are filled while the Howell form is held */
+    return toggle__readout_estimate(s, *bytes, bytes);
 }
 
 /* Certificate: Howell form of [A | b | I_m]; the row led by the b column

@@ -525,7 +525,15 @@ static int small_system(const toggle_system *s, tframe *f, toggle_solution **sma
     E = NULL;
     toggle__free(resid);
     resid = NULL;
-    rc = toggle_solve(small, ss);
+    /* the engine itself, without toggle_solve's certificate (the board's
+     * certificate comes from the policy) and without a second budget check
+     * (transfer_estimate counts this solve) */
+    const toggle__engine_entry *se = toggle__engine_choose(ss);
+    rc = se ? toggle__solution_new(small, ss, se->id) : TOGGLE_EUNSUPPORTED;
+    if (!rc && (rc = se->engine->solve(ss, *small))) {
+        toggle_solution_free(*small);
+        *small = NULL;
+    }
 out:
     lanes_clear(&ln);
     toggle__free(resid);
@@ -707,19 +715,46 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
         return pick_error(oom);
     size_t m = f.nuk * f.C, nw = f.p == 2 ? (m + 64) / 64 : m + 1;
     size_t rows = f.nuk + f.Hf + f.Hb + 1 + f.nuk; /* saved, ring, residuals */
-    unsigned __int128 e = (unsigned __int128)rows * f.C * nw * 8 /* lanes */
-                        + (unsigned __int128)m * m * 8 * 2   /* E, the small system's A */
-                        + (unsigned __int128)m * m * 8 * 2   /* its elimination, kernel */
-                        + (unsigned __int128)f.ncls * f.C * 64
-                        + (2u << 20); /* the inner engine's fixed allocations */
-    size_t vec;
-    if (!toggle__vecs_bytes(s->n, 1, s->k, &vec)) {
-        frame_clear(&f);
-        return toggle__error(TOGGLE_EOVERFLOW, "board of %zu cells overflows size_t", s->n);
-    }
-    /* answers: x (the kernel, once its size is known, is checked by solve) */
-    e += (unsigned __int128)vec * 2;
+    size_t ncls = f.ncls, C = f.C;
     frame_clear(&f);
+    size_t vec, small, smallvec;
+    if (!toggle__vecs_bytes(s->n, 1, s->k, &vec) || !toggle__vecs_bytes(m, m + 1, s->k, &small) ||
+        !toggle__vecs_bytes(m, 1, s->k, &smallvec))
+        return toggle__error(TOGGLE_EOVERFLOW, "board of %zu cells overflows size_t", s->n);
+    unsigned __int128 lanes = (unsigned __int128)rows * C * nw * 8 + (unsigned __int128)ncls * C * 64;
+    /* the small system m x m (E, then a system of its own) and its solve by
+     * the engine AUTO picks for it (no certificate: small_system) */
+    toggle_system shape;
+    toggle__system_init_shape(&shape, m, m, s);
+    shape.engine = TOGGLE_ENGINE_AUTO;
+    shape.budget = 0;
+    const toggle__engine_entry *se = toggle__engine_choose(&shape);
+    uint64_t inner = 0;
+    int rc = se ? se->engine->estimate(&shape, &inner) : TOGGLE_EUNSUPPORTED;
+    if (rc)
+        return rc;
+    unsigned __int128 solve_small = inner;
+    unsigned __int128 e1 = lanes + (unsigned __int128)m * m * 8 + small;
+    unsigned __int128 e2 = lanes + small + solve_small;
+    /* the answers: x and the kernel, whose nullity is at most the small
+     * system's unknowns and the structural bound (readout.c), with the
+     * small solution and the lanes for them */
+    uint64_t answers = 0, scratch = 0;
+    size_t d = m;
+    /* the structural bound costs a walk and 3 words a cell: only when the
+     * kernel at m vectors would dominate */
+    if ((unsigned __int128)vec * m > lanes + small &&
+        (rc = toggle__answers_estimate(s, &answers, &d, &scratch)))
+        return rc;
+    if (d > m)
+        d = m;
+    unsigned __int128 e3 = lanes + (unsigned __int128)m * 8 + small
+                         + (unsigned __int128)vec * (d + 1);
+    unsigned __int128 e = e1 > e2 ? e1 : e2;
+    if (e < e3)
+        e = e3;
+    if (e < scratch)
+        e = scratch;
     *bytes = e > UINT64_MAX ? UINT64_MAX : (uint64_t)e;
     return TOGGLE_OK;
 }
