@@ -42,6 +42,14 @@ typedef struct {
     size_t *peq;    /* substitution program: step t solves variable pvar[t] */
     size_t *pvar;   /* from equation peq[t] with the inverse weight pinv[t] */
     uint64_t *pinv;
+    /* the program compiled from the substitution (chasing rows only): step
+     * t reads the terms pterm[pstart[t] .. pstart[t + 1]) (every entry of
+     * its equation but the solved variable's), row slot dq + Hb */
+    size_t *pstart;
+    struct pterm {
+        size_t slot, col;
+        uint64_t w;
+    } *pterm;
     bool built, peels;
 } rowpat;
 
@@ -79,6 +87,8 @@ static void pat_clear(rowpat *pt)
     toggle__free(pt->peq);
     toggle__free(pt->pvar);
     toggle__free(pt->pinv);
+    toggle__free(pt->pstart);
+    toggle__free(pt->pterm);
     memset(pt, 0, sizeof *pt);
 }
 
@@ -222,6 +232,30 @@ static int pat_build(tframe *f, size_t r, rowpat *pt)
     pt->peels = f->all || peel(f, pt, &oom);
     if (oom)
         return TOGGLE_ENOMEM;
+    if (pt->peels && !f->all) {
+        pt->pstart = toggle__malloc_array(C + 1, sizeof *pt->pstart);
+        pt->pterm = toggle__malloc_array(cap ? cap : 1, sizeof *pt->pterm);
+        if (!pt->pstart || !pt->pterm)
+            return TOGGLE_ENOMEM;
+        size_t n = 0;
+        for (size_t t = 0; t < C; t++) {
+            size_t e = pt->peq[t], var = pt->pvar[t];
+            pt->pstart[t] = n;
+            for (size_t u = pt->start[e]; u < pt->start[e + 1]; u++) {
+                const tentry *en = &pt->ent[u];
+                if (en->dq == (int64_t)f->Hf && en->col == var)
+                    continue;
+                /* across a wrap dq was taken mod R: back to [-Hb, Hf] */
+                int64_t d = en->dq + (int64_t)f->Hb;
+                if (f->wrap)
+                    d %= (int64_t)f->R;
+                pt->pterm[n].slot = (size_t)d;
+                pt->pterm[n].col = en->col;
+                pt->pterm[n++].w = en->w;
+            }
+        }
+        pt->pstart[C] = n;
+    }
     pt->built = true;
     return TOGGLE_OK;
 }
@@ -334,6 +368,7 @@ static size_t first_constraint(const tframe *f)
 typedef struct {
     const tframe *f;
     size_t L, nw;            /* lanes, words per cell */
+    size_t blane;            /* the lane that carries b */
     uint64_t *saved;         /* nuk rows: the unknown rows' cells */
     uint64_t *ring;          /* ring of Hf + Hb + 1 computed rows */
     size_t nring;
@@ -358,20 +393,13 @@ static inline void lane_axpy(uint64_t *acc, const uint64_t *x, uint64_t w, size_
     } else if (w == 1) {
         for (size_t i = 0; i < nw; i++)
             acc[i] = toggle__submod(acc[i], x[i], p);
+    } else if (w == p - 1) {
+        for (size_t i = 0; i < nw; i++)
+            acc[i] = toggle__addmod(acc[i], x[i], p);
     } else {
         for (size_t i = 0; i < nw; i++)
             acc[i] = toggle__submod(acc[i], toggle__mulmod(w, x[i], p), p);
     }
-}
-
-static inline void lane_scale(uint64_t *dst, const uint64_t *acc, uint64_t inv, size_t nw,
-                              uint64_t p)
-{
-    if (p == 2 || inv == 1)
-        memcpy(dst, acc, nw * sizeof *dst);
-    else
-        for (size_t i = 0; i < nw; i++)
-            dst[i] = toggle__mulmod(acc[i], inv, p);
 }
 
 /* The residual sum_t w x - b (lane 0 carries b when with_b) of equation e of
@@ -384,7 +412,10 @@ static void eq_residual(lanes *ln, const rowpat *pt, size_t r, size_t e, bool wi
     memset(ln->acc, 0, nw * sizeof *ln->acc);
     if (with_b) {
         uint64_t bv = toggle__vecs_get(&s->b, 0, frame_cell(f, r, e));
-        ln->acc[0] = f->p == 2 ? (bv & 1) : bv;
+        if (f->p == 2)
+            ln->acc[ln->blane >> 6] = (bv & 1) << (ln->blane & 63);
+        else
+            ln->acc[ln->blane] = bv;
     }
     for (size_t t = pt->start[e]; t < pt->start[e + 1]; t++) {
         const tentry *en = &pt->ent[t];
@@ -412,26 +443,48 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
         for (size_t r = 0; r < f->R; r++)
             if (unknown_slot(f, r) != SIZE_MAX)
                 sink(ctx, ln, r, row_ptr(ln, r));
+    uint64_t *base[2 * TRANSFER_MAX_REACH + 1];
     for (size_t r = 0; r < fc; r++) {
         rowpat *pt;
         if ((rc = frame_class(f, r, &pt)))
             return toggle__error(rc, "out of memory for the transfer engine's row patterns");
-        if (!pt->peels)
+        if (!pt->peels || !pt->pstart)
             return toggle__error(TOGGLE_EINTERNAL, "transfer: frame row %zu does not peel", r);
+        for (size_t sl = 0; sl <= f->Hf + f->Hb; sl++) {
+            int64_t q = (int64_t)r - (int64_t)f->Hb + (int64_t)sl;
+            if (f->wrap)
+                q = ((q % (int64_t)f->R) + (int64_t)f->R) % (int64_t)f->R;
+            base[sl] = (q < 0 || q >= (int64_t)f->R) ? NULL : row_ptr(ln, (size_t)q);
+        }
         size_t tgt = r + f->Hf;
-        uint64_t *dst = row_ptr(ln, tgt);
-        memset(dst, 0, C * nw * sizeof *dst);
+        uint64_t *dst = base[f->Hf + f->Hb];
         for (size_t t = 0; t < C; t++) {
-            size_t e = pt->peq[t], var = pt->pvar[t];
-            /* b - (non-lead terms) - (lead terms already solved: zero for
-             * the unsolved var, since dst starts at 0) */
-            eq_residual(ln, pt, r, e, with_b, s, true);
-            for (size_t u = pt->start[e]; u < pt->start[e + 1]; u++) {
-                const tentry *en = &pt->ent[u];
-                if (en->dq == (int64_t)f->Hf && en->col != var)
-                    lane_axpy(ln->acc, dst + en->col * nw, en->w, nw, f->p);
+            const struct pterm *tm = pt->pterm + pt->pstart[t], *te = pt->pterm + pt->pstart[t + 1];
+            uint64_t *acc = dst + pt->pvar[t] * nw;
+            uint64_t bv = with_b ? toggle__vecs_get(&s->b, 0, frame_cell(f, r, pt->peq[t])) : 0;
+            if (f->p == 2) {
+                /* x_var = b + the sum of the other terms (each weight 1) */
+                if (tm == te) {
+                    memset(acc, 0, nw * sizeof *acc);
+                } else {
+                    memcpy(acc, base[tm->slot] + tm->col * nw, nw * sizeof *acc);
+                    for (tm++; tm < te; tm++) {
+                        const uint64_t *x = base[tm->slot] + tm->col * nw;
+                        for (size_t i = 0; i < nw; i++)
+                            acc[i] ^= x[i];
+                    }
+                }
+                acc[ln->blane >> 6] ^= (bv & 1) << (ln->blane & 63);
+            } else {
+                /* x_var = inv (b - the sum of the other terms) */
+                memset(acc, 0, nw * sizeof *acc);
+                acc[ln->blane] = bv;
+                for (; tm < te; tm++)
+                    lane_axpy(acc, base[tm->slot] + tm->col * nw, tm->w, nw, f->p);
+                if (pt->pinv[t] != 1)
+                    for (size_t i = 0; i < nw; i++)
+                        acc[i] = toggle__mulmod(acc[i], pt->pinv[t], f->p);
             }
-            lane_scale(dst + var * nw, ln->acc, pt->pinv[t], nw, f->p);
         }
         if (sink)
             sink(ctx, ln, tgt, dst);
@@ -500,9 +553,43 @@ static int small_system(const toggle_system *s, tframe *f, toggle_solution **sma
     toggle_system *ss = NULL;
     if (rc)
         goto out;
+    /* F_2: unknown i in lane i and b in lane m, so that a residual cell's
+     * first m bits are its row of E; odd p: b in lane 0, unknown i in 1 + i */
+    size_t off = f->p == 2 ? 0 : 1;
+    ln.blane = f->p == 2 ? m : 0;
     for (size_t i = 0; i < m; i++)
-        lane_set(&ln, ln.saved + i * ln.nw, i + 1, 1);
+        lane_set(&ln, ln.saved + i * ln.nw, i + off, 1);
     resid = toggle__calloc(m * ln.nw, sizeof *resid);
+    if (f->p == 2) {
+        rc = resid ? chase(&ln, true, s, resid, NULL, NULL)
+                   : toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer small system");
+        if (rc)
+            goto out;
+        size_t mw = (m + 63) / 64;
+        uint64_t *rows = toggle__calloc(m ? m * mw : 1, sizeof *rows);
+        uint64_t *bb = toggle__calloc(mw ? mw : 1, sizeof *bb);
+        if (!rows || !bb) {
+            toggle__free(rows);
+            toggle__free(bb);
+            rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer small system");
+            goto out;
+        }
+        for (size_t e = 0; e < m; e++) {
+            const uint64_t *cell = resid + e * ln.nw;
+            memcpy(rows + e * mw, cell, mw * sizeof *rows);
+            if (m & 63)
+                rows[e * mw + mw - 1] &= ((uint64_t)1 << (m & 63)) - 1;
+            bb[e >> 6] |= ((cell[m >> 6] >> (m & 63)) & 1) << (e & 63);
+        }
+        rc = toggle__system_adopt_packed(&ss, m, m, rows, bb, true);
+        toggle__free(bb);
+        if (rc)
+            goto out;
+        toggle__free(resid);
+        resid = NULL;
+        rc = toggle_solve(small, ss);
+        goto out;
+    }
     E = toggle__malloc_array((m * m) > 0 ? m * m : 1, sizeof *E);
     rhs = toggle__malloc_array(m ? m : 1, sizeof *rhs);
     if (!resid || !E || !rhs) {
@@ -735,12 +822,36 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
 typedef struct {
     toggle_solution *sol;
     bool with_b;
+    uint64_t *tbuf; /* F_2: L rows of (C + 63) / 64 words */
 } out_ctx;
+
+/* OR nbits bits of src into dst from bit offset off (those bits are 0). */
+static void or_bits(uint64_t *dst, size_t off, const uint64_t *src, size_t nbits)
+{
+    size_t q = off >> 6, nw = (nbits + 63) / 64;
+    unsigned sh = off & 63;
+    for (size_t i = 0; i < nw; i++) {
+        dst[q + i] |= src[i] << sh;
+        if (sh && ((off + nbits - 1) >> 6) > q + i)
+            dst[q + i + 1] |= src[i] >> (64 - sh);
+    }
+}
 
 static void write_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row)
 {
     out_ctx *ctx = ctx_;
     const tframe *f = ln->f;
+    if (f->p == 2 && !f->tr && ctx->tbuf) {
+        /* the C x L bit matrix of the row, transposed: lane l's C bits */
+        size_t CW = (f->C + 63) / 64;
+        toggle__bits_transpose(ctx->tbuf, CW, row, ln->nw, f->C, ln->L);
+        for (size_t l = 0; l < ln->L; l++) {
+            toggle__vecs *v = ctx->with_b && l == 0 ? &ctx->sol->x : &ctx->sol->kernel;
+            size_t i = ctx->with_b && l == 0 ? 0 : l - ctx->with_b;
+            or_bits(toggle__vecs_row(v, i), r * f->C, ctx->tbuf + l * CW, f->C);
+        }
+        return;
+    }
     for (size_t j = 0; j < f->C; j++) {
         const uint64_t *cell = row + j * ln->nw;
         size_t idx = frame_cell(f, r, j);
@@ -808,8 +919,14 @@ static int transfer_solve(const toggle_system *s, toggle_solution *sol)
                 if (tmp[i])
                     lane_set(&ln, ln.saved + i * ln.nw, l, tmp[i]);
         }
-        out_ctx ctx = {sol, solvable};
-        if ((rc = chase(&ln, solvable, s, resid, write_row, &ctx)))
+        out_ctx ctx = {sol, solvable, NULL};
+        if (f.p == 2 && !(ctx.tbuf = toggle__calloc(L * ((f.C + 63) / 64), sizeof *ctx.tbuf))) {
+            rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer answers");
+            goto out;
+        }
+        rc = chase(&ln, solvable, s, resid, write_row, &ctx);
+        toggle__free(ctx.tbuf);
+        if (rc)
             goto out;
         for (size_t i = 0; i < m * ln.nw; i++)
             if (resid[i]) {
