@@ -542,16 +542,188 @@ static inline void lane_set(const lanes *ln, uint64_t *cell, size_t l, uint64_t 
 
 /* ---- the small system ------------------------------------------------------ */
 
+/* ---- shift invariance: the circulant small system ------------------------ */
+
+/* Sum of the weights of equation e's entries at (dq, col), mod p. */
+static uint64_t eq_weight(const tframe *f, const rowpat *pt, size_t e, int64_t dq, size_t col)
+{
+    uint64_t w = 0;
+    for (size_t t = pt->start[e]; t < pt->start[e + 1]; t++)
+        if (pt->ent[t].dq == dq && pt->ent[t].col == col)
+            w = (w + pt->ent[t].w) % f->p;
+    return w;
+}
+
+/* Is every row's pattern invariant under the cyclic shift of the frame
+ * columns by P (equation e + P has equation e's entries, columns + P mod C)?
+ * Then so is the chase of b = 0: the unknown at column j + P t acts as the
+ * unknown at column j shifted by P t, and one lane per residue class mod P
+ * gives all of E. Checked on the patterns themselves (every class). */
+static bool shift_invariant(tframe *f, size_t P)
+{
+    size_t C = f->C;
+    if (f->all || P >= C || C % P)
+        return false;
+    for (size_t r = 0; r < f->R; r++) {
+        rowpat *pt;
+        if (frame_class(f, r, &pt))
+            return false;
+        (void)pt;
+    }
+    for (size_t c = 0; c < f->ncls; c++) {
+        const rowpat *pt = &f->cls[c];
+        if (!pt->built)
+            continue;
+        for (size_t e = 0; e < C; e++) {
+            size_t e2 = (e + P) % C;
+            if (pt->start[e + 1] - pt->start[e] != pt->start[e2 + 1] - pt->start[e2])
+                return false;
+            for (size_t t = pt->start[e]; t < pt->start[e + 1]; t++) {
+                const tentry *en = &pt->ent[t];
+                if (eq_weight(f, pt, e, en->dq, en->col) !=
+                    eq_weight(f, pt, e2, en->dq, (en->col + P) % C))
+                    return false;
+            }
+            for (size_t t = pt->start[e2]; t < pt->start[e2 + 1]; t++) {
+                const tentry *en = &pt->ent[t];
+                if (eq_weight(f, pt, e2, en->dq, en->col) !=
+                    eq_weight(f, pt, e, en->dq, (en->col + C - P) % C))
+                    return false;
+            }
+        }
+    }
+    return true;
+}
+
+/* The small system of a shift-invariant frame from one chase with
+ * nuk * P + 1 lanes: lane blane the constant (b), lane off + k P + j0 the
+ * unknown at row k, column j0 < P. E[(er, ec)][(k, j0 + P t)] is lane
+ * (k, j0) at residual cell (er, ec - P t mod C). */
+static int small_system_shift(const toggle_system *s, tframe *f, size_t P, toggle_system **ss)
+{
+    size_t C = f->C, m = f->nuk * C, nred = f->nuk * P;
+    size_t off = f->p == 2 ? 0 : 1;
+    lanes ln;
+    int rc = lanes_init(&ln, f, nred + 1);
+    uint64_t *resid = NULL, *V = NULL, *rows = NULL, *bb = NULL, *E = NULL;
+    if (rc)
+        return rc;
+    ln.blane = f->p == 2 ? nred : 0;
+    for (size_t k = 0; k < f->nuk; k++)
+        for (size_t j0 = 0; j0 < P; j0++)
+            lane_set(&ln, ln.saved + (k * C + j0) * ln.nw, k * P + j0 + off, 1);
+    resid = toggle__calloc(m ? m * ln.nw : 1, sizeof *resid);
+    /* V: lane (k, j0) over the residual cells of constraint row er, twice
+     * over (2C values) so that a rotation is a window */
+    V = toggle__malloc_array(2 * C, sizeof *V);
+    if (!resid || !V) {
+        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer small system");
+        goto out;
+    }
+    if ((rc = chase(&ln, true, s, resid, NULL, NULL)))
+        goto out;
+    if (f->p == 2) {
+        size_t mw = (m + 63) / 64;
+        /* Et: row i = column i of E, transposed at the end */
+        uint64_t *Et = toggle__calloc(m ? m * mw : 1, sizeof *Et);
+        rows = toggle__calloc(m ? m * mw : 1, sizeof *rows);
+        bb = toggle__calloc(mw ? mw : 1, sizeof *bb);
+        if (!Et || !rows || !bb) {
+            toggle__free(Et);
+            rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer small system");
+            goto out;
+        }
+        for (size_t k = 0; k < f->nuk; k++)
+            for (size_t j0 = 0; j0 < P; j0++)
+                for (size_t er = 0; er < f->nuk; er++) {
+                    for (size_t ec = 0; ec < C; ec++)
+                        V[ec] = V[ec + C] = lane_get(&ln, resid + (er * C + ec) * ln.nw,
+                                                     k * P + j0 + off);
+                    for (size_t t = 0; t < C / P; t++) {
+                        uint64_t *row = Et + (k * C + j0 + P * t) * mw;
+                        const uint64_t *w = V + C - P * t; /* w[ec] = V[ec - P t mod C] */
+                        for (size_t ec = 0; ec < C; ec++) {
+                            size_t e = er * C + ec;
+                            row[e >> 6] |= w[ec] << (e & 63);
+                        }
+                    }
+                }
+        toggle__bits_transpose(rows, mw, Et, mw, m, m);
+        toggle__free(Et);
+        for (size_t e = 0; e < m; e++)
+            bb[e >> 6] |= lane_get(&ln, resid + e * ln.nw, ln.blane) << (e & 63);
+        rc = toggle__system_adopt_packed(ss, m, m, rows, bb, true);
+        rows = NULL;
+        goto out;
+    }
+    E = toggle__malloc_array(m ? m * m : 1, sizeof *E);
+    bb = toggle__malloc_array(m ? m : 1, sizeof *bb);
+    if (!E || !bb) {
+        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer small system");
+        goto out;
+    }
+    for (size_t k = 0; k < f->nuk; k++)
+        for (size_t j0 = 0; j0 < P; j0++)
+            for (size_t er = 0; er < f->nuk; er++) {
+                for (size_t ec = 0; ec < C; ec++)
+                    V[ec] = V[ec + C] = lane_get(&ln, resid + (er * C + ec) * ln.nw,
+                                                 k * P + j0 + off);
+                for (size_t t = 0; t < C / P; t++)
+                    for (size_t ec = 0; ec < C; ec++)
+                        E[(er * C + ec) * m + k * C + j0 + P * t] = V[C - P * t + ec];
+            }
+    for (size_t e = 0; e < m; e++)
+        bb[e] = toggle__submod(0, lane_get(&ln, resid + e * ln.nw, ln.blane), f->p);
+    rc = toggle_system_new_matrix(ss, m, m, E, bb, f->p);
+out:
+    lanes_clear(&ln);
+    toggle__free(resid);
+    toggle__free(V);
+    toggle__free(rows);
+    toggle__free(bb);
+    toggle__free(E);
+    return rc;
+}
+
+/* Solve the small system with the engine AUTO picks, without the run's
+ * certificate route (the transfer engine never reads the small system's
+ * certificate, and deciding its route walks the m x m matrix); the budget
+ * is the transfer engine's estimate. */
+static int solve_small(const toggle_system *ss, toggle_solution **small)
+{
+    const toggle__engine_entry *e = toggle__engine_choose(ss);
+    if (!e)
+        return TOGGLE_EUNSUPPORTED; /* choose set the message */
+    toggle_solution *sol = NULL;
+    int rc = toggle__solution_new(&sol, ss, e->id);
+    if (!rc)
+        rc = e->engine->solve(ss, sol);
+    if (rc) {
+        toggle_solution_free(sol);
+        return rc;
+    }
+    *small = sol;
+    return TOGGLE_OK;
+}
+
 /* E (m x m) and -e0 from one chase with lane 0 the constant, lane 1 + i
  * unknown i; then solve it by the engines on a dense system. */
 static int small_system(const toggle_system *s, tframe *f, toggle_solution **small)
 {
     size_t m = f->nuk * f->C, L = m + 1;
     lanes ln;
-    int rc = lanes_init(&ln, f, L);
+    memset(&ln, 0, sizeof ln);
     uint64_t *resid = NULL, *E = NULL, *rhs = NULL;
     toggle_system *ss = NULL;
-    if (rc)
+    int rc;
+    for (size_t P = 1; P <= 2; P++)
+        if (shift_invariant(f, P)) {
+            if ((rc = small_system_shift(s, f, P, &ss)))
+                goto out;
+            rc = solve_small(ss, small);
+            goto out;
+        }
+    if ((rc = lanes_init(&ln, f, L)))
         goto out;
     /* F_2: unknown i in lane i and b in lane m, so that a residual cell's
      * first m bits are its row of E; odd p: b in lane 0, unknown i in 1 + i */
@@ -587,7 +759,7 @@ static int small_system(const toggle_system *s, tframe *f, toggle_solution **sma
             goto out;
         toggle__free(resid);
         resid = NULL;
-        rc = toggle_solve(small, ss);
+        rc = solve_small(ss, small);
         goto out;
     }
     E = toggle__malloc_array((m * m) > 0 ? m * m : 1, sizeof *E);
@@ -612,7 +784,7 @@ static int small_system(const toggle_system *s, tframe *f, toggle_solution **sma
     E = NULL;
     toggle__free(resid);
     resid = NULL;
-    rc = toggle_solve(small, ss);
+    rc = solve_small(ss, small);
 out:
     lanes_clear(&ln);
     toggle__free(resid);
@@ -867,6 +1039,129 @@ static void write_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row
     }
 }
 
+/* Lane l of the unknown rows := U[l] (L vectors of m values). */
+static void load_lanes(lanes *ln, const uint64_t *U, size_t m)
+{
+    memset(ln->saved, 0, m * ln->nw * sizeof *ln->saved);
+    for (size_t l = 0; l < ln->L; l++)
+        for (size_t i = 0; i < m; i++)
+            if (U[l * m + i])
+                lane_set(ln, ln->saved + i * ln->nw, l, U[l * m + i]);
+}
+
+typedef struct {
+    size_t first;  /* first captured frame row */
+    size_t H;      /* rows captured */
+    uint64_t *T;   /* L vectors of H * C values */
+} tail_ctx;
+
+static void capture_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row)
+{
+    tail_ctx *t = ctx_;
+    size_t C = ln->f->C;
+    if (r < t->first)
+        return;
+    for (size_t j = 0; j < C; j++)
+        for (size_t l = 0; l < ln->L; l++)
+            t->T[l * t->H * C + (r - t->first) * C + j] = lane_get(ln, row + j * ln->nw, l);
+}
+
+/* The canonical form computed on the last H = Hf + Hb frame rows (board
+ * rows, so the last H C cells of the row-major order). The free columns are
+ * the last nonzero positions of a reverse echelon basis (canonicalise); when
+ * the kernel's restriction to those cells is injective, every kernel
+ * vector's last nonzero lies there, and the reverse echelon of the
+ * restrictions, applied to the unknown rows U (the chase is linear), gives
+ * the canonical basis and particular solution without touching the board.
+ * Otherwise (a restriction becomes dependent) *full asks for canonicalise. */
+static int tail_canonical(lanes *ln, const toggle_system *s, bool solvable, uint64_t *U, size_t m,
+                          uint64_t *resid, bool *full)
+{
+    const tframe *f = ln->f;
+    size_t C = f->C, H = f->Hf + f->Hb, L = ln->L, dn = L - solvable;
+    uint64_t p = f->p;
+    if (H > f->R)
+        H = f->R;
+    size_t hc = H * C;
+    tail_ctx t = {f->R - H, H, toggle__calloc(L * hc, sizeof(uint64_t))};
+    size_t *piv = toggle__malloc_array(dn, sizeof *piv);
+    bool *used = toggle__calloc(dn, sizeof *used);
+    uint64_t *sw = toggle__malloc_array(hc > m ? hc : m, sizeof *sw);
+    int rc = TOGGLE_OK;
+    *full = false;
+    if (!t.T || !piv || !used || !sw) {
+        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the canonical kernel");
+        goto out;
+    }
+    if ((rc = chase(ln, solvable, s, resid, capture_row, &t)))
+        goto out;
+    uint64_t *K = t.T + solvable * hc, *KU = U + solvable * m;
+    for (size_t step = 0; step < dn; step++) {
+        size_t best = SIZE_MAX, bi = 0;
+        for (size_t i = 0; i < dn; i++) {
+            if (used[i])
+                continue;
+            size_t l = hc;
+            while (l > 0 && !K[i * hc + l - 1])
+                l--;
+            if (l == 0) {
+                *full = true; /* the tail does not decide */
+                goto out;
+            }
+            if (best == SIZE_MAX || l - 1 > best) {
+                best = l - 1;
+                bi = i;
+            }
+        }
+        used[bi] = true;
+        piv[bi] = best;
+        uint64_t lead = K[bi * hc + best];
+        if (lead != 1) {
+            uint64_t inv = toggle__invmod(lead, p);
+            for (size_t q = 0; q < hc; q++)
+                K[bi * hc + q] = toggle__mulmod(K[bi * hc + q], inv, p);
+            for (size_t q = 0; q < m; q++)
+                KU[bi * m + q] = toggle__mulmod(KU[bi * m + q], inv, p);
+        }
+        for (size_t i = 0; i < dn + solvable; i++) {
+            /* i < dn: the other kernel vectors; i == dn: the particular */
+            uint64_t *vt = i < dn ? K + i * hc : t.T, *vu = i < dn ? KU + i * m : U;
+            if (i == bi && i < dn)
+                continue;
+            uint64_t e = vt[best];
+            if (!e)
+                continue;
+            for (size_t q = 0; q < hc; q++)
+                if (K[bi * hc + q])
+                    vt[q] = toggle__submod(vt[q], toggle__mulmod(e, K[bi * hc + q], p), p);
+            for (size_t q = 0; q < m; q++)
+                if (KU[bi * m + q])
+                    vu[q] = toggle__submod(vu[q], toggle__mulmod(e, KU[bi * m + q], p), p);
+        }
+    }
+    /* order by free column (base + piv) */
+    for (size_t a = 0; a < dn; a++) {
+        size_t mi = a;
+        for (size_t b = a + 1; b < dn; b++)
+            if (piv[b] < piv[mi])
+                mi = b;
+        if (mi != a) {
+            memcpy(sw, KU + a * m, m * sizeof *sw);
+            memcpy(KU + a * m, KU + mi * m, m * sizeof *sw);
+            memcpy(KU + mi * m, sw, m * sizeof *sw);
+            size_t tp = piv[a];
+            piv[a] = piv[mi];
+            piv[mi] = tp;
+        }
+    }
+out:
+    toggle__free(t.T);
+    toggle__free(piv);
+    toggle__free(used);
+    toggle__free(sw);
+    return rc;
+}
+
 static int transfer_solve(const toggle_system *s, toggle_solution *sol)
 {
     if (!is_board(s))
@@ -878,7 +1173,8 @@ static int transfer_solve(const toggle_system *s, toggle_solution *sol)
     toggle_solution *small = NULL;
     lanes ln;
     memset(&ln, 0, sizeof ln);
-    uint64_t *resid = NULL, *tmp = NULL;
+    uint64_t *resid = NULL, *tmp = NULL, *U = NULL;
+    bool full = false;
     size_t m = f.nuk * f.C;
     int rc = small_system(s, &f, &small);
     if (rc)
@@ -908,17 +1204,28 @@ static int transfer_solve(const toggle_system *s, toggle_solution *sol)
             rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer answers");
             goto out;
         }
+        U = toggle__malloc_array(m ? L * m : 1, sizeof *U);
+        if (!U) {
+            rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer answers");
+            goto out;
+        }
         for (size_t l = 0; l < L; l++) {
             if (solvable && l == 0)
-                rc = toggle_solution_particular(small, tmp, m);
+                rc = toggle_solution_particular(small, U + l * m, m);
             else
-                rc = toggle_solution_kernel_vector(small, l - solvable, tmp, m);
+                rc = toggle_solution_kernel_vector(small, l - solvable, U + l * m, m);
             if (rc)
                 goto out;
-            for (size_t i = 0; i < m; i++)
-                if (tmp[i])
-                    lane_set(&ln, ln.saved + i * ln.nw, l, tmp[i]);
         }
+        /* the canonical form from the last frame rows (when they decide) */
+        if (dn && !f.tr && !f.all) {
+            load_lanes(&ln, U, m);
+            if ((rc = tail_canonical(&ln, s, solvable, U, m, resid, &full)))
+                goto out;
+        } else {
+            full = dn > 0;
+        }
+        load_lanes(&ln, U, m);
         out_ctx ctx = {sol, solvable, NULL};
         if (f.p == 2 && !(ctx.tbuf = toggle__calloc(L * ((f.C + 63) / 64), sizeof *ctx.tbuf))) {
             rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer answers");
@@ -934,11 +1241,13 @@ static int transfer_solve(const toggle_system *s, toggle_solution *sol)
                 goto out;
             }
     }
-    rc = canonicalise(sol);
+    if (full)
+        rc = canonicalise(sol);
 out:
     lanes_clear(&ln);
     toggle__free(resid);
     toggle__free(tmp);
+    toggle__free(U);
     toggle_solution_free(small);
     frame_clear(&f);
     return rc;
