@@ -50,6 +50,16 @@ typedef struct {
         size_t slot, col;
         uint64_t w;
     } *pterm;
+    /* F_2 with B = I ("sliced": cells packed 64 to a word, one lane at a
+     * time): the pattern as nst terms, term i adding mask i AND the row at
+     * slot sterm[i].slot rotated by sterm[i].rot (cell e reads cell e + rot
+     * mod C); smask holds nst masks of (C + 63) / 64 words */
+    struct sterm {
+        size_t slot, rot;
+        bool lead;
+    } *sterm;
+    uint64_t *smask;
+    size_t nst;
     bool built, peels;
 } rowpat;
 
@@ -66,6 +76,7 @@ typedef struct {
     size_t ncls;
     rowpat *cls;
     toggle__colbuf cb;
+    int sliced;     /* 0 not decided, 1 the sliced F_2 chase serves, -1 not */
 } tframe;
 
 static size_t frame_cell(const tframe *f, size_t r, size_t j)
@@ -89,6 +100,8 @@ static void pat_clear(rowpat *pt)
     toggle__free(pt->pinv);
     toggle__free(pt->pstart);
     toggle__free(pt->pterm);
+    toggle__free(pt->sterm);
+    toggle__free(pt->smask);
     memset(pt, 0, sizeof *pt);
 }
 
@@ -428,7 +441,231 @@ static void eq_residual(lanes *ln, const rowpat *pt, size_t r, size_t e, bool wi
     }
 }
 
-typedef void (*row_sink)(void *ctx, const lanes *ln, size_t r, const uint64_t *row);
+/* A computed row: cell-major (row: C cells of nw words) or, from the
+ * sliced chase, lane-major (lrow: L lanes of C bits, lstride words apart);
+ * the other pointer is NULL. */
+typedef void (*row_sink)(void *ctx, const lanes *ln, size_t r, const uint64_t *row,
+                         const uint64_t *lrow, size_t lstride);
+
+/* ---- the sliced F_2 chase (lead block B = I) ------------------------------- */
+
+#define SLICED_MAX_TERMS 64
+#define SLICED_MAX_LANES 128
+
+/* The terms of pt (every class of f); false when some chasing row's lead
+ * block is not the identity or there are too many terms. */
+static bool sliced_build(const tframe *f, rowpat *pt, bool chasing)
+{
+    size_t C = f->C, CW = (C + 63) / 64, n = 0;
+    pt->sterm = toggle__malloc_array(SLICED_MAX_TERMS, sizeof *pt->sterm);
+    pt->smask = toggle__calloc(SLICED_MAX_TERMS * CW, sizeof *pt->smask);
+    if (!pt->sterm || !pt->smask)
+        return false;
+    for (size_t e = 0; e < C; e++)
+        for (size_t t = pt->start[e]; t < pt->start[e + 1]; t++) {
+            const tentry *en = &pt->ent[t];
+            if (!(en->w & 1))
+                continue;
+            int64_t d = en->dq + (int64_t)f->Hb;
+            if (f->wrap)
+                d = ((d % (int64_t)f->R) + (int64_t)f->R) % (int64_t)f->R;
+            if (d < 0 || d > (int64_t)(f->Hf + f->Hb))
+                return false;
+            size_t rot = (en->col + C - e) % C, i = 0;
+            while (i < n && (pt->sterm[i].slot != (size_t)d || pt->sterm[i].rot != rot))
+                i++;
+            if (i == n) {
+                if (n == SLICED_MAX_TERMS)
+                    return false;
+                pt->sterm[n].slot = (size_t)d;
+                pt->sterm[n].rot = rot;
+                pt->sterm[n++].lead = false;
+            }
+            pt->smask[i * CW + (e >> 6)] ^= (uint64_t)1 << (e & 63);
+        }
+    pt->nst = n;
+    if (!chasing)
+        return true;
+    /* B = I: the lead slot has exactly the term rot 0 on every cell */
+    size_t lead = f->Hf + f->Hb;
+    bool found = false;
+    for (size_t i = 0; i < n; i++) {
+        if (pt->sterm[i].slot != lead)
+            continue;
+        const uint64_t *mk = pt->smask + i * CW;
+        bool zero = true, ones = true;
+        for (size_t q = 0; q < CW; q++) {
+            uint64_t full = (q + 1 < CW || !(C & 63)) ? ~(uint64_t)0
+                                                      : ((uint64_t)1 << (C & 63)) - 1;
+            zero = zero && !mk[q];
+            ones = ones && mk[q] == full;
+        }
+        if (zero)
+            continue;
+        if (pt->sterm[i].rot != 0 || !ones)
+            return false;
+        pt->sterm[i].lead = found = true;
+    }
+    return found;
+}
+
+/* Decide once whether the sliced chase serves f: F_2, a chase, every class
+ * (built now) a sliced pattern with B = I on the chasing rows. */
+static bool sliced_ok(tframe *f)
+{
+    if (f->sliced)
+        return f->sliced > 0;
+    f->sliced = -1;
+    if (f->p != 2 || f->all)
+        return false;
+    size_t fc = first_constraint(f);
+    for (size_t r = 0; r < f->R; r++) {
+        rowpat *pt;
+        if (frame_class(f, r, &pt))
+            return false;
+        if (!pt->sterm && !sliced_build(f, pt, r < fc))
+            return false;
+        if (r < fc) {
+            bool lead = false;
+            for (size_t i = 0; i < pt->nst; i++)
+                lead = lead || pt->sterm[i].lead;
+            if (!lead)
+                return false;
+        }
+    }
+    f->sliced = 1;
+    return true;
+}
+
+/* Bits [off, off + 64) of a (zero-padded) word array. */
+static inline uint64_t bits_at(const uint64_t *v, size_t off)
+{
+    size_t q = off >> 6;
+    unsigned sh = off & 63;
+    return sh ? (v[q] >> sh) | (v[q + 1] << (64 - sh)) : v[q];
+}
+
+/* Frame row r of b (C bits) into out (CW words). */
+static void sliced_load_b(const tframe *f, const toggle_system *s, size_t r, uint64_t *out)
+{
+    size_t C = f->C, CW = (C + 63) / 64;
+    memset(out, 0, CW * sizeof *out);
+    if (!f->tr) {
+        const uint64_t *src = toggle__vecs_row(&s->b, 0);
+        size_t off = r * C, last = (s->b.len + 63) / 64;
+        for (size_t i = 0; i < CW; i++) {
+            size_t q = (off >> 6) + i;
+            unsigned sh = off & 63;
+            uint64_t lo = q < last ? src[q] >> sh : 0;
+            uint64_t hi = (sh && q + 1 < last) ? src[q + 1] << (64 - sh) : 0;
+            out[i] = lo | hi;
+        }
+        if (C & 63)
+            out[CW - 1] &= ((uint64_t)1 << (C & 63)) - 1;
+    } else {
+        for (size_t j = 0; j < C; j++)
+            out[j >> 6] |= toggle__vecs_get(&s->b, 0, frame_cell(f, r, j)) << (j & 63);
+    }
+}
+
+/* out (CW words, C bits) = sum over pt's terms (without the lead on chasing
+ * rows) of mask AND the slot's row of lane l rotated; rows are stored
+ * doubled (2C bits) so that a rotation is a window. */
+static void sliced_row(const tframe *f, const rowpat *pt, uint64_t *const *base, size_t l,
+                       size_t DW, bool skip_lead, uint64_t *out)
+{
+    size_t C = f->C, CW = (C + 63) / 64;
+    memset(out, 0, CW * sizeof *out);
+    for (size_t i = 0; i < pt->nst; i++) {
+        const struct sterm *t = &pt->sterm[i];
+        if (skip_lead && t->lead)
+            continue;
+        const uint64_t *src = base[t->slot] + l * DW, *mk = pt->smask + i * CW;
+        for (size_t q = 0; q < CW; q++)
+            out[q] ^= mk[q] & bits_at(src, q * 64 + t->rot);
+    }
+}
+
+/* Store C bits as the doubled row dst (DW words). */
+static void sliced_store(uint64_t *dst, const uint64_t *bits, size_t C, size_t DW)
+{
+    size_t CW = (C + 63) / 64;
+    memset(dst, 0, DW * sizeof *dst);
+    memcpy(dst, bits, CW * sizeof *dst);
+    size_t q = C >> 6;
+    unsigned sh = C & 63;
+    for (size_t i = 0; i < CW; i++) {
+        dst[q + i] |= bits[i] << sh;
+        if (sh)
+            dst[q + i + 1] |= bits[i] >> (64 - sh);
+    }
+}
+
+/* The chase of chase() for the sliced case: the same inputs (ln->saved,
+ * cell-major) and outputs (resid cell-major; sinks get lane-major rows). */
+static int chase_sliced(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid,
+                        row_sink sink, void *ctx)
+{
+    const tframe *f = ln->f;
+    size_t C = f->C, CW = (C + 63) / 64, DW = (2 * C + 63) / 64 + 1, L = ln->L;
+    size_t fc = first_constraint(f), nring = f->Hf + f->Hb + 1, rowsz = L * DW;
+    uint64_t *saved = toggle__malloc_array(f->nuk * rowsz, sizeof *saved);
+    uint64_t *ring = toggle__malloc_array(nring * rowsz, sizeof *ring);
+    uint64_t *tmp = toggle__malloc_array(L * CW + CW, sizeof *tmp);
+    int rc = TOGGLE_OK;
+    if (!saved || !ring || !tmp) {
+        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer chase");
+        goto out;
+    }
+    uint64_t *bw = tmp + L * CW;
+    /* the unknown rows, lane-major and doubled */
+    for (size_t u = 0; u < f->nuk; u++) {
+        toggle__bits_transpose(tmp, CW, ln->saved + u * C * ln->nw, ln->nw, C, L);
+        for (size_t l = 0; l < L; l++)
+            sliced_store(saved + u * rowsz + l * DW, tmp + l * CW, C, DW);
+    }
+    uint64_t *base[2 * TRANSFER_MAX_REACH + 1];
+    for (size_t r = 0; r < f->R; r++) {
+        size_t u = unknown_slot(f, r);
+        if (sink && u != SIZE_MAX)
+            sink(ctx, ln, r, NULL, saved + u * rowsz, DW);
+    }
+    for (size_t r = 0; r < f->R; r++) {
+        rowpat *pt = &f->cls[class_of(f, r)];
+        for (size_t sl = 0; sl <= f->Hf + f->Hb; sl++) {
+            int64_t q = (int64_t)r - (int64_t)f->Hb + (int64_t)sl;
+            if (f->wrap)
+                q = ((q % (int64_t)f->R) + (int64_t)f->R) % (int64_t)f->R;
+            size_t uq = (q < 0 || q >= (int64_t)f->R) ? SIZE_MAX : unknown_slot(f, (size_t)q);
+            base[sl] = (q < 0 || q >= (int64_t)f->R) ? NULL
+                     : uq != SIZE_MAX ? saved + uq * rowsz : ring + ((size_t)q % nring) * rowsz;
+        }
+        bool chasing = r < fc;
+        if (with_b)
+            sliced_load_b(f, s, r, bw);
+        for (size_t l = 0; l < L; l++) {
+            uint64_t *o = tmp + l * CW;
+            sliced_row(f, pt, base, l, DW, chasing, o);
+            if (with_b && l == ln->blane)
+                for (size_t q = 0; q < CW; q++)
+                    o[q] ^= bw[q];
+            if (chasing)
+                sliced_store(base[f->Hf + f->Hb] + l * DW, o, C, DW);
+        }
+        if (chasing) {
+            if (sink)
+                sink(ctx, ln, r + f->Hf, NULL, base[f->Hf + f->Hb], DW);
+        } else {
+            /* residual b + A x of the constraint row, cell-major */
+            toggle__bits_transpose(resid + (r - fc) * C * ln->nw, ln->nw, tmp, CW, L, C);
+        }
+    }
+out:
+    toggle__free(saved);
+    toggle__free(ring);
+    toggle__free(tmp);
+    return rc;
+}
 
 /* Chase: the unknown rows are in ln->saved; computes every other row (each
  * handed to sink, as are the unknown rows), and the residuals b - A x of the
@@ -439,10 +676,14 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
     tframe *f = (tframe *)ln->f;
     size_t C = f->C, nw = ln->nw, fc = first_constraint(f);
     int rc;
+    /* sliced: L word operations per 64 cells and term; cell-major: one per
+     * 64 lanes and cell, plus a cell's overhead: sliced wins for few lanes */
+    if (ln->L <= SLICED_MAX_LANES && sliced_ok(f))
+        return chase_sliced(ln, with_b, s, resid, sink, ctx);
     if (sink)
         for (size_t r = 0; r < f->R; r++)
             if (unknown_slot(f, r) != SIZE_MAX)
-                sink(ctx, ln, r, row_ptr(ln, r));
+                sink(ctx, ln, r, row_ptr(ln, r), NULL, 0);
     uint64_t *base[2 * TRANSFER_MAX_REACH + 1];
     for (size_t r = 0; r < fc; r++) {
         rowpat *pt;
@@ -487,7 +728,7 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
             }
         }
         if (sink)
-            sink(ctx, ln, tgt, dst);
+            sink(ctx, ln, tgt, dst, NULL, 0);
     }
     for (size_t r = fc; r < f->R; r++) {
         rowpat *pt;
@@ -541,6 +782,21 @@ static inline void lane_set(const lanes *ln, uint64_t *cell, size_t l, uint64_t 
 }
 
 /* ---- the small system ------------------------------------------------------ */
+
+/* OR the first nbits bits of src into dst from bit offset off (those bits are 0). */
+static void or_bits(uint64_t *dst, size_t off, const uint64_t *src, size_t nbits)
+{
+    size_t q = off >> 6, nw = (nbits + 63) / 64;
+    unsigned sh = off & 63;
+    for (size_t i = 0; i < nw; i++) {
+        uint64_t w = src[i]; /* bits past nbits are ignored */
+        if (i + 1 == nw && (nbits & 63))
+            w &= ((uint64_t)1 << (nbits & 63)) - 1;
+        dst[q + i] |= w << sh;
+        if (sh && ((off + nbits - 1) >> 6) > q + i)
+            dst[q + i + 1] |= w >> (64 - sh);
+    }
+}
 
 /* ---- shift invariance: the circulant small system ------------------------ */
 
@@ -633,21 +889,32 @@ static int small_system_shift(const toggle_system *s, tframe *f, size_t P, toggl
             rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer small system");
             goto out;
         }
+        /* V as bits, doubled (2C bits, DW words), and one window of C bits */
+        size_t CW = (C + 63) / 64, DW = (2 * C + 63) / 64 + 1;
+        uint64_t *vb = toggle__calloc(DW + CW, sizeof *vb), *win = vb + DW;
+        if (!vb) {
+            toggle__free(Et);
+            rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer small system");
+            goto out;
+        }
         for (size_t k = 0; k < f->nuk; k++)
             for (size_t j0 = 0; j0 < P; j0++)
                 for (size_t er = 0; er < f->nuk; er++) {
-                    for (size_t ec = 0; ec < C; ec++)
-                        V[ec] = V[ec + C] = lane_get(&ln, resid + (er * C + ec) * ln.nw,
-                                                     k * P + j0 + off);
+                    memset(vb, 0, DW * sizeof *vb);
+                    for (size_t ec = 0; ec < C; ec++) {
+                        uint64_t v = lane_get(&ln, resid + (er * C + ec) * ln.nw,
+                                              k * P + j0 + off);
+                        vb[ec >> 6] |= v << (ec & 63);
+                        vb[(ec + C) >> 6] |= v << ((ec + C) & 63);
+                    }
                     for (size_t t = 0; t < C / P; t++) {
-                        uint64_t *row = Et + (k * C + j0 + P * t) * mw;
-                        const uint64_t *w = V + C - P * t; /* w[ec] = V[ec - P t mod C] */
-                        for (size_t ec = 0; ec < C; ec++) {
-                            size_t e = er * C + ec;
-                            row[e >> 6] |= w[ec] << (e & 63);
-                        }
+                        /* bit ec of the window: V[ec - P t mod C] */
+                        for (size_t q = 0; q < CW; q++)
+                            win[q] = bits_at(vb, C - P * t + 64 * q);
+                        or_bits(Et + (k * C + j0 + P * t) * mw, er * C, win, C);
                     }
                 }
+        toggle__free(vb);
         toggle__bits_transpose(rows, mw, Et, mw, m, m);
         toggle__free(Et);
         for (size_t e = 0; e < m; e++)
@@ -997,22 +1264,26 @@ typedef struct {
     uint64_t *tbuf; /* F_2: L rows of (C + 63) / 64 words */
 } out_ctx;
 
-/* OR nbits bits of src into dst from bit offset off (those bits are 0). */
-static void or_bits(uint64_t *dst, size_t off, const uint64_t *src, size_t nbits)
-{
-    size_t q = off >> 6, nw = (nbits + 63) / 64;
-    unsigned sh = off & 63;
-    for (size_t i = 0; i < nw; i++) {
-        dst[q + i] |= src[i] << sh;
-        if (sh && ((off + nbits - 1) >> 6) > q + i)
-            dst[q + i + 1] |= src[i] >> (64 - sh);
-    }
-}
-
-static void write_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row)
+static void write_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row,
+                      const uint64_t *lrow, size_t lstride)
 {
     out_ctx *ctx = ctx_;
     const tframe *f = ln->f;
+    if (lrow) {
+        for (size_t l = 0; l < ln->L; l++) {
+            toggle__vecs *v = ctx->with_b && l == 0 ? &ctx->sol->x : &ctx->sol->kernel;
+            size_t i = ctx->with_b && l == 0 ? 0 : l - ctx->with_b;
+            const uint64_t *bits = lrow + l * lstride;
+            if (!f->tr) {
+                or_bits(toggle__vecs_row(v, i), r * f->C, bits, f->C);
+                continue;
+            }
+            for (size_t j = 0; j < f->C; j++)
+                if ((bits[j >> 6] >> (j & 63)) & 1)
+                    toggle__vecs_set(v, i, frame_cell(f, r, j), 1);
+        }
+        return;
+    }
     if (f->p == 2 && !f->tr && ctx->tbuf) {
         /* the C x L bit matrix of the row, transposed: lane l's C bits */
         size_t CW = (f->C + 63) / 64;
@@ -1055,12 +1326,20 @@ typedef struct {
     uint64_t *T;   /* L vectors of H * C values */
 } tail_ctx;
 
-static void capture_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row)
+static void capture_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row,
+                        const uint64_t *lrow, size_t lstride)
 {
     tail_ctx *t = ctx_;
     size_t C = ln->f->C;
     if (r < t->first)
         return;
+    if (lrow) {
+        for (size_t l = 0; l < ln->L; l++)
+            for (size_t j = 0; j < C; j++)
+                t->T[l * t->H * C + (r - t->first) * C + j] =
+                    (lrow[l * lstride + (j >> 6)] >> (j & 63)) & 1;
+        return;
+    }
     for (size_t j = 0; j < C; j++)
         for (size_t l = 0; l < ln->L; l++)
             t->T[l * t->H * C + (r - t->first) * C + j] = lane_get(ln, row + j * ln->nw, l);
@@ -1131,6 +1410,13 @@ static int tail_canonical(lanes *ln, const toggle_system *s, bool solvable, uint
             uint64_t e = vt[best];
             if (!e)
                 continue;
+            if (p == 2) {
+                for (size_t q = 0; q < hc; q++)
+                    vt[q] ^= K[bi * hc + q];
+                for (size_t q = 0; q < m; q++)
+                    vu[q] ^= KU[bi * m + q];
+                continue;
+            }
             for (size_t q = 0; q < hc; q++)
                 if (K[bi * hc + q])
                     vt[q] = toggle__submod(vt[q], toggle__mulmod(e, K[bi * hc + q], p), p);
