@@ -1,5 +1,5 @@
 /* toggle_grid_nullity: grid nullities by polynomials (classic and no-self
- * grids), else by the engines. */
+ * grids, and their tori), else by the engines. */
 #include "engine/engine.h"
 #include "engine/flint/poly.h"
 
@@ -40,10 +40,16 @@ int toggle_grid_nullity(size_t rows, size_t cols, uint64_t p, uint32_t flags, si
     if (!toggle__is_prime(p))
         return toggle__error(TOGGLE_EUNSUPPORTED, "nullity needs a prime modulus, %llu is "
                              "composite", (unsigned long long)p);
+    unsigned d = (flags & TOGGLE_GRID_NO_SELF) ? 0 : 1;
+    if ((flags & ~(uint32_t)TOGGLE_GRID_NO_SELF) == TOGGLE_GRID_TORUS) {
+        rc = toggle__grid_torus_nullity(p, rows, cols, d, nullity);
+        if (rc != TOGGLE_EUNSUPPORTED) /* without FLINT: eliminate */
+            return rc;
+    }
     if (flags & ~(uint32_t)TOGGLE_GRID_NO_SELF)
         return nullity_by_elimination(rows, cols, p, flags, nullity);
     /* Nullity is invariant under transposition: keep the smaller side as the
      * row length so that the characteristic polynomial is the short one. */
     size_t r = rows >= cols ? rows : cols, c = rows >= cols ? cols : rows;
-    return toggle__grid_poly_nullity(p, r, c, (flags & TOGGLE_GRID_NO_SELF) ? 0 : 1, nullity);
+    return toggle__grid_poly_nullity(p, r, c, d, nullity);
 }
