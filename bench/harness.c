@@ -40,6 +40,13 @@ void bench_register(const bench_workload *w, size_t count)
     }
 }
 
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 double bench_now(void)
 {
     struct timespec ts;
@@ -62,6 +69,8 @@ typedef struct {
     int reps;         /* timed runs; 0: only the warm-up was timed (see --max-time) */
     double warmup;    /* seconds of the checked warm-up run */
     double median, min, max;
+    double cpu_median; /* process CPU seconds of the timed runs, median (the machine is shared:
+                          CPU time is what other processes' load disturbs least) */
     double peak_mib;  /* VmHWM during the timed runs (after setup and the checked warm-up;
                          during the warm-up when it is the only sample) */
     double setup_mib; /* VmRSS after setup */
@@ -120,10 +129,11 @@ static void run_child(const bench_workload *w, int reps, const config *cf, int f
     }
     r.setup_mib = status_mib("VmRSS:");
     reset_peak();
-    double t[MAX_REPS];
-    double t0 = bench_now();
+    double t[MAX_REPS], ct[MAX_REPS];
+    double t0 = bench_now(), c0 = cpu_now();
     int ok = w->run(st, 1) == 0;
     r.warmup = bench_now() - t0;
+    ct[0] = cpu_now() - c0;
     if (!ok) {
         r.status = RES_CHECK;
         goto done;
@@ -139,8 +149,10 @@ static void run_child(const bench_workload *w, int reps, const config *cf, int f
         reset_peak();
     for (int i = 0; ok && i < reps; i++) {
         t0 = bench_now();
+        c0 = cpu_now();
         ok = w->run(st, 0) == 0;
         t[i] = bench_now() - t0;
+        ct[i] = cpu_now() - c0;
     }
     if (!ok) {
         r.status = RES_FAILED;
@@ -154,6 +166,8 @@ static void run_child(const bench_workload *w, int reps, const config *cf, int f
         r.reps = reps;
     }
     qsort(t, (size_t)reps, sizeof *t, cmp_double);
+    qsort(ct, (size_t)reps, sizeof *ct, cmp_double);
+    r.cpu_median = reps % 2 ? ct[reps / 2] : 0.5 * (ct[reps / 2 - 1] + ct[reps / 2]);
     r.min = t[0];
     r.max = t[reps - 1];
     r.median = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
@@ -370,7 +384,8 @@ int main(int argc, char **argv)
     result *res = calloc(nall ? nall : 1, sizeof *res);
     int *sel = calloc(nall ? nall : 1, sizeof *sel);   /* 1 selected, 2 skipped */
     double *ratio = calloc(nall ? nall : 1, sizeof *ratio);
-    if (!res || !sel || !ratio) {
+    double *cratio = calloc(nall ? nall : 1, sizeof *cratio);
+    if (!res || !sel || !ratio || !cratio) {
         fprintf(stderr, "toggle-bench: out of memory\n");
         return 1;
     }
@@ -426,11 +441,14 @@ int main(int argc, char **argv)
             continue;
         for (size_t j = 0; j < nall; j++)
             if (sel[j] == 1 && res[j].status == RES_OK && !strcmp(all[j]->group, w->group)
-                && !strcmp(all[j]->impl, w->baseline) && res[j].median > 0)
+                && !strcmp(all[j]->impl, w->baseline) && res[j].median > 0) {
                 ratio[i] = res[i].median / res[j].median;
+                if (res[j].cpu_median > 0)
+                    cratio[i] = res[i].cpu_median / res[j].cpu_median;
+            }
     }
-    printf("%-40s %-16s %10s %10s %10s %4s %9s %9s\n", "group", "impl", "median_s", "min_s",
-           "max_s", "reps", "peak_MiB", "ratio");
+    printf("%-40s %-16s %10s %10s %10s %4s %9s %9s %10s %9s\n", "group", "impl", "median_s",
+           "min_s", "max_s", "reps", "peak_MiB", "ratio", "cpu_s", "cpu_ratio");
     for (size_t i = 0; i < nall; i++) {
         const bench_workload *w = all[i];
         if (!sel[i])
@@ -442,11 +460,17 @@ int main(int argc, char **argv)
         printf("%-40s %-16s %10.6f %10.6f %10.6f %4d %9.1f ", w->group, w->impl, res[i].median,
                res[i].min, res[i].max, res[i].reps, res[i].peak_mib);
         if (ratio[i] > 0)
-            printf("%8.3gx\n", ratio[i]);
+            printf("%8.3gx", ratio[i]);
+        else
+            printf("%9s", "-");
+        printf(" %10.6f ", res[i].cpu_median);
+        if (cratio[i] > 0)
+            printf("%8.3gx\n", cratio[i]);
         else
             printf("%9s\n", "-");
     }
     printf("# ratio: this median / the median of the group's baseline impl (%s);"
+           " cpu_s, cpu_ratio: the same for process CPU time;"
            " reps 0: the warm-up was the only sample\n",
            "toggle rows against the reference they are measured with");
     double elapsed = bench_now() - start;
@@ -492,10 +516,11 @@ int main(int argc, char **argv)
             else
                 fputs("null", f);
             fprintf(f, ", \"ok\": %s, \"reps\": %d, \"warmup_s\": %.9f, \"median_s\": %.9f, "
-                       "\"min_s\": %.9f, \"max_s\": %.9f, \"peak_mib\": %.2f, "
+                       "\"min_s\": %.9f, \"max_s\": %.9f, \"cpu_median_s\": %.9f, \"peak_mib\": %.2f, "
                        "\"setup_mib\": %.2f, \"ratio\": ",
                     res[i].status == RES_OK ? "true" : "false", res[i].reps, res[i].warmup,
-                    res[i].median, res[i].min, res[i].max, res[i].peak_mib, res[i].setup_mib);
+                    res[i].median, res[i].min, res[i].max, res[i].cpu_median, res[i].peak_mib,
+                    res[i].setup_mib);
             if (ratio[i] > 0)
                 fprintf(f, "%.6f}", ratio[i]);
             else
@@ -510,6 +535,7 @@ int main(int argc, char **argv)
     free(res);
     free(sel);
     free(ratio);
+    free(cratio);
     free(why);
     return failed ? 1 : 0;
 }
