@@ -1,5 +1,6 @@
 /* The transfer engine (TOGGLE_ENGINE_TRANSFER) against full elimination (the
- * FLINT engine forced): identical canonical answers (solvability, nullity,
+ * build's prime engine forced, TU_ENGINE_PRIME: FLINT, or dense without
+ * FLINT): identical canonical answers (solvability, nullity,
  * particular solution, kernel basis, certificate) on every board up to
  * 12 x 12 of every lattice (square, Moore, hex, tri), wrap (none, torus,
  * cylinder), with and without self, over 2, 3, 5, 7 and a large prime, with
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "tu_engine.h"
 
 static const uint64_t primes[] = {2, 3, 5, 7, 1000000007ull};
 #define NPRIMES (sizeof primes / sizeof *primes)
@@ -90,11 +92,11 @@ static void check_board(size_t rows, size_t cols, uint32_t flags, uint64_t k, tu
     toggle_system *s = NULL;
     ck_assert_int_eq(toggle_graph_new_grid(&g, rows, cols, flags), TOGGLE_OK);
     ck_assert_int_eq(toggle_system_new(&s, g, k, st, tg), TOGGLE_OK);
-    toggle_solution *ref = solve_with(s, TOGGLE_ENGINE_FLINT);
+    toggle_solution *ref = solve_with(s, TU_ENGINE_PRIME);
     toggle_solution *got = solve_with(s, TOGGLE_ENGINE_TRANSFER);
     ck_assert_ptr_nonnull(ref);
     const char *err = tu_verify(ref, a, b, n, n, k, SIZE_MAX);
-    ck_assert_msg(!err, "flint %zux%zu flags 0x%x k=%llu: %s", rows, cols, (unsigned)flags,
+    ck_assert_msg(!err, "reference %zux%zu flags 0x%x k=%llu: %s", rows, cols, (unsigned)flags,
                   (unsigned long long)k, err);
     if (got) {
         handled++;
@@ -188,7 +190,7 @@ START_TEST(random_stencils)
         ck_assert_int_eq(toggle_graph_new_stencil(&g, rows, cols, dr, dc, w, cnt, flags),
                          TOGGLE_OK);
         ck_assert_int_eq(toggle_system_new(&s, g, k, NULL, b), TOGGLE_OK);
-        toggle_solution *ref = solve_with(s, TOGGLE_ENGINE_FLINT);
+        toggle_solution *ref = solve_with(s, TU_ENGINE_PRIME);
         toggle_solution *got = solve_with(s, TOGGLE_ENGINE_TRANSFER);
         tried++;
         if (got) {
