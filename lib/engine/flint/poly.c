@@ -179,9 +179,9 @@ static void tmul(nmod_poly_t r, const nmod_poly_t a, const nmod_poly_t b, const 
 
 /* r = X a = -(d a + y a + y^-1 a) mod H in O(C) (a reduced, r != a):
  * y^2C = 2 y^C - 1 and y^-1 = 2 y^(C-1) - y^(2C-1) mod H. */
-static void tmulX(nmod_poly_t r, const nmod_poly_t a, size_t C, unsigned d, uint64_t p)
+static void tmulX(nmod_poly_t r, const nmod_poly_t a, size_t C, unsigned d, uint64_t p, bool sq)
 {
-    slong n = (slong)(2 * C);
+    slong n = (slong)(sq ? C : 2 * C);
     nmod_poly_fit_length(r, n);
     mp_limb_t *rc = r->coeffs;
     memset(rc, 0, (size_t)n * sizeof *rc);
@@ -196,6 +196,8 @@ static void tmulX(nmod_poly_t r, const nmod_poly_t a, size_t C, unsigned d, uint
         /* y a */
         if (i + 1 < n) {
             rc[i + 1] = add_p(rc[i + 1], v, p);
+        } else if (sq) { /* mod h: y^C = 1 */
+            rc[0] = add_p(rc[0], v, p);
         } else { /* y^2C = 2 y^C - 1 */
             rc[C] = add_p(rc[C], n_mulmod2(v, 2 % p, p), p);
             rc[0] = sub_p(rc[0], v, p);
@@ -203,6 +205,8 @@ static void tmulX(nmod_poly_t r, const nmod_poly_t a, size_t C, unsigned d, uint
         /* y^-1 a */
         if (i > 0) {
             rc[i - 1] = add_p(rc[i - 1], v, p);
+        } else if (sq) { /* y^-1 = y^(C-1) */
+            rc[C - 1] = add_p(rc[C - 1], v, p);
         } else {
             rc[C - 1] = add_p(rc[C - 1], n_mulmod2(v, 2 % p, p), p);
             rc[n - 1] = sub_p(rc[n - 1], v, p);
@@ -228,16 +232,29 @@ static int torus_nullity_body(void *arg)
     nmod_poly_struct *all[] = {X, A, B, t1, t2, det, m12, m21, g1, g2};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         nmod_poly_init(all[i], p);
-    /* h = y^C - 1, H = h^2 */
+    /* h = y^C - 1, H = h^2; when p does not divide C, h is squarefree
+     * (every e = 1) and H = h is enough: a factor f then contributes 2 if
+     * it divides G1 (then k2 >= k1 >= 1, so f | det), else [f | det], which
+     * is v_f(G1) + v_f(gcd(det, h)) either way: nullity = deg G1 +
+     * deg gcd(det, h) */
+    bool sq = C % p != 0;
     nmod_poly_set_coeff_ui(h, C, 1);
     nmod_poly_set_coeff_ui(h, 0, p - 1 % p);
-    nmod_poly_mul(m.H, h, h);
+    if (sq)
+        nmod_poly_set(m.H, h);
+    else
+        nmod_poly_mul(m.H, h, h);
     nmod_poly_reverse(m.Hinv, m.H, nmod_poly_length(m.H));
     nmod_poly_inv_series(m.Hinv, m.Hinv, nmod_poly_length(m.H));
-    /* X = -(d + y + y^-1) mod H, y^-1 = 2 y^(C-1) - y^(2C-1) */
-    nmod_poly_set_coeff_ui(X, 2 * C - 1, 1);
-    nmod_poly_set_coeff_ui(t1, C - 1, 2 % p);
-    nmod_poly_sub(X, X, t1);                       /* -y^-1 */
+    /* X = -(d + y + y^-1) mod H, y^-1 = 2 y^(C-1) - y^(2C-1) (y^(C-1) mod h) */
+    if (sq) {
+        nmod_poly_set_coeff_ui(t1, C - 1, 1);
+        nmod_poly_neg(X, t1);
+    } else {
+        nmod_poly_set_coeff_ui(X, 2 * C - 1, 1);
+        nmod_poly_set_coeff_ui(t1, C - 1, 2 % p);
+        nmod_poly_sub(X, X, t1);
+    }                                              /* -y^-1 */
     nmod_poly_zero(t1);
     nmod_poly_set_coeff_ui(t1, 1, 1);
     nmod_poly_set_coeff_ui(t1, 0, job->d % p);
@@ -252,7 +269,7 @@ static int torus_nullity_body(void *arg)
         top++;
     for (int i = top - 1; i >= 0; i--) {
         /* double: P_{2n} = P_n^2 - P_{n-1}^2, P_{2n-1} = P_{n-1} (2 P_n - X P_{n-1}) */
-        tmulX(t1, A, C, job->d, p);
+        tmulX(t1, A, C, job->d, p, sq);
         nmod_poly_scalar_mul_nmod(t2, B, 2 % p);
         nmod_poly_sub(t2, t2, t1);
         tmul(t2, A, t2, &m);                       /* P_{2n-1} */
@@ -262,16 +279,16 @@ static int torus_nullity_body(void *arg)
         nmod_poly_swap(A, t2);
         if ((N >> i) & 1) {
             /* step: (P_n, P_{n+1} = X P_n - P_{n-1}) */
-            tmulX(t1, B, C, job->d, p);
+            tmulX(t1, B, C, job->d, p, sq);
             nmod_poly_sub(t1, t1, A);
             nmod_poly_swap(A, B);
             nmod_poly_swap(B, t1);
         }
     }
     /* A = W_{R-2}, B = W_{R-1}; t1 = W_{R-3} = X W_{R-2} - W_{R-1}; t2 = W_R */
-    tmulX(t1, A, C, job->d, p);
+    tmulX(t1, A, C, job->d, p, sq);
     nmod_poly_sub(t1, t1, B);
-    tmulX(t2, B, C, job->d, p);
+    tmulX(t2, B, C, job->d, p, sq);
     nmod_poly_sub(t2, t2, A);
     /* det = 2 + W_{R-2} - W_R, m11 = 1 + W_{R-2}, m12 = -W_{R-1}, m21 = -X - W_{R-3} */
     nmod_poly_sub(det, A, t2);
@@ -285,8 +302,10 @@ static int torus_nullity_body(void *arg)
     nmod_poly_gcd(g1, g1, m21);
     nmod_poly_rem(det, det, m.H);
     nmod_poly_gcd(g2, m.H, det);                   /* gcd(H, 0) = H */
-    nmod_poly_div(g2, g2, g1);
-    nmod_poly_gcd(g2, g2, h);
+    if (!sq) {
+        nmod_poly_div(g2, g2, g1);
+        nmod_poly_gcd(g2, g2, h);
+    }
     job->nullity = (size_t)nmod_poly_degree(g1) + (size_t)nmod_poly_degree(g2);
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         nmod_poly_clear(all[i]);
