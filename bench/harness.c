@@ -40,6 +40,13 @@ void bench_register(const bench_workload *w, size_t count)
     }
 }
 
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 double bench_now(void)
 {
     struct timespec ts;
@@ -62,6 +69,8 @@ typedef struct {
     int reps;         /* timed runs; 0: only the warm-up was timed (see --max-time) */
     double warmup;    /* seconds of the checked warm-up run */
     double median, min, max;
+    double cpu_median; /* process CPU seconds of the timed runs, median (the machine is shared:
+                          CPU time is what other processes' load disturbs least) */
     double peak_mib;  /* VmHWM during the timed runs (after setup and the checked warm-up;
                          during the warm-up when it is the only sample) */
     double setup_mib; /* VmRSS after setup */
@@ -73,7 +82,6 @@ typedef struct {
     double max_time;   /* budget in seconds for one workload's timed runs */
     double timeout;    /* a child is killed after this many seconds (0: never) */
     double deadline;   /* the whole run stops starting workloads after this (0: never) */
-    int cpu;           /* --cpu: time the runs in process CPU seconds (all threads) */
 } config;
 
 static double status_mib(const char *key)
@@ -109,18 +117,6 @@ static int cmp_double(const void *a, const void *b)
 /* The child: setup, a checked warm-up, then as many timed runs as the
  * workload asks for and the time budget allows (at least one, except that
  * --quick lets a warm-up longer than the budget stand as the only sample). */
-/* The clock of the timed runs: wall time, or with --cpu the child's CPU
- * time over all its threads (a shared machine's load does not inflate it;
- * for a multi-threaded workload it is the work, not the latency). */
-static double sample_now(const config *cf)
-{
-    if (!cf->cpu)
-        return bench_now();
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static void run_child(const bench_workload *w, int reps, const config *cf, int fd)
 {
     result r = {0};
@@ -133,10 +129,11 @@ static void run_child(const bench_workload *w, int reps, const config *cf, int f
     }
     r.setup_mib = status_mib("VmRSS:");
     reset_peak();
-    double t[MAX_REPS];
-    double t0 = sample_now(cf);
+    double t[MAX_REPS], ct[MAX_REPS];
+    double t0 = bench_now(), c0 = cpu_now();
     int ok = w->run(st, 1) == 0;
-    r.warmup = sample_now(cf) - t0;
+    r.warmup = bench_now() - t0;
+    ct[0] = cpu_now() - c0;
     if (!ok) {
         r.status = RES_CHECK;
         goto done;
@@ -151,9 +148,11 @@ static void run_child(const bench_workload *w, int reps, const config *cf, int f
     if (reps > 0)
         reset_peak();
     for (int i = 0; ok && i < reps; i++) {
-        t0 = sample_now(cf);
+        t0 = bench_now();
+        c0 = cpu_now();
         ok = w->run(st, 0) == 0;
-        t[i] = sample_now(cf) - t0;
+        t[i] = bench_now() - t0;
+        ct[i] = cpu_now() - c0;
     }
     if (!ok) {
         r.status = RES_FAILED;
@@ -167,6 +166,8 @@ static void run_child(const bench_workload *w, int reps, const config *cf, int f
         r.reps = reps;
     }
     qsort(t, (size_t)reps, sizeof *t, cmp_double);
+    qsort(ct, (size_t)reps, sizeof *ct, cmp_double);
+    r.cpu_median = reps % 2 ? ct[reps / 2] : 0.5 * (ct[reps / 2 - 1] + ct[reps / 2]);
     r.min = t[0];
     r.max = t[reps - 1];
     r.median = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
@@ -299,9 +300,6 @@ static void usage(void)
            "  --timeout S       kill a workload after S seconds (default none, quick 30)\n"
            "  --deadline S      start no workload after S seconds, report the rest as\n"
            "                    skipped (default none, quick 40)\n"
-           "  --cpu             time the runs in CPU seconds of the workload's process\n"
-           "                    (all its threads) instead of wall seconds: for a shared\n"
-           "                    machine; a multi-threaded workload then reports its work\n"
            "  --json FILE       also write every result and the machine as JSON\n"
            "  --list            list the selected workloads and exit\n"
            "  -h, --help        this help\n");
@@ -331,7 +329,7 @@ static int parse_seconds(const char *s, double *out)
 
 int main(int argc, char **argv)
 {
-    config cf = {0, 0, -1, -1, -1, 0};
+    config cf = {0, 0, -1, -1, -1};
     int list = 0;
     const char *json = NULL;
     const char *filters[32];
@@ -341,8 +339,6 @@ int main(int argc, char **argv)
         int has = i + 1 < argc;
         if (!strcmp(a, "--quick"))
             cf.quick = 1;
-        else if (!strcmp(a, "--cpu"))
-            cf.cpu = 1;
         else if (!strcmp(a, "--list"))
             list = 1;
         else if (!strcmp(a, "--filter") && has && nf < 32)
@@ -388,7 +384,8 @@ int main(int argc, char **argv)
     result *res = calloc(nall ? nall : 1, sizeof *res);
     int *sel = calloc(nall ? nall : 1, sizeof *sel);   /* 1 selected, 2 skipped */
     double *ratio = calloc(nall ? nall : 1, sizeof *ratio);
-    if (!res || !sel || !ratio) {
+    double *cratio = calloc(nall ? nall : 1, sizeof *cratio);
+    if (!res || !sel || !ratio || !cratio) {
         fprintf(stderr, "toggle-bench: out of memory\n");
         return 1;
     }
@@ -444,11 +441,14 @@ int main(int argc, char **argv)
             continue;
         for (size_t j = 0; j < nall; j++)
             if (sel[j] == 1 && res[j].status == RES_OK && !strcmp(all[j]->group, w->group)
-                && !strcmp(all[j]->impl, w->baseline) && res[j].median > 0)
+                && !strcmp(all[j]->impl, w->baseline) && res[j].median > 0) {
                 ratio[i] = res[i].median / res[j].median;
+                if (res[j].cpu_median > 0)
+                    cratio[i] = res[i].cpu_median / res[j].cpu_median;
+            }
     }
-    printf("%-40s %-16s %10s %10s %10s %4s %9s %9s\n", "group", "impl", "median_s", "min_s",
-           "max_s", "reps", "peak_MiB", "ratio");
+    printf("%-40s %-16s %10s %10s %10s %4s %9s %9s %10s %9s\n", "group", "impl", "median_s",
+           "min_s", "max_s", "reps", "peak_MiB", "ratio", "cpu_s", "cpu_ratio");
     for (size_t i = 0; i < nall; i++) {
         const bench_workload *w = all[i];
         if (!sel[i])
@@ -460,14 +460,19 @@ int main(int argc, char **argv)
         printf("%-40s %-16s %10.6f %10.6f %10.6f %4d %9.1f ", w->group, w->impl, res[i].median,
                res[i].min, res[i].max, res[i].reps, res[i].peak_mib);
         if (ratio[i] > 0)
-            printf("%8.3gx\n", ratio[i]);
+            printf("%8.3gx", ratio[i]);
+        else
+            printf("%9s", "-");
+        printf(" %10.6f ", res[i].cpu_median);
+        if (cratio[i] > 0)
+            printf("%8.3gx\n", cratio[i]);
         else
             printf("%9s\n", "-");
     }
     printf("# ratio: this median / the median of the group's baseline impl (%s);"
-           " reps 0: the warm-up was the only sample; times are %s\n",
-           "toggle rows against the reference they are measured with",
-           cf.cpu ? "CPU seconds of the workload's process (--cpu)" : "wall seconds");
+           " cpu_s, cpu_ratio: the same for process CPU time;"
+           " reps 0: the warm-up was the only sample\n",
+           "toggle rows against the reference they are measured with");
     double elapsed = bench_now() - start;
     machine end;
     machine_read(&end);
@@ -477,10 +482,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "toggle-bench: cannot write %s\n", json);
             return 1;
         }
-        fprintf(f, "{\"version\": \"%s\", \"date\": \"%s\", \"quick\": %s, \"elapsed_s\": %.1f,"
-                   " \"clock\": \"%s\",\n",
-                toggle_version_string(), date, cf.quick ? "true" : "false", elapsed,
-                cf.cpu ? "cpu" : "wall");
+        fprintf(f, "{\"version\": \"%s\", \"date\": \"%s\", \"quick\": %s, \"elapsed_s\": %.1f,\n",
+                toggle_version_string(), date, cf.quick ? "true" : "false", elapsed);
         fprintf(f, " \"machine\": {\"cpu\": ");
         json_str(f, mc.cpu);
         fprintf(f, ", \"nproc\": %ld, \"mem_gib\": %.2f, \"kernel\": ", mc.nproc, mc.mem_gib);
@@ -513,10 +516,11 @@ int main(int argc, char **argv)
             else
                 fputs("null", f);
             fprintf(f, ", \"ok\": %s, \"reps\": %d, \"warmup_s\": %.9f, \"median_s\": %.9f, "
-                       "\"min_s\": %.9f, \"max_s\": %.9f, \"peak_mib\": %.2f, "
+                       "\"min_s\": %.9f, \"max_s\": %.9f, \"cpu_median_s\": %.9f, \"peak_mib\": %.2f, "
                        "\"setup_mib\": %.2f, \"ratio\": ",
                     res[i].status == RES_OK ? "true" : "false", res[i].reps, res[i].warmup,
-                    res[i].median, res[i].min, res[i].max, res[i].peak_mib, res[i].setup_mib);
+                    res[i].median, res[i].min, res[i].max, res[i].cpu_median, res[i].peak_mib,
+                    res[i].setup_mib);
             if (ratio[i] > 0)
                 fprintf(f, "%.6f}", ratio[i]);
             else
@@ -531,6 +535,7 @@ int main(int argc, char **argv)
     free(res);
     free(sel);
     free(ratio);
+    free(cratio);
     free(why);
     return failed ? 1 : 0;
 }

@@ -179,6 +179,7 @@ typedef struct {
     size_t n;
     uint64_t p;
     size_t expect;
+    uint32_t flags; /* TOGGLE_GRID_TORUS: checked by Buchholz's formula (p = 2) */
 } nullity_arg;
 
 static void *nullity_setup(const void *arg)
@@ -189,10 +190,13 @@ static void *nullity_setup(const void *arg)
 static int nullity_run(void *p, int check)
 {
     const nullity_arg *a = p;
-    size_t d;
-    if (toggle_grid_nullity(a->n, a->n, a->p, 0, &d) != TOGGLE_OK)
+    size_t d, c;
+    if (toggle_grid_nullity(a->n, a->n, a->p, a->flags, &d) != TOGGLE_OK)
         return 1;
-    return check && d != a->expect;
+    if (check && a->flags == TOGGLE_GRID_TORUS) /* a(n) = 2 A159257(n - 1) + 4 [n = 0 mod 3] */
+        return toggle_grid_nullity(a->n - 1, a->n - 1, 2, 0, &c) != TOGGLE_OK
+            || d != 2 * c + ((a->n - 1) % 3 == 2 ? 4 : 0);
+    return check && a->expect != SIZE_MAX && d != a->expect;
 }
 
 static void nullity_teardown(void *p)
@@ -230,9 +234,17 @@ static const board_arg boards[] = {
     {400, 400, 3, A, NULL, TOGGLE_GRID_HEX}, {400, 400, 3, A, NULL, TOGGLE_GRID_TRI},
     /* 28, 29: the 60 x 60 torus over F_3, transfer against full elimination */
     {60, 60, 3, A, NULL, TOGGLE_GRID_TORUS}, {60, 60, 3, F, NULL, TOGGLE_GRID_TORUS},
+    /* 30..32: the cylinder over F_2, hex and tri over F_3 at 1000 x 1000 */
+    {1000, 1000, 2, A, NULL, TOGGLE_GRID_CYLINDER},
+    {1000, 1000, 3, C, NULL, 0}, {1000, 1000, 3, A, NULL, TOGGLE_GRID_TRI},
 #undef A
 };
-static const nullity_arg nullities[] = {{100000, 2, 0}, {100000, 3, 0}};
+static const nullity_arg nullities[] = {
+    {100000, 2, 0, 0}, {100000, 3, 0, 0},
+    /* 2..5: the torus nullity by polynomials against the classic one */
+    {1000, 2, SIZE_MAX, 0}, {1000, 2, 0, TOGGLE_GRID_TORUS},
+    {3000, 2, SIZE_MAX, 0}, {3000, 2, 0, TOGGLE_GRID_TORUS},
+};
 
 #define BOARD(name, group, impl, base, quick, reps, i) \
     {name, group, impl, base, quick, reps, board_state_setup, board_run, board_teardown, &boards[i]}
@@ -272,6 +284,17 @@ static const bench_workload grid_workloads[] = {
     BOARD("grid/vs/p3/60x60torus/transfer", "grid/vs/p3/60x60torus", "transfer", "flint", 1, 3,
           28),
     BOARD("grid/vs/p3/60x60torus/flint", "grid/vs/p3/60x60torus", "flint", "flint", 0, 3, 29),
+    BOARD("grid/topo/f2/1000/cylinder", "grid/topo/f2/1000", "cylinder", "classic", 0, 3, 30),
+    BOARD("grid/topo/p3/1000/classic", "grid/topo/p3/1000", "classic", "classic", 0, 3, 31),
+    BOARD("grid/topo/p3/1000/tri", "grid/topo/p3/1000", "tri", "classic", 0, 1, 32),
+    {"grid/nullity-torus/f2/1000/classic", "grid/nullity-torus/f2/1000", "classic", "classic", 1,
+     5, nullity_setup, nullity_run, nullity_teardown, &nullities[2]},
+    {"grid/nullity-torus/f2/1000/torus", "grid/nullity-torus/f2/1000", "torus", "classic", 1, 5,
+     nullity_setup, nullity_run, nullity_teardown, &nullities[3]},
+    {"grid/nullity-torus/f2/3000/classic", "grid/nullity-torus/f2/3000", "classic", "classic", 0,
+     5, nullity_setup, nullity_run, nullity_teardown, &nullities[4]},
+    {"grid/nullity-torus/f2/3000/torus", "grid/nullity-torus/f2/3000", "torus", "classic", 0, 5,
+     nullity_setup, nullity_run, nullity_teardown, &nullities[5]},
     {"grid/nullity/100000/f2", "grid/nullity/100000/f2", "poly", NULL, 1, 5, nullity_setup,
      nullity_run, nullity_teardown, &nullities[0]},
     {"grid/nullity/100000/f3", "grid/nullity/100000/f3", "poly", NULL, 1, 5, nullity_setup,

@@ -389,9 +389,11 @@ bool toggle__system_is_symmetric(const toggle_system *s)
     if (s->m != s->n)
         return false;
     if (s->graph && s->graph->kind == TOGGLE_KIND_GRID &&
-        !(s->graph->flags & (TOGGLE_GRID_HEX | TOGGLE_GRID_TRI)))
-        return true; /* every square-lattice neighbourhood is a symmetric relation (hex and
-                      * tri are not across an odd wrap: compared below) */
+        (!(s->graph->flags & (TOGGLE_GRID_HEX | TOGGLE_GRID_TRI)) ||
+         !(s->graph->flags & TOGGLE_GRID_TORUS) || s->graph->rows % 2 == 0))
+        return true; /* every square-lattice neighbourhood is a symmetric relation; hex and
+                      * tri are too unless wrapped across an odd number of rows (two rows
+                      * of one parity meet at the seam: compared below; docs/lattices.md) */
     if (!s->graph) {
         for (size_t i = 0; i < s->m; i++)
             for (size_t j = i + 1; j < s->n; j++)

@@ -1,5 +1,5 @@
 /* toggle_grid_nullity: grid nullities by polynomials (classic and no-self
- * grids), else by the engines. */
+ * grids, and their tori), else by the engines. */
 #include <string.h>
 
 #include "engine/engine.h"
@@ -54,6 +54,14 @@ int toggle__grid_nullity_estimate(size_t rows, size_t cols, uint64_t p, uint32_t
         *bytes = poly_bytes(rows, cols, !(flags & TOGGLE_GRID_NO_SELF));
         return TOGGLE_OK;
     }
+#ifdef TOGGLE_HAVE_FLINT
+    if ((flags & ~(uint32_t)TOGGLE_GRID_NO_SELF) == TOGGLE_GRID_TORUS) {
+        /* the torus by polynomials: a 2 x 2 matrix over F_p[y] / (y^C - 1)
+         * and gcds with (y^C - 1)^2, linear in the sides */
+        *bytes = poly_bytes(rows, 4 * (uint64_t)cols, true);
+        return TOGGLE_OK;
+    }
+#endif
     toggle_graph *g = NULL;
     int rc = toggle_graph_new_grid(&g, rows, cols, flags);
     if (!rc)
@@ -106,10 +114,16 @@ int toggle_grid_nullity(size_t rows, size_t cols, uint64_t p, uint32_t flags, si
     if ((rc = toggle__budget_check_bytes(TOGGLE_DEFAULT_MEMORY_BUDGET, est,
                                          "the nullity of the board")))
         return rc;
+    unsigned d = (flags & TOGGLE_GRID_NO_SELF) ? 0 : 1;
+    if ((flags & ~(uint32_t)TOGGLE_GRID_NO_SELF) == TOGGLE_GRID_TORUS) {
+        rc = toggle__grid_torus_nullity(p, rows, cols, d, nullity);
+        if (rc != TOGGLE_EUNSUPPORTED) /* without FLINT: eliminate */
+            return rc;
+    }
     if (flags & ~(uint32_t)TOGGLE_GRID_NO_SELF)
         return nullity_by_elimination(rows, cols, p, flags, nullity);
     /* Nullity is invariant under transposition: keep the smaller side as the
      * row length so that the characteristic polynomial is the short one. */
     size_t r = rows >= cols ? rows : cols, c = rows >= cols ? cols : rows;
-    return toggle__grid_poly_nullity(p, r, c, (flags & TOGGLE_GRID_NO_SELF) ? 0 : 1, nullity);
+    return toggle__grid_poly_nullity(p, r, c, d, nullity);
 }

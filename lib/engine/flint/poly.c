@@ -152,6 +152,184 @@ int toggle__grid_poly_nullity_in(uint64_t p, size_t rows, size_t cols, unsigned 
     return rc;
 }
 
+/* ---- the square torus ------------------------------------------------------
+ * Rows x_0 .. x_{R-1} of C cells are elements of S = F_p[y] / (y^C - 1)
+ * (cell j = coefficient of y^j); a row's own part of A is T = d + y + y^-1.
+ * Chasing x_{r+1} = b_r - T x_r - x_{r-1} from u = x_0, v = x_1 gives
+ * x_r = -W_{r-2} u + W_{r-1} v with W_n = P_n(X), X = -T (P as in
+ * cheb_closed, W_{-1} = 0), and the two equations left (rows R - 1 and 0)
+ * are M (u, v) = rhs with
+ *     M = [[1 + W_{R-2}, -W_{R-1}], [T - W_{R-3}, 1 + W_{R-2}]],
+ *     det M = 2 + W_{R-2} - W_R          (Cassini: W_n^2 - W_{n+1} W_{n-1} = 1).
+ * nullity A = dim ker M on S^2. With M = U diag(s1, s2) V over F_p[y] and
+ * y^C - 1 = prod f^e, a factor f contributes deg f (min(k1, e) + min(k2, e)),
+ * k_i = v_f(s_i); v_f(gcd(entries, h)) = min(k1, e) and v_f(gcd(det, h^2)) =
+ * min(k1 + k2, 2e), from which min(k2, e) = min(v_f(G2 / G1), e). Computing
+ * mod h^2 is enough for both (y^-1 = 2 y^(C-1) - y^(2C-1) mod h^2). */
+typedef struct {
+    nmod_poly_t H, Hinv; /* h^2 and the inverse of its reverse (mulmod_preinv) */
+} tmod;
+
+static void tmul(nmod_poly_t r, const nmod_poly_t a, const nmod_poly_t b, const tmod *m)
+{
+    nmod_poly_mulmod_preinv(r, a, b, m->H, m->Hinv);
+}
+
+/* r = X a = -(d a + y a + y^-1 a) mod H in O(C) (a reduced, r != a):
+ * y^2C = 2 y^C - 1 and y^-1 = 2 y^(C-1) - y^(2C-1) mod H. */
+static void tmulX(nmod_poly_t r, const nmod_poly_t a, size_t C, unsigned d, uint64_t p, bool sq)
+{
+    slong n = (slong)(sq ? C : 2 * C);
+    nmod_poly_fit_length(r, n);
+    mp_limb_t *rc = r->coeffs;
+    memset(rc, 0, (size_t)n * sizeof *rc);
+    slong la = nmod_poly_length(a);
+    const mp_limb_t *ac = a->coeffs;
+    for (slong i = 0; i < la; i++) {
+        mp_limb_t v = ac[i];
+        if (!v)
+            continue;
+        if (d % p)
+            rc[i] = add_p(rc[i], n_mulmod2(v, d % p, p), p);
+        /* y a */
+        if (i + 1 < n) {
+            rc[i + 1] = add_p(rc[i + 1], v, p);
+        } else if (sq) { /* mod h: y^C = 1 */
+            rc[0] = add_p(rc[0], v, p);
+        } else { /* y^2C = 2 y^C - 1 */
+            rc[C] = add_p(rc[C], n_mulmod2(v, 2 % p, p), p);
+            rc[0] = sub_p(rc[0], v, p);
+        }
+        /* y^-1 a */
+        if (i > 0) {
+            rc[i - 1] = add_p(rc[i - 1], v, p);
+        } else if (sq) { /* y^-1 = y^(C-1) */
+            rc[C - 1] = add_p(rc[C - 1], v, p);
+        } else {
+            rc[C - 1] = add_p(rc[C - 1], n_mulmod2(v, 2 % p, p), p);
+            rc[n - 1] = sub_p(rc[n - 1], v, p);
+        }
+    }
+    for (slong i = 0; i < n; i++)
+        rc[i] = rc[i] ? p - rc[i] : 0;
+    _nmod_poly_set_length(r, n);
+    _nmod_poly_normalise(r);
+}
+
+/* job (the classic nullity's): rows = R >= cols = C */
+static int torus_nullity_body(void *arg)
+{
+    nullity_job *job = arg;
+    uint64_t p = job->p;
+    size_t R = job->rows, C = job->cols, N = R - 1;
+    tmod m;
+    nmod_poly_t h, X, A, B, t1, t2, det, m12, m21, g1, g2;
+    nmod_poly_init(m.H, p);
+    nmod_poly_init(m.Hinv, p);
+    nmod_poly_init(h, p);
+    nmod_poly_struct *all[] = {X, A, B, t1, t2, det, m12, m21, g1, g2};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        nmod_poly_init(all[i], p);
+    /* h = y^C - 1, H = h^2; when p does not divide C, h is squarefree
+     * (every e = 1) and H = h is enough: a factor f then contributes 2 if
+     * it divides G1 (then k2 >= k1 >= 1, so f | det), else [f | det], which
+     * is v_f(G1) + v_f(gcd(det, h)) either way: nullity = deg G1 +
+     * deg gcd(det, h) */
+    bool sq = C % p != 0;
+    nmod_poly_set_coeff_ui(h, C, 1);
+    nmod_poly_set_coeff_ui(h, 0, p - 1 % p);
+    if (sq)
+        nmod_poly_set(m.H, h);
+    else
+        nmod_poly_mul(m.H, h, h);
+    nmod_poly_reverse(m.Hinv, m.H, nmod_poly_length(m.H));
+    nmod_poly_inv_series(m.Hinv, m.Hinv, nmod_poly_length(m.H));
+    /* X = -(d + y + y^-1) mod H, y^-1 = 2 y^(C-1) - y^(2C-1) (y^(C-1) mod h) */
+    if (sq) {
+        nmod_poly_set_coeff_ui(t1, C - 1, 1);
+        nmod_poly_neg(X, t1);
+    } else {
+        nmod_poly_set_coeff_ui(X, 2 * C - 1, 1);
+        nmod_poly_set_coeff_ui(t1, C - 1, 2 % p);
+        nmod_poly_sub(X, X, t1);
+    }                                              /* -y^-1 */
+    nmod_poly_zero(t1);
+    nmod_poly_set_coeff_ui(t1, 1, 1);
+    nmod_poly_set_coeff_ui(t1, 0, job->d % p);
+    nmod_poly_rem(t1, t1, m.H);
+    nmod_poly_sub(X, X, t1);                       /* -y^-1 - y - d */
+    nmod_poly_rem(X, X, m.H);
+    /* (A, B) = (P_{n-1}, P_n) at X, from n = 1 up to n = N by the bits of N */
+    nmod_poly_one(A);
+    nmod_poly_set(B, X);
+    int top = 0;
+    while (((size_t)1 << (top + 1)) <= N)
+        top++;
+    for (int i = top - 1; i >= 0; i--) {
+        /* double: P_{2n} = P_n^2 - P_{n-1}^2, P_{2n-1} = P_{n-1} (2 P_n - X P_{n-1}) */
+        tmulX(t1, A, C, job->d, p, sq);
+        nmod_poly_scalar_mul_nmod(t2, B, 2 % p);
+        nmod_poly_sub(t2, t2, t1);
+        tmul(t2, A, t2, &m);                       /* P_{2n-1} */
+        nmod_poly_sub(t1, B, A);
+        nmod_poly_add(B, B, A);
+        tmul(B, B, t1, &m);                        /* P_{2n} = (P_n + P_{n-1})(P_n - P_{n-1}) */
+        nmod_poly_swap(A, t2);
+        if ((N >> i) & 1) {
+            /* step: (P_n, P_{n+1} = X P_n - P_{n-1}) */
+            tmulX(t1, B, C, job->d, p, sq);
+            nmod_poly_sub(t1, t1, A);
+            nmod_poly_swap(A, B);
+            nmod_poly_swap(B, t1);
+        }
+    }
+    /* A = W_{R-2}, B = W_{R-1}; t1 = W_{R-3} = X W_{R-2} - W_{R-1}; t2 = W_R */
+    tmulX(t1, A, C, job->d, p, sq);
+    nmod_poly_sub(t1, t1, B);
+    tmulX(t2, B, C, job->d, p, sq);
+    nmod_poly_sub(t2, t2, A);
+    /* det = 2 + W_{R-2} - W_R, m11 = 1 + W_{R-2}, m12 = -W_{R-1}, m21 = -X - W_{R-3} */
+    nmod_poly_sub(det, A, t2);
+    nmod_poly_add_ui(det, det, 2 % p);
+    nmod_poly_add_ui(A, A, 1 % p);
+    nmod_poly_neg(m12, B);
+    nmod_poly_add(m21, X, t1);
+    nmod_poly_neg(m21, m21);
+    nmod_poly_gcd(g1, h, A);
+    nmod_poly_gcd(g1, g1, m12);
+    nmod_poly_gcd(g1, g1, m21);
+    nmod_poly_rem(det, det, m.H);
+    nmod_poly_gcd(g2, m.H, det);                   /* gcd(H, 0) = H */
+    if (!sq) {
+        nmod_poly_div(g2, g2, g1);
+        nmod_poly_gcd(g2, g2, h);
+    }
+    job->nullity = (size_t)nmod_poly_degree(g1) + (size_t)nmod_poly_degree(g2);
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        nmod_poly_clear(all[i]);
+    nmod_poly_clear(h);
+    nmod_poly_clear(m.H);
+    nmod_poly_clear(m.Hinv);
+    return TOGGLE_OK;
+}
+
+int toggle__grid_torus_nullity(uint64_t p, size_t rows, size_t cols, unsigned d, size_t *nullity)
+{
+    int rc = toggle__grid_poly_dims(rows, cols);
+    if (rc)
+        return rc;
+    /* the square torus is symmetric under transposition: C the shorter side */
+    nullity_job job = {p, rows >= cols ? rows : cols, rows >= cols ? cols : rows, d, 0};
+    if (job.rows == 1) { /* 1 x 1: the cell and its four doubled neighbours, d + 4 */
+        *nullity = (d + 4) % p == 0;
+        return TOGGLE_OK;
+    }
+    rc = toggle__flint_call(torus_nullity_body, &job, "torus polynomial nullity");
+    if (!rc)
+        *nullity = job.nullity;
+    return rc;
+}
+
 /* v = q(T) e_0 (c entries) by Horner; the support grows by one per step. */
 static void poly_apply_e0(const nmod_poly_t q, size_t c, unsigned d, uint64_t p, uint64_t *v)
 {

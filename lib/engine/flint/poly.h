@@ -58,4 +58,13 @@ static inline int toggle__grid_poly_nullity(uint64_t p, size_t rows, size_t cols
     return rc ? rc : toggle__grid_poly_nullity_in(p, rows, cols, d, nullity);
 }
 
+/* Nullity of the rows x cols square-lattice torus (d as above: self or
+ * not) by polynomials (docs/transfer.md, "Torus nullity"): A is a polynomial
+ * in two commuting cyclic shifts, the chase reduces it to a 2 x 2 matrix M
+ * over S = F_p[y] / (y^C - 1), and the nullity is
+ * deg G1 + deg gcd(G2 / G1, y^C - 1) with G1 = gcd(entries of M, y^C - 1),
+ * G2 = gcd(det M, (y^C - 1)^2). O(M(C) log R). Without FLINT: returns
+ * TOGGLE_EUNSUPPORTED and records no message (the caller eliminates). */
+int toggle__grid_torus_nullity(uint64_t p, size_t rows, size_t cols, unsigned d, size_t *nullity);
+
 #endif

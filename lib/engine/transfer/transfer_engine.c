@@ -42,6 +42,24 @@ typedef struct {
     size_t *peq;    /* substitution program: step t solves variable pvar[t] */
     size_t *pvar;   /* from equation peq[t] with the inverse weight pinv[t] */
     uint64_t *pinv;
+    /* the program compiled from the substitution (chasing rows only): step
+     * t reads the terms pterm[pstart[t] .. pstart[t + 1]) (every entry of
+     * its equation but the solved variable's), row slot dq + Hb */
+    size_t *pstart;
+    struct pterm {
+        size_t slot, col;
+        uint64_t w;
+    } *pterm;
+    /* F_2 with B = I ("sliced": cells packed 64 to a word, one lane at a
+     * time): the pattern as nst terms, term i adding mask i AND the row at
+     * slot sterm[i].slot rotated by sterm[i].rot (cell e reads cell e + rot
+     * mod C); smask holds nst masks of (C + 63) / 64 words */
+    struct sterm {
+        size_t slot, rot;
+        bool lead;
+    } *sterm;
+    uint64_t *smask;
+    size_t nst;
     bool built, peels;
 } rowpat;
 
@@ -58,6 +76,7 @@ typedef struct {
     size_t ncls;
     rowpat *cls;
     toggle__colbuf cb;
+    int sliced;     /* 0 not decided, 1 the sliced F_2 chase serves, -1 not */
 } tframe;
 
 static size_t frame_cell(const tframe *f, size_t r, size_t j)
@@ -79,6 +98,10 @@ static void pat_clear(rowpat *pt)
     toggle__free(pt->peq);
     toggle__free(pt->pvar);
     toggle__free(pt->pinv);
+    toggle__free(pt->pstart);
+    toggle__free(pt->pterm);
+    toggle__free(pt->sterm);
+    toggle__free(pt->smask);
     memset(pt, 0, sizeof *pt);
 }
 
@@ -222,6 +245,30 @@ static int pat_build(tframe *f, size_t r, rowpat *pt)
     pt->peels = f->all || peel(f, pt, &oom);
     if (oom)
         return TOGGLE_ENOMEM;
+    if (pt->peels && !f->all) {
+        pt->pstart = toggle__malloc_array(C + 1, sizeof *pt->pstart);
+        pt->pterm = toggle__malloc_array(cap ? cap : 1, sizeof *pt->pterm);
+        if (!pt->pstart || !pt->pterm)
+            return TOGGLE_ENOMEM;
+        size_t n = 0;
+        for (size_t t = 0; t < C; t++) {
+            size_t e = pt->peq[t], var = pt->pvar[t];
+            pt->pstart[t] = n;
+            for (size_t u = pt->start[e]; u < pt->start[e + 1]; u++) {
+                const tentry *en = &pt->ent[u];
+                if (en->dq == (int64_t)f->Hf && en->col == var)
+                    continue;
+                /* across a wrap dq was taken mod R: back to [-Hb, Hf] */
+                int64_t d = en->dq + (int64_t)f->Hb;
+                if (f->wrap)
+                    d %= (int64_t)f->R;
+                pt->pterm[n].slot = (size_t)d;
+                pt->pterm[n].col = en->col;
+                pt->pterm[n++].w = en->w;
+            }
+        }
+        pt->pstart[C] = n;
+    }
     pt->built = true;
     return TOGGLE_OK;
 }
@@ -334,6 +381,7 @@ static size_t first_constraint(const tframe *f)
 typedef struct {
     const tframe *f;
     size_t L, nw;            /* lanes, words per cell */
+    size_t blane;            /* the lane that carries b */
     uint64_t *saved;         /* nuk rows: the unknown rows' cells */
     uint64_t *ring;          /* ring of Hf + Hb + 1 computed rows */
     size_t nring;
@@ -358,20 +406,13 @@ static inline void lane_axpy(uint64_t *acc, const uint64_t *x, uint64_t w, size_
     } else if (w == 1) {
         for (size_t i = 0; i < nw; i++)
             acc[i] = toggle__submod(acc[i], x[i], p);
+    } else if (w == p - 1) {
+        for (size_t i = 0; i < nw; i++)
+            acc[i] = toggle__addmod(acc[i], x[i], p);
     } else {
         for (size_t i = 0; i < nw; i++)
             acc[i] = toggle__submod(acc[i], toggle__mulmod(w, x[i], p), p);
     }
-}
-
-static inline void lane_scale(uint64_t *dst, const uint64_t *acc, uint64_t inv, size_t nw,
-                              uint64_t p)
-{
-    if (p == 2 || inv == 1)
-        memcpy(dst, acc, nw * sizeof *dst);
-    else
-        for (size_t i = 0; i < nw; i++)
-            dst[i] = toggle__mulmod(acc[i], inv, p);
 }
 
 /* The residual sum_t w x - b (lane 0 carries b when with_b) of equation e of
@@ -384,7 +425,10 @@ static void eq_residual(lanes *ln, const rowpat *pt, size_t r, size_t e, bool wi
     memset(ln->acc, 0, nw * sizeof *ln->acc);
     if (with_b) {
         uint64_t bv = toggle__vecs_get(&s->b, 0, frame_cell(f, r, e));
-        ln->acc[0] = f->p == 2 ? (bv & 1) : bv;
+        if (f->p == 2)
+            ln->acc[ln->blane >> 6] = (bv & 1) << (ln->blane & 63);
+        else
+            ln->acc[ln->blane] = bv;
     }
     for (size_t t = pt->start[e]; t < pt->start[e + 1]; t++) {
         const tentry *en = &pt->ent[t];
@@ -397,7 +441,231 @@ static void eq_residual(lanes *ln, const rowpat *pt, size_t r, size_t e, bool wi
     }
 }
 
-typedef void (*row_sink)(void *ctx, const lanes *ln, size_t r, const uint64_t *row);
+/* A computed row: cell-major (row: C cells of nw words) or, from the
+ * sliced chase, lane-major (lrow: L lanes of C bits, lstride words apart);
+ * the other pointer is NULL. */
+typedef void (*row_sink)(void *ctx, const lanes *ln, size_t r, const uint64_t *row,
+                         const uint64_t *lrow, size_t lstride);
+
+/* ---- the sliced F_2 chase (lead block B = I) ------------------------------- */
+
+#define SLICED_MAX_TERMS 64
+#define SLICED_MAX_LANES 128
+
+/* The terms of pt (every class of f); false when some chasing row's lead
+ * block is not the identity or there are too many terms. */
+static bool sliced_build(const tframe *f, rowpat *pt, bool chasing)
+{
+    size_t C = f->C, CW = (C + 63) / 64, n = 0;
+    pt->sterm = toggle__malloc_array(SLICED_MAX_TERMS, sizeof *pt->sterm);
+    pt->smask = toggle__calloc(SLICED_MAX_TERMS * CW, sizeof *pt->smask);
+    if (!pt->sterm || !pt->smask)
+        return false;
+    for (size_t e = 0; e < C; e++)
+        for (size_t t = pt->start[e]; t < pt->start[e + 1]; t++) {
+            const tentry *en = &pt->ent[t];
+            if (!(en->w & 1))
+                continue;
+            int64_t d = en->dq + (int64_t)f->Hb;
+            if (f->wrap)
+                d = ((d % (int64_t)f->R) + (int64_t)f->R) % (int64_t)f->R;
+            if (d < 0 || d > (int64_t)(f->Hf + f->Hb))
+                return false;
+            size_t rot = (en->col + C - e) % C, i = 0;
+            while (i < n && (pt->sterm[i].slot != (size_t)d || pt->sterm[i].rot != rot))
+                i++;
+            if (i == n) {
+                if (n == SLICED_MAX_TERMS)
+                    return false;
+                pt->sterm[n].slot = (size_t)d;
+                pt->sterm[n].rot = rot;
+                pt->sterm[n++].lead = false;
+            }
+            pt->smask[i * CW + (e >> 6)] ^= (uint64_t)1 << (e & 63);
+        }
+    pt->nst = n;
+    if (!chasing)
+        return true;
+    /* B = I: the lead slot has exactly the term rot 0 on every cell */
+    size_t lead = f->Hf + f->Hb;
+    bool found = false;
+    for (size_t i = 0; i < n; i++) {
+        if (pt->sterm[i].slot != lead)
+            continue;
+        const uint64_t *mk = pt->smask + i * CW;
+        bool zero = true, ones = true;
+        for (size_t q = 0; q < CW; q++) {
+            uint64_t full = (q + 1 < CW || !(C & 63)) ? ~(uint64_t)0
+                                                      : ((uint64_t)1 << (C & 63)) - 1;
+            zero = zero && !mk[q];
+            ones = ones && mk[q] == full;
+        }
+        if (zero)
+            continue;
+        if (pt->sterm[i].rot != 0 || !ones)
+            return false;
+        pt->sterm[i].lead = found = true;
+    }
+    return found;
+}
+
+/* Decide once whether the sliced chase serves f: F_2, a chase, every class
+ * (built now) a sliced pattern with B = I on the chasing rows. */
+static bool sliced_ok(tframe *f)
+{
+    if (f->sliced)
+        return f->sliced > 0;
+    f->sliced = -1;
+    if (f->p != 2 || f->all)
+        return false;
+    size_t fc = first_constraint(f);
+    for (size_t r = 0; r < f->R; r++) {
+        rowpat *pt;
+        if (frame_class(f, r, &pt))
+            return false;
+        if (!pt->sterm && !sliced_build(f, pt, r < fc))
+            return false;
+        if (r < fc) {
+            bool lead = false;
+            for (size_t i = 0; i < pt->nst; i++)
+                lead = lead || pt->sterm[i].lead;
+            if (!lead)
+                return false;
+        }
+    }
+    f->sliced = 1;
+    return true;
+}
+
+/* Bits [off, off + 64) of a (zero-padded) word array. */
+static inline uint64_t bits_at(const uint64_t *v, size_t off)
+{
+    size_t q = off >> 6;
+    unsigned sh = off & 63;
+    return sh ? (v[q] >> sh) | (v[q + 1] << (64 - sh)) : v[q];
+}
+
+/* Frame row r of b (C bits) into out (CW words). */
+static void sliced_load_b(const tframe *f, const toggle_system *s, size_t r, uint64_t *out)
+{
+    size_t C = f->C, CW = (C + 63) / 64;
+    memset(out, 0, CW * sizeof *out);
+    if (!f->tr) {
+        const uint64_t *src = toggle__vecs_row(&s->b, 0);
+        size_t off = r * C, last = (s->b.len + 63) / 64;
+        for (size_t i = 0; i < CW; i++) {
+            size_t q = (off >> 6) + i;
+            unsigned sh = off & 63;
+            uint64_t lo = q < last ? src[q] >> sh : 0;
+            uint64_t hi = (sh && q + 1 < last) ? src[q + 1] << (64 - sh) : 0;
+            out[i] = lo | hi;
+        }
+        if (C & 63)
+            out[CW - 1] &= ((uint64_t)1 << (C & 63)) - 1;
+    } else {
+        for (size_t j = 0; j < C; j++)
+            out[j >> 6] |= toggle__vecs_get(&s->b, 0, frame_cell(f, r, j)) << (j & 63);
+    }
+}
+
+/* out (CW words, C bits) = sum over pt's terms (without the lead on chasing
+ * rows) of mask AND the slot's row of lane l rotated; rows are stored
+ * doubled (2C bits) so that a rotation is a window. */
+static void sliced_row(const tframe *f, const rowpat *pt, uint64_t *const *base, size_t l,
+                       size_t DW, bool skip_lead, uint64_t *out)
+{
+    size_t C = f->C, CW = (C + 63) / 64;
+    memset(out, 0, CW * sizeof *out);
+    for (size_t i = 0; i < pt->nst; i++) {
+        const struct sterm *t = &pt->sterm[i];
+        if (skip_lead && t->lead)
+            continue;
+        const uint64_t *src = base[t->slot] + l * DW, *mk = pt->smask + i * CW;
+        for (size_t q = 0; q < CW; q++)
+            out[q] ^= mk[q] & bits_at(src, q * 64 + t->rot);
+    }
+}
+
+/* Store C bits as the doubled row dst (DW words). */
+static void sliced_store(uint64_t *dst, const uint64_t *bits, size_t C, size_t DW)
+{
+    size_t CW = (C + 63) / 64;
+    memset(dst, 0, DW * sizeof *dst);
+    memcpy(dst, bits, CW * sizeof *dst);
+    size_t q = C >> 6;
+    unsigned sh = C & 63;
+    for (size_t i = 0; i < CW; i++) {
+        dst[q + i] |= bits[i] << sh;
+        if (sh)
+            dst[q + i + 1] |= bits[i] >> (64 - sh);
+    }
+}
+
+/* The chase of chase() for the sliced case: the same inputs (ln->saved,
+ * cell-major) and outputs (resid cell-major; sinks get lane-major rows). */
+static int chase_sliced(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid,
+                        row_sink sink, void *ctx)
+{
+    const tframe *f = ln->f;
+    size_t C = f->C, CW = (C + 63) / 64, DW = (2 * C + 63) / 64 + 1, L = ln->L;
+    size_t fc = first_constraint(f), nring = f->Hf + f->Hb + 1, rowsz = L * DW;
+    uint64_t *saved = toggle__malloc_array(f->nuk * rowsz, sizeof *saved);
+    uint64_t *ring = toggle__malloc_array(nring * rowsz, sizeof *ring);
+    uint64_t *tmp = toggle__malloc_array(L * CW + CW, sizeof *tmp);
+    int rc = TOGGLE_OK;
+    if (!saved || !ring || !tmp) {
+        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer chase");
+        goto out;
+    }
+    uint64_t *bw = tmp + L * CW;
+    /* the unknown rows, lane-major and doubled */
+    for (size_t u = 0; u < f->nuk; u++) {
+        toggle__bits_transpose(tmp, CW, ln->saved + u * C * ln->nw, ln->nw, C, L);
+        for (size_t l = 0; l < L; l++)
+            sliced_store(saved + u * rowsz + l * DW, tmp + l * CW, C, DW);
+    }
+    uint64_t *base[2 * TRANSFER_MAX_REACH + 1];
+    for (size_t r = 0; r < f->R; r++) {
+        size_t u = unknown_slot(f, r);
+        if (sink && u != SIZE_MAX)
+            sink(ctx, ln, r, NULL, saved + u * rowsz, DW);
+    }
+    for (size_t r = 0; r < f->R; r++) {
+        rowpat *pt = &f->cls[class_of(f, r)];
+        for (size_t sl = 0; sl <= f->Hf + f->Hb; sl++) {
+            int64_t q = (int64_t)r - (int64_t)f->Hb + (int64_t)sl;
+            if (f->wrap)
+                q = ((q % (int64_t)f->R) + (int64_t)f->R) % (int64_t)f->R;
+            size_t uq = (q < 0 || q >= (int64_t)f->R) ? SIZE_MAX : unknown_slot(f, (size_t)q);
+            base[sl] = (q < 0 || q >= (int64_t)f->R) ? NULL
+                     : uq != SIZE_MAX ? saved + uq * rowsz : ring + ((size_t)q % nring) * rowsz;
+        }
+        bool chasing = r < fc;
+        if (with_b)
+            sliced_load_b(f, s, r, bw);
+        for (size_t l = 0; l < L; l++) {
+            uint64_t *o = tmp + l * CW;
+            sliced_row(f, pt, base, l, DW, chasing, o);
+            if (with_b && l == ln->blane)
+                for (size_t q = 0; q < CW; q++)
+                    o[q] ^= bw[q];
+            if (chasing)
+                sliced_store(base[f->Hf + f->Hb] + l * DW, o, C, DW);
+        }
+        if (chasing) {
+            if (sink)
+                sink(ctx, ln, r + f->Hf, NULL, base[f->Hf + f->Hb], DW);
+        } else {
+            /* residual b + A x of the constraint row, cell-major */
+            toggle__bits_transpose(resid + (r - fc) * C * ln->nw, ln->nw, tmp, CW, L, C);
+        }
+    }
+out:
+    toggle__free(saved);
+    toggle__free(ring);
+    toggle__free(tmp);
+    return rc;
+}
 
 /* Chase: the unknown rows are in ln->saved; computes every other row (each
  * handed to sink, as are the unknown rows), and the residuals b - A x of the
@@ -408,33 +676,59 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
     tframe *f = (tframe *)ln->f;
     size_t C = f->C, nw = ln->nw, fc = first_constraint(f);
     int rc;
+    /* sliced: L word operations per 64 cells and term; cell-major: one per
+     * 64 lanes and cell, plus a cell's overhead: sliced wins for few lanes */
+    if (ln->L <= SLICED_MAX_LANES && sliced_ok(f))
+        return chase_sliced(ln, with_b, s, resid, sink, ctx);
     if (sink)
         for (size_t r = 0; r < f->R; r++)
             if (unknown_slot(f, r) != SIZE_MAX)
-                sink(ctx, ln, r, row_ptr(ln, r));
+                sink(ctx, ln, r, row_ptr(ln, r), NULL, 0);
+    uint64_t *base[2 * TRANSFER_MAX_REACH + 1];
     for (size_t r = 0; r < fc; r++) {
         rowpat *pt;
         if ((rc = frame_class(f, r, &pt)))
             return toggle__error(rc, "out of memory for the transfer engine's row patterns");
-        if (!pt->peels)
+        if (!pt->peels || !pt->pstart)
             return toggle__error(TOGGLE_EINTERNAL, "transfer: frame row %zu does not peel", r);
+        for (size_t sl = 0; sl <= f->Hf + f->Hb; sl++) {
+            int64_t q = (int64_t)r - (int64_t)f->Hb + (int64_t)sl;
+            if (f->wrap)
+                q = ((q % (int64_t)f->R) + (int64_t)f->R) % (int64_t)f->R;
+            base[sl] = (q < 0 || q >= (int64_t)f->R) ? NULL : row_ptr(ln, (size_t)q);
+        }
         size_t tgt = r + f->Hf;
-        uint64_t *dst = row_ptr(ln, tgt);
-        memset(dst, 0, C * nw * sizeof *dst);
+        uint64_t *dst = base[f->Hf + f->Hb];
         for (size_t t = 0; t < C; t++) {
-            size_t e = pt->peq[t], var = pt->pvar[t];
-            /* b - (non-lead terms) - (lead terms already solved: zero for
-             * the unsolved var, since dst starts at 0) */
-            eq_residual(ln, pt, r, e, with_b, s, true);
-            for (size_t u = pt->start[e]; u < pt->start[e + 1]; u++) {
-                const tentry *en = &pt->ent[u];
-                if (en->dq == (int64_t)f->Hf && en->col != var)
-                    lane_axpy(ln->acc, dst + en->col * nw, en->w, nw, f->p);
+            const struct pterm *tm = pt->pterm + pt->pstart[t], *te = pt->pterm + pt->pstart[t + 1];
+            uint64_t *acc = dst + pt->pvar[t] * nw;
+            uint64_t bv = with_b ? toggle__vecs_get(&s->b, 0, frame_cell(f, r, pt->peq[t])) : 0;
+            if (f->p == 2) {
+                /* x_var = b + the sum of the other terms (each weight 1) */
+                if (tm == te) {
+                    memset(acc, 0, nw * sizeof *acc);
+                } else {
+                    memcpy(acc, base[tm->slot] + tm->col * nw, nw * sizeof *acc);
+                    for (tm++; tm < te; tm++) {
+                        const uint64_t *x = base[tm->slot] + tm->col * nw;
+                        for (size_t i = 0; i < nw; i++)
+                            acc[i] ^= x[i];
+                    }
+                }
+                acc[ln->blane >> 6] ^= (bv & 1) << (ln->blane & 63);
+            } else {
+                /* x_var = inv (b - the sum of the other terms) */
+                memset(acc, 0, nw * sizeof *acc);
+                acc[ln->blane] = bv;
+                for (; tm < te; tm++)
+                    lane_axpy(acc, base[tm->slot] + tm->col * nw, tm->w, nw, f->p);
+                if (pt->pinv[t] != 1)
+                    for (size_t i = 0; i < nw; i++)
+                        acc[i] = toggle__mulmod(acc[i], pt->pinv[t], f->p);
             }
-            lane_scale(dst + var * nw, ln->acc, pt->pinv[t], nw, f->p);
         }
         if (sink)
-            sink(ctx, ln, tgt, dst);
+            sink(ctx, ln, tgt, dst, NULL, 0);
     }
     for (size_t r = fc; r < f->R; r++) {
         rowpat *pt;
@@ -489,20 +783,252 @@ static inline void lane_set(const lanes *ln, uint64_t *cell, size_t l, uint64_t 
 
 /* ---- the small system ------------------------------------------------------ */
 
+/* OR the first nbits bits of src into dst from bit offset off (those bits are 0). */
+static void or_bits(uint64_t *dst, size_t off, const uint64_t *src, size_t nbits)
+{
+    size_t q = off >> 6, nw = (nbits + 63) / 64;
+    unsigned sh = off & 63;
+    for (size_t i = 0; i < nw; i++) {
+        uint64_t w = src[i]; /* bits past nbits are ignored */
+        if (i + 1 == nw && (nbits & 63))
+            w &= ((uint64_t)1 << (nbits & 63)) - 1;
+        dst[q + i] |= w << sh;
+        if (sh && ((off + nbits - 1) >> 6) > q + i)
+            dst[q + i + 1] |= w >> (64 - sh);
+    }
+}
+
+/* ---- shift invariance: the circulant small system ------------------------ */
+
+/* Sum of the weights of equation e's entries at (dq, col), mod p. */
+static uint64_t eq_weight(const tframe *f, const rowpat *pt, size_t e, int64_t dq, size_t col)
+{
+    uint64_t w = 0;
+    for (size_t t = pt->start[e]; t < pt->start[e + 1]; t++)
+        if (pt->ent[t].dq == dq && pt->ent[t].col == col)
+            w = (w + pt->ent[t].w) % f->p;
+    return w;
+}
+
+/* Is every row's pattern invariant under the cyclic shift of the frame
+ * columns by P (equation e + P has equation e's entries, columns + P mod C)?
+ * Then so is the chase of b = 0: the unknown at column j + P t acts as the
+ * unknown at column j shifted by P t, and one lane per residue class mod P
+ * gives all of E. Checked on the patterns themselves (every class). */
+static bool shift_invariant(tframe *f, size_t P)
+{
+    size_t C = f->C;
+    if (f->all || P >= C || C % P)
+        return false;
+    for (size_t r = 0; r < f->R; r++) {
+        rowpat *pt;
+        if (frame_class(f, r, &pt))
+            return false;
+        (void)pt;
+    }
+    for (size_t c = 0; c < f->ncls; c++) {
+        const rowpat *pt = &f->cls[c];
+        if (!pt->built)
+            continue;
+        for (size_t e = 0; e < C; e++) {
+            size_t e2 = (e + P) % C;
+            if (pt->start[e + 1] - pt->start[e] != pt->start[e2 + 1] - pt->start[e2])
+                return false;
+            for (size_t t = pt->start[e]; t < pt->start[e + 1]; t++) {
+                const tentry *en = &pt->ent[t];
+                if (eq_weight(f, pt, e, en->dq, en->col) !=
+                    eq_weight(f, pt, e2, en->dq, (en->col + P) % C))
+                    return false;
+            }
+            for (size_t t = pt->start[e2]; t < pt->start[e2 + 1]; t++) {
+                const tentry *en = &pt->ent[t];
+                if (eq_weight(f, pt, e2, en->dq, en->col) !=
+                    eq_weight(f, pt, e, en->dq, (en->col + C - P) % C))
+                    return false;
+            }
+        }
+    }
+    return true;
+}
+
+/* The small system of a shift-invariant frame from one chase with
+ * nuk * P + 1 lanes: lane blane the constant (b), lane off + k P + j0 the
+ * unknown at row k, column j0 < P. E[(er, ec)][(k, j0 + P t)] is lane
+ * (k, j0) at residual cell (er, ec - P t mod C). */
+static int small_system_shift(const toggle_system *s, tframe *f, size_t P, toggle_system **ss)
+{
+    size_t C = f->C, m = f->nuk * C, nred = f->nuk * P;
+    size_t off = f->p == 2 ? 0 : 1;
+    lanes ln;
+    int rc = lanes_init(&ln, f, nred + 1);
+    uint64_t *resid = NULL, *V = NULL, *rows = NULL, *bb = NULL, *E = NULL;
+    if (rc)
+        return rc;
+    ln.blane = f->p == 2 ? nred : 0;
+    for (size_t k = 0; k < f->nuk; k++)
+        for (size_t j0 = 0; j0 < P; j0++)
+            lane_set(&ln, ln.saved + (k * C + j0) * ln.nw, k * P + j0 + off, 1);
+    resid = toggle__calloc(m ? m * ln.nw : 1, sizeof *resid);
+    /* V: lane (k, j0) over the residual cells of constraint row er, twice
+     * over (2C values) so that a rotation is a window */
+    V = toggle__malloc_array(2 * C, sizeof *V);
+    if (!resid || !V) {
+        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer small system");
+        goto out;
+    }
+    if ((rc = chase(&ln, true, s, resid, NULL, NULL)))
+        goto out;
+    if (f->p == 2) {
+        size_t mw = (m + 63) / 64;
+        /* Et: row i = column i of E, transposed at the end */
+        uint64_t *Et = toggle__calloc(m ? m * mw : 1, sizeof *Et);
+        rows = toggle__calloc(m ? m * mw : 1, sizeof *rows);
+        bb = toggle__calloc(mw ? mw : 1, sizeof *bb);
+        if (!Et || !rows || !bb) {
+            toggle__free(Et);
+            rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer small system");
+            goto out;
+        }
+        /* V as bits, doubled (2C bits, DW words), and one window of C bits */
+        size_t CW = (C + 63) / 64, DW = (2 * C + 63) / 64 + 1;
+        uint64_t *vb = toggle__calloc(DW + CW, sizeof *vb), *win = vb + DW;
+        if (!vb) {
+            toggle__free(Et);
+            rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer small system");
+            goto out;
+        }
+        for (size_t k = 0; k < f->nuk; k++)
+            for (size_t j0 = 0; j0 < P; j0++)
+                for (size_t er = 0; er < f->nuk; er++) {
+                    memset(vb, 0, DW * sizeof *vb);
+                    for (size_t ec = 0; ec < C; ec++) {
+                        uint64_t v = lane_get(&ln, resid + (er * C + ec) * ln.nw,
+                                              k * P + j0 + off);
+                        vb[ec >> 6] |= v << (ec & 63);
+                        vb[(ec + C) >> 6] |= v << ((ec + C) & 63);
+                    }
+                    for (size_t t = 0; t < C / P; t++) {
+                        /* bit ec of the window: V[ec - P t mod C] */
+                        for (size_t q = 0; q < CW; q++)
+                            win[q] = bits_at(vb, C - P * t + 64 * q);
+                        or_bits(Et + (k * C + j0 + P * t) * mw, er * C, win, C);
+                    }
+                }
+        toggle__free(vb);
+        toggle__bits_transpose(rows, mw, Et, mw, m, m);
+        toggle__free(Et);
+        for (size_t e = 0; e < m; e++)
+            bb[e >> 6] |= lane_get(&ln, resid + e * ln.nw, ln.blane) << (e & 63);
+        rc = toggle__system_adopt_packed(ss, m, m, rows, bb, true);
+        rows = NULL;
+        goto out;
+    }
+    E = toggle__malloc_array(m ? m * m : 1, sizeof *E);
+    bb = toggle__malloc_array(m ? m : 1, sizeof *bb);
+    if (!E || !bb) {
+        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer small system");
+        goto out;
+    }
+    for (size_t k = 0; k < f->nuk; k++)
+        for (size_t j0 = 0; j0 < P; j0++)
+            for (size_t er = 0; er < f->nuk; er++) {
+                for (size_t ec = 0; ec < C; ec++)
+                    V[ec] = V[ec + C] = lane_get(&ln, resid + (er * C + ec) * ln.nw,
+                                                 k * P + j0 + off);
+                for (size_t t = 0; t < C / P; t++)
+                    for (size_t ec = 0; ec < C; ec++)
+                        E[(er * C + ec) * m + k * C + j0 + P * t] = V[C - P * t + ec];
+            }
+    for (size_t e = 0; e < m; e++)
+        bb[e] = toggle__submod(0, lane_get(&ln, resid + e * ln.nw, ln.blane), f->p);
+    rc = toggle_system_new_matrix(ss, m, m, E, bb, f->p);
+out:
+    lanes_clear(&ln);
+    toggle__free(resid);
+    toggle__free(V);
+    toggle__free(rows);
+    toggle__free(bb);
+    toggle__free(E);
+    return rc;
+}
+
+/* Solve the small system with the engine AUTO picks, without the run's
+ * certificate route (the transfer engine never reads the small system's
+ * certificate, and deciding its route walks the m x m matrix); the budget
+ * is the transfer engine's estimate. */
+static int solve_small(const toggle_system *ss, toggle_solution **small)
+{
+    const toggle__engine_entry *e = toggle__engine_choose(ss);
+    if (!e)
+        return TOGGLE_EUNSUPPORTED; /* choose set the message */
+    toggle_solution *sol = NULL;
+    int rc = toggle__solution_new(&sol, ss, e->id);
+    if (!rc)
+        rc = e->engine->solve(ss, sol);
+    if (rc) {
+        toggle_solution_free(sol);
+        return rc;
+    }
+    *small = sol;
+    return TOGGLE_OK;
+}
+
 /* E (m x m) and -e0 from one chase with lane 0 the constant, lane 1 + i
  * unknown i; then solve it by the engines on a dense system. */
 static int small_system(const toggle_system *s, tframe *f, toggle_solution **small)
 {
     size_t m = f->nuk * f->C, L = m + 1;
     lanes ln;
-    int rc = lanes_init(&ln, f, L);
+    memset(&ln, 0, sizeof ln);
     uint64_t *resid = NULL, *E = NULL, *rhs = NULL;
     toggle_system *ss = NULL;
-    if (rc)
+    int rc;
+    for (size_t P = 1; P <= 2; P++)
+        if (shift_invariant(f, P)) {
+            if ((rc = small_system_shift(s, f, P, &ss)))
+                goto out;
+            rc = solve_small(ss, small);
+            goto out;
+        }
+    if ((rc = lanes_init(&ln, f, L)))
         goto out;
+    /* F_2: unknown i in lane i and b in lane m, so that a residual cell's
+     * first m bits are its row of E; odd p: b in lane 0, unknown i in 1 + i */
+    size_t off = f->p == 2 ? 0 : 1;
+    ln.blane = f->p == 2 ? m : 0;
     for (size_t i = 0; i < m; i++)
-        lane_set(&ln, ln.saved + i * ln.nw, i + 1, 1);
+        lane_set(&ln, ln.saved + i * ln.nw, i + off, 1);
     resid = toggle__calloc(m * ln.nw, sizeof *resid);
+    if (f->p == 2) {
+        rc = resid ? chase(&ln, true, s, resid, NULL, NULL)
+                   : toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer small system");
+        if (rc)
+            goto out;
+        size_t mw = (m + 63) / 64;
+        uint64_t *rows = toggle__calloc(m ? m * mw : 1, sizeof *rows);
+        uint64_t *bb = toggle__calloc(mw ? mw : 1, sizeof *bb);
+        if (!rows || !bb) {
+            toggle__free(rows);
+            toggle__free(bb);
+            rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer small system");
+            goto out;
+        }
+        for (size_t e = 0; e < m; e++) {
+            const uint64_t *cell = resid + e * ln.nw;
+            memcpy(rows + e * mw, cell, mw * sizeof *rows);
+            if (m & 63)
+                rows[e * mw + mw - 1] &= ((uint64_t)1 << (m & 63)) - 1;
+            bb[e >> 6] |= ((cell[m >> 6] >> (m & 63)) & 1) << (e & 63);
+        }
+        rc = toggle__system_adopt_packed(&ss, m, m, rows, bb, true);
+        toggle__free(bb);
+        if (rc)
+            goto out;
+        toggle__free(resid);
+        resid = NULL;
+        rc = solve_small(ss, small);
+        goto out;
+    }
     E = toggle__malloc_array((m * m) > 0 ? m * m : 1, sizeof *E);
     rhs = toggle__malloc_array(m ? m : 1, sizeof *rhs);
     if (!resid || !E || !rhs) {
@@ -525,15 +1051,7 @@ static int small_system(const toggle_system *s, tframe *f, toggle_solution **sma
     E = NULL;
     toggle__free(resid);
     resid = NULL;
-    /* the engine itself, without toggle_solve's certificate (the board's
-     * certificate comes from the policy) and without a second budget check
-     * (transfer_estimate counts this solve) */
-    const toggle__engine_entry *se = toggle__engine_choose(ss);
-    rc = se ? toggle__solution_new(small, ss, se->id) : TOGGLE_EUNSUPPORTED;
-    if (!rc && (rc = se->engine->solve(ss, *small))) {
-        toggle_solution_free(*small);
-        *small = NULL;
-    }
+    rc = solve_small(ss, small);
 out:
     lanes_clear(&ln);
     toggle__free(resid);
@@ -762,12 +1280,40 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
 typedef struct {
     toggle_solution *sol;
     bool with_b;
+    uint64_t *tbuf; /* F_2: L rows of (C + 63) / 64 words */
 } out_ctx;
 
-static void write_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row)
+static void write_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row,
+                      const uint64_t *lrow, size_t lstride)
 {
     out_ctx *ctx = ctx_;
     const tframe *f = ln->f;
+    if (lrow) {
+        for (size_t l = 0; l < ln->L; l++) {
+            toggle__vecs *v = ctx->with_b && l == 0 ? &ctx->sol->x : &ctx->sol->kernel;
+            size_t i = ctx->with_b && l == 0 ? 0 : l - ctx->with_b;
+            const uint64_t *bits = lrow + l * lstride;
+            if (!f->tr) {
+                or_bits(toggle__vecs_row(v, i), r * f->C, bits, f->C);
+                continue;
+            }
+            for (size_t j = 0; j < f->C; j++)
+                if ((bits[j >> 6] >> (j & 63)) & 1)
+                    toggle__vecs_set(v, i, frame_cell(f, r, j), 1);
+        }
+        return;
+    }
+    if (f->p == 2 && !f->tr && ctx->tbuf) {
+        /* the C x L bit matrix of the row, transposed: lane l's C bits */
+        size_t CW = (f->C + 63) / 64;
+        toggle__bits_transpose(ctx->tbuf, CW, row, ln->nw, f->C, ln->L);
+        for (size_t l = 0; l < ln->L; l++) {
+            toggle__vecs *v = ctx->with_b && l == 0 ? &ctx->sol->x : &ctx->sol->kernel;
+            size_t i = ctx->with_b && l == 0 ? 0 : l - ctx->with_b;
+            or_bits(toggle__vecs_row(v, i), r * f->C, ctx->tbuf + l * CW, f->C);
+        }
+        return;
+    }
     for (size_t j = 0; j < f->C; j++) {
         const uint64_t *cell = row + j * ln->nw;
         size_t idx = frame_cell(f, r, j);
@@ -783,6 +1329,144 @@ static void write_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row
     }
 }
 
+/* Lane l of the unknown rows := U[l] (L vectors of m values). */
+static void load_lanes(lanes *ln, const uint64_t *U, size_t m)
+{
+    memset(ln->saved, 0, m * ln->nw * sizeof *ln->saved);
+    for (size_t l = 0; l < ln->L; l++)
+        for (size_t i = 0; i < m; i++)
+            if (U[l * m + i])
+                lane_set(ln, ln->saved + i * ln->nw, l, U[l * m + i]);
+}
+
+typedef struct {
+    size_t first;  /* first captured frame row */
+    size_t H;      /* rows captured */
+    uint64_t *T;   /* L vectors of H * C values */
+} tail_ctx;
+
+static void capture_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row,
+                        const uint64_t *lrow, size_t lstride)
+{
+    tail_ctx *t = ctx_;
+    size_t C = ln->f->C;
+    if (r < t->first)
+        return;
+    if (lrow) {
+        for (size_t l = 0; l < ln->L; l++)
+            for (size_t j = 0; j < C; j++)
+                t->T[l * t->H * C + (r - t->first) * C + j] =
+                    (lrow[l * lstride + (j >> 6)] >> (j & 63)) & 1;
+        return;
+    }
+    for (size_t j = 0; j < C; j++)
+        for (size_t l = 0; l < ln->L; l++)
+            t->T[l * t->H * C + (r - t->first) * C + j] = lane_get(ln, row + j * ln->nw, l);
+}
+
+/* The canonical form computed on the last H = Hf + Hb frame rows (board
+ * rows, so the last H C cells of the row-major order). The free columns are
+ * the last nonzero positions of a reverse echelon basis (canonicalise); when
+ * the kernel's restriction to those cells is injective, every kernel
+ * vector's last nonzero lies there, and the reverse echelon of the
+ * restrictions, applied to the unknown rows U (the chase is linear), gives
+ * the canonical basis and particular solution without touching the board.
+ * Otherwise (a restriction becomes dependent) *full asks for canonicalise. */
+static int tail_canonical(lanes *ln, const toggle_system *s, bool solvable, uint64_t *U, size_t m,
+                          uint64_t *resid, bool *full)
+{
+    const tframe *f = ln->f;
+    size_t C = f->C, H = f->Hf + f->Hb, L = ln->L, dn = L - solvable;
+    uint64_t p = f->p;
+    if (H > f->R)
+        H = f->R;
+    size_t hc = H * C;
+    tail_ctx t = {f->R - H, H, toggle__calloc(L * hc, sizeof(uint64_t))};
+    size_t *piv = toggle__malloc_array(dn, sizeof *piv);
+    bool *used = toggle__calloc(dn, sizeof *used);
+    uint64_t *sw = toggle__malloc_array(hc > m ? hc : m, sizeof *sw);
+    int rc = TOGGLE_OK;
+    *full = false;
+    if (!t.T || !piv || !used || !sw) {
+        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the canonical kernel");
+        goto out;
+    }
+    if ((rc = chase(ln, solvable, s, resid, capture_row, &t)))
+        goto out;
+    uint64_t *K = t.T + solvable * hc, *KU = U + solvable * m;
+    for (size_t step = 0; step < dn; step++) {
+        size_t best = SIZE_MAX, bi = 0;
+        for (size_t i = 0; i < dn; i++) {
+            if (used[i])
+                continue;
+            size_t l = hc;
+            while (l > 0 && !K[i * hc + l - 1])
+                l--;
+            if (l == 0) {
+                *full = true; /* the tail does not decide */
+                goto out;
+            }
+            if (best == SIZE_MAX || l - 1 > best) {
+                best = l - 1;
+                bi = i;
+            }
+        }
+        used[bi] = true;
+        piv[bi] = best;
+        uint64_t lead = K[bi * hc + best];
+        if (lead != 1) {
+            uint64_t inv = toggle__invmod(lead, p);
+            for (size_t q = 0; q < hc; q++)
+                K[bi * hc + q] = toggle__mulmod(K[bi * hc + q], inv, p);
+            for (size_t q = 0; q < m; q++)
+                KU[bi * m + q] = toggle__mulmod(KU[bi * m + q], inv, p);
+        }
+        for (size_t i = 0; i < dn + solvable; i++) {
+            /* i < dn: the other kernel vectors; i == dn: the particular */
+            uint64_t *vt = i < dn ? K + i * hc : t.T, *vu = i < dn ? KU + i * m : U;
+            if (i == bi && i < dn)
+                continue;
+            uint64_t e = vt[best];
+            if (!e)
+                continue;
+            if (p == 2) {
+                for (size_t q = 0; q < hc; q++)
+                    vt[q] ^= K[bi * hc + q];
+                for (size_t q = 0; q < m; q++)
+                    vu[q] ^= KU[bi * m + q];
+                continue;
+            }
+            for (size_t q = 0; q < hc; q++)
+                if (K[bi * hc + q])
+                    vt[q] = toggle__submod(vt[q], toggle__mulmod(e, K[bi * hc + q], p), p);
+            for (size_t q = 0; q < m; q++)
+                if (KU[bi * m + q])
+                    vu[q] = toggle__submod(vu[q], toggle__mulmod(e, KU[bi * m + q], p), p);
+        }
+    }
+    /* order by free column (base + piv) */
+    for (size_t a = 0; a < dn; a++) {
+        size_t mi = a;
+        for (size_t b = a + 1; b < dn; b++)
+            if (piv[b] < piv[mi])
+                mi = b;
+        if (mi != a) {
+            memcpy(sw, KU + a * m, m * sizeof *sw);
+            memcpy(KU + a * m, KU + mi * m, m * sizeof *sw);
+            memcpy(KU + mi * m, sw, m * sizeof *sw);
+            size_t tp = piv[a];
+            piv[a] = piv[mi];
+            piv[mi] = tp;
+        }
+    }
+out:
+    toggle__free(t.T);
+    toggle__free(piv);
+    toggle__free(used);
+    toggle__free(sw);
+    return rc;
+}
+
 static int transfer_solve(const toggle_system *s, toggle_solution *sol)
 {
     if (!is_board(s))
@@ -794,7 +1478,8 @@ static int transfer_solve(const toggle_system *s, toggle_solution *sol)
     toggle_solution *small = NULL;
     lanes ln;
     memset(&ln, 0, sizeof ln);
-    uint64_t *resid = NULL, *tmp = NULL;
+    uint64_t *resid = NULL, *tmp = NULL, *U = NULL;
+    bool full = false;
     size_t m = f.nuk * f.C;
     int rc = small_system(s, &f, &small);
     if (rc)
@@ -824,19 +1509,36 @@ static int transfer_solve(const toggle_system *s, toggle_solution *sol)
             rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer answers");
             goto out;
         }
+        U = toggle__malloc_array(m ? L * m : 1, sizeof *U);
+        if (!U) {
+            rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer answers");
+            goto out;
+        }
         for (size_t l = 0; l < L; l++) {
             if (solvable && l == 0)
-                rc = toggle_solution_particular(small, tmp, m);
+                rc = toggle_solution_particular(small, U + l * m, m);
             else
-                rc = toggle_solution_kernel_vector(small, l - solvable, tmp, m);
+                rc = toggle_solution_kernel_vector(small, l - solvable, U + l * m, m);
             if (rc)
                 goto out;
-            for (size_t i = 0; i < m; i++)
-                if (tmp[i])
-                    lane_set(&ln, ln.saved + i * ln.nw, l, tmp[i]);
         }
-        out_ctx ctx = {sol, solvable};
-        if ((rc = chase(&ln, solvable, s, resid, write_row, &ctx)))
+        /* the canonical form from the last frame rows (when they decide) */
+        if (dn && !f.tr && !f.all) {
+            load_lanes(&ln, U, m);
+            if ((rc = tail_canonical(&ln, s, solvable, U, m, resid, &full)))
+                goto out;
+        } else {
+            full = dn > 0;
+        }
+        load_lanes(&ln, U, m);
+        out_ctx ctx = {sol, solvable, NULL};
+        if (f.p == 2 && !(ctx.tbuf = toggle__calloc(L * ((f.C + 63) / 64), sizeof *ctx.tbuf))) {
+            rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer answers");
+            goto out;
+        }
+        rc = chase(&ln, solvable, s, resid, write_row, &ctx);
+        toggle__free(ctx.tbuf);
+        if (rc)
             goto out;
         for (size_t i = 0; i < m * ln.nw; i++)
             if (resid[i]) {
@@ -844,11 +1546,13 @@ static int transfer_solve(const toggle_system *s, toggle_solution *sol)
                 goto out;
             }
     }
-    rc = canonicalise(sol);
+    if (full)
+        rc = canonicalise(sol);
 out:
     lanes_clear(&ln);
     toggle__free(resid);
     toggle__free(tmp);
+    toggle__free(U);
     toggle_solution_free(small);
     frame_clear(&f);
     return rc;

@@ -1,17 +1,21 @@
 /* The transfer engine (TOGGLE_ENGINE_TRANSFER) against full elimination (the
- * FLINT engine forced): identical canonical answers (solvability, nullity,
+ * build's prime engine forced, TU_ENGINE_PRIME: FLINT, or dense without
+ * FLINT): identical canonical answers (solvability, nullity,
  * particular solution, kernel basis, certificate) on every board up to
  * 12 x 12 of every lattice (square, Moore, hex, tri), wrap (none, torus,
  * cylinder), with and without self, over 2, 3, 5, 7 and a large prime, with
  * random start and target; random stencils with wraps. Every answer is also
  * checked against this suite's own neighbourhood model (tests/common:
- * tu_grid_neighbours, written from the documented conventions). */
+ * tu_grid_neighbours, written from the documented conventions). The torus
+ * nullity by polynomials against the own elimination, OEIS A165738 and
+ * Buchholz's formula. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "testutil.h"
+#include "tu_engine.h"
 
 static const uint64_t primes[] = {2, 3, 5, 7, 1000000007ull};
 #define NPRIMES (sizeof primes / sizeof *primes)
@@ -88,11 +92,11 @@ static void check_board(size_t rows, size_t cols, uint32_t flags, uint64_t k, tu
     toggle_system *s = NULL;
     ck_assert_int_eq(toggle_graph_new_grid(&g, rows, cols, flags), TOGGLE_OK);
     ck_assert_int_eq(toggle_system_new(&s, g, k, st, tg), TOGGLE_OK);
-    toggle_solution *ref = solve_with(s, TOGGLE_ENGINE_FLINT);
+    toggle_solution *ref = solve_with(s, TU_ENGINE_PRIME);
     toggle_solution *got = solve_with(s, TOGGLE_ENGINE_TRANSFER);
     ck_assert_ptr_nonnull(ref);
     const char *err = tu_verify(ref, a, b, n, n, k, SIZE_MAX);
-    ck_assert_msg(!err, "flint %zux%zu flags 0x%x k=%llu: %s", rows, cols, (unsigned)flags,
+    ck_assert_msg(!err, "reference %zux%zu flags 0x%x k=%llu: %s", rows, cols, (unsigned)flags,
                   (unsigned long long)k, err);
     if (got) {
         handled++;
@@ -186,7 +190,7 @@ START_TEST(random_stencils)
         ck_assert_int_eq(toggle_graph_new_stencil(&g, rows, cols, dr, dc, w, cnt, flags),
                          TOGGLE_OK);
         ck_assert_int_eq(toggle_system_new(&s, g, k, NULL, b), TOGGLE_OK);
-        toggle_solution *ref = solve_with(s, TOGGLE_ENGINE_FLINT);
+        toggle_solution *ref = solve_with(s, TU_ENGINE_PRIME);
         toggle_solution *got = solve_with(s, TOGGLE_ENGINE_TRANSFER);
         tried++;
         if (got) {
@@ -212,15 +216,78 @@ END_TEST
 
 /* Buchholz: the (n + 1) x (n + 1) square torus over F_2 has nullity
  * 2 d(n) + 4 [n = 2 mod 3], d(n) the classic n x n nullity (A159257), which
- * the polynomial route computes; the torus goes through the transfer engine. */
+ * the classic polynomial route computes. The torus nullity comes from the
+ * torus polynomials (n < 300) and, for n < 120, also from the transfer
+ * engine's solve (forced). */
 START_TEST(torus_buchholz_formula)
 {
-    for (size_t n = 2; n <= 120; n++) {
-        size_t d = 0, t = 0;
+    for (size_t n = 2; n < 300; n++) {
+        size_t d = 0, t = 0, want;
         ck_assert_int_eq(toggle_grid_nullity(n, n, 2, 0, &d), TOGGLE_OK);
         ck_assert_int_eq(toggle_grid_nullity(n + 1, n + 1, 2, TOGGLE_GRID_TORUS, &t), TOGGLE_OK);
-        ck_assert_msg(t == 2 * d + (n % 3 == 2 ? 4 : 0), "torus %zu: nullity %zu, formula %zu",
-                      n + 1, t, 2 * d + (n % 3 == 2 ? 4 : 0));
+        want = 2 * d + (n % 3 == 2 ? 4 : 0);
+        ck_assert_msg(t == want, "torus %zu: nullity %zu, formula %zu", n + 1, t, want);
+        if (n >= 120)
+            continue;
+        toggle_graph *g = NULL;
+        toggle_system *s = NULL;
+        ck_assert_int_eq(toggle_graph_new_grid(&g, n + 1, n + 1, TOGGLE_GRID_TORUS), TOGGLE_OK);
+        ck_assert_int_eq(toggle_system_new(&s, g, 2, NULL, NULL), TOGGLE_OK);
+        toggle_solution *sol = solve_with(s, TOGGLE_ENGINE_TRANSFER);
+        ck_assert_ptr_nonnull(sol);
+        ck_assert_msg(toggle_solution_nullity(sol) == want, "torus %zu: transfer nullity %zu, "
+                      "formula %zu", n + 1, toggle_solution_nullity(sol), want);
+        toggle_solution_free(sol);
+        toggle_system_free(s);
+        toggle_graph_free(g);
+    }
+}
+END_TEST
+
+/* The torus nullity by polynomials (toggle_grid_nullity, no elimination)
+ * against this suite's own model: n - rank of tu_grid_matrix (tests/common,
+ * its own Gauss elimination), every torus up to 12 x 12 (16 x 16 over F_2),
+ * with and without self, over 2, 3, 5, 7 and a large prime. */
+START_TEST(torus_nullity_by_polynomials)
+{
+    size_t checked = 0;
+    for (size_t q = 0; q < NPRIMES; q++)
+        for (uint32_t ns = 0; ns <= TOGGLE_GRID_NO_SELF; ns++) {
+            size_t side = primes[q] == 2 ? 16 : primes[q] > 100 ? 8 : 12;
+            for (size_t r = 1; r <= side; r++)
+                for (size_t c = 1; c <= side; c++) {
+                    uint32_t flags = TOGGLE_GRID_TORUS | ns;
+                    uint64_t *a = tu_grid_matrix(r, c, flags);
+                    size_t want = r * c - tu_rank(a, r * c, r * c, primes[q]), got = 0;
+                    free(a);
+                    ck_assert_int_eq(toggle_grid_nullity(r, c, primes[q], flags, &got),
+                                     TOGGLE_OK);
+                    ck_assert_msg(got == want, "torus %zux%zu%s mod %llu: nullity %zu, own "
+                                  "elimination %zu", r, c, ns ? " no-self" : "",
+                                  (unsigned long long)primes[q], got, want);
+                    checked++;
+                }
+        }
+    printf("torus nullity by polynomials: %zu boards agree with elimination\n", checked);
+}
+END_TEST
+
+/* OEIS A165738, the nullity of the n x n torus over F_2, n = 1..90, as
+ * published at https://oeis.org/A165738 (terms by Max Alekseyev and Thomas
+ * Buchholz); reproduced here by the polynomials, n <= 16 also by the own
+ * elimination above, and n <= 300 by Buchholz's formula below. */
+static const unsigned char a165738[90] = {
+    0, 0, 4, 0, 8, 8, 0, 0, 4, 16, 0, 16, 0, 0, 12, 0, 16, 8, 0, 32, 4, 0, 0, 32, 8, 0, 4, 0,
+    0, 24, 40, 0, 44, 32, 8, 16, 0, 0, 4, 64, 0, 8, 0, 0, 12, 0, 0, 64, 0, 16, 20, 0, 0, 8, 8,
+    0, 4, 0, 0, 48, 0, 80, 52, 0, 56, 88, 0, 64, 4, 16, 0, 32, 0, 0, 12, 0, 0, 8, 0, 128, 4,
+    0, 0, 16, 24, 0, 4, 0, 0, 24};
+
+START_TEST(oeis_a165738)
+{
+    for (size_t n = 1; n <= 90; n++) {
+        size_t t = 0;
+        ck_assert_int_eq(toggle_grid_nullity(n, n, 2, TOGGLE_GRID_TORUS, &t), TOGGLE_OK);
+        ck_assert_msg(t == a165738[n - 1], "A165738(%zu) = %u, got %zu", n, a165738[n - 1], t);
     }
 }
 END_TEST
@@ -236,6 +303,8 @@ static Suite *suite(void)
     tcase_add_test(tc, moore_all_boards);
     tcase_add_test(tc, random_stencils);
     tcase_add_test(tc, torus_buchholz_formula);
+    tcase_add_test(tc, torus_nullity_by_polynomials);
+    tcase_add_test(tc, oeis_a165738);
     suite_add_tcase(su, tc);
     return su;
 }
