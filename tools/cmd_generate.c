@@ -1,7 +1,10 @@
 /* toggle generate: random solvable start boards; and the solution-space
  * output of toggle solve (--all-solutions, --fewest). */
+#define _POSIX_C_SOURCE 200809L
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 
@@ -174,6 +177,80 @@ static uint64_t *read_costs(const char *path, size_t n)
     return c;
 }
 
+/* --fewest's progress on stderr (a terminal, or with --checkpoint), and
+ * Ctrl-C: the search stops after its current chunks and keeps its state. */
+static struct {
+    const char *checkpoint; /* --checkpoint FILE, or NULL */
+    toggle_search *se;      /* the running search, or NULL (the solve) */
+    int show;
+} fewest_cli;
+static volatile sig_atomic_t fewest_interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    fewest_interrupted = 1;
+}
+
+static int fewest_progress(void *payload, double fraction)
+{
+    (void)payload;
+    if (fewest_cli.show) {
+        if (fewest_cli.se) {
+            uint64_t best, bound;
+            toggle_search_progress(fewest_cli.se, &best, &bound);
+            fprintf(stderr, "\rfewest: %5.1f%% of the chunks done", fraction * 100.0);
+            if (best != UINT64_MAX)
+                fprintf(stderr, ", best %llu", (unsigned long long)best);
+            if (bound != UINT64_MAX)
+                fprintf(stderr, ", bound %llu", (unsigned long long)bound);
+            fprintf(stderr, "   ");
+        } else {
+            fprintf(stderr, "\rsolve: %5.1f%%   ", fraction * 100.0);
+        }
+        fflush(stderr);
+    }
+    return fewest_interrupted != 0;
+}
+
+void cli_fewest_setup(toggle_system *s, const char *checkpoint)
+{
+    fewest_cli.checkpoint = checkpoint;
+    fewest_cli.show = checkpoint || isatty(2);
+    toggle_system_set_progress(s, fewest_progress, NULL);
+}
+
+/* Write the search's checkpoint to path (through path.tmp, renamed). */
+static int save_checkpoint(toggle_search *se, const char *path)
+{
+    size_t need = 0;
+    int rc = toggle_search_save(se, NULL, 0, &need);
+    if (rc != TOGGLE_EBUFSIZE)
+        return cli_status("--checkpoint", rc);
+    unsigned char *buf = malloc(need);
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + 5);
+    if (!buf || !tmp) {
+        free(buf);
+        free(tmp);
+        return cli_fail("--checkpoint", "out of memory");
+    }
+    memcpy(tmp, path, plen);
+    memcpy(tmp + plen, ".tmp", 5);
+    rc = toggle_search_save(se, buf, need, &need);
+    FILE *out = rc ? NULL : fopen(tmp, "wb");
+    int bad = !out || fwrite(buf, 1, need, out) != need;
+    if (out && fclose(out))
+        bad = 1;
+    if (!bad && rename(tmp, path))
+        bad = 1;
+    free(buf);
+    free(tmp);
+    if (rc)
+        return cli_status("--checkpoint", rc);
+    return bad ? cli_fail("--checkpoint", "cannot write '%s'", path) : 0;
+}
+
 int cli_space_report_costs(FILE *f, const toggle_solution *sol, size_t rows, size_t cols,
                            int all_solutions, uint64_t limit, int fewest, int metric,
                            const char *cost_file, uint64_t threads)
@@ -198,15 +275,54 @@ int cli_space_report_costs(FILE *f, const toggle_solution *sol, size_t rows, siz
         rc = toggle_search_new(&se, sol);
         if (!rc)
             rc = toggle_search_set_option(se, TOGGLE_OPT_METRIC, (uint64_t)metric);
+        /* over F_2 the split search is exhaustive by default up to
+         * nullity 44 (2^44 solutions; 65 x 65 is 2^42) */
+        if (!limit && k == 2 && toggle_solution_nullity(sol) <= 44)
+            limit = UINT64_MAX;
         if (!rc && limit)
             rc = toggle_search_set_option(se, TOGGLE_OPT_SEARCH_LIMIT, limit);
+        if (!rc && fewest_cli.checkpoint) {
+            size_t clen = 0;
+            char *cbuf = cli_read_file(fewest_cli.checkpoint, &clen);
+            if (cbuf) { /* no file yet: a new search */
+                rc = toggle_search_resume(se, cbuf, clen);
+                free(cbuf);
+                if (rc) {
+                    toggle_search_free(se);
+                    free(x);
+                    return cli_status("--checkpoint", rc);
+                }
+            }
+        }
         if (!rc && threads != UINT64_MAX)
             rc = toggle_search_set_option(se, TOGGLE_OPT_THREADS, threads);
         if (!rc && cost)
             rc = toggle_search_set_costs(se, cost, n);
         free(cost);
+        struct sigaction sa, old_sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_sigint;
+        sigemptyset(&sa.sa_mask);
+        fewest_interrupted = 0;
+        fewest_cli.se = se;
+        sigaction(SIGINT, &sa, &old_sa);
         if (!rc)
             rc = toggle_search_run(se);
+        sigaction(SIGINT, &old_sa, NULL);
+        fewest_cli.se = NULL;
+        if (fewest_cli.show)
+            fprintf(stderr, "\n");
+        int stopped = rc == TOGGLE_ECANCELED;
+        if (fewest_cli.checkpoint && (!rc || stopped)) {
+            int st = save_checkpoint(se, fewest_cli.checkpoint);
+            if (st) {
+                toggle_search_free(se);
+                free(x);
+                return st;
+            }
+        }
+        if (stopped && toggle_search_result(se, NULL, 0, NULL, NULL, NULL) == TOGGLE_OK)
+            rc = TOGGLE_OK; /* print what it reached */
         if (rc == TOGGLE_ENOSOLUTION && cost_file) {
             toggle_search_free(se);
             free(x);
@@ -225,11 +341,20 @@ int cli_space_report_costs(FILE *f, const toggle_solution *sol, size_t rows, siz
         }
         fprintf(f, "fewest %s: %llu (%s; %llu solutions examined)\n",
                 metric == TOGGLE_METRIC_CELLS ? "cells" : "presses", (unsigned long long)w,
-                proven ? "proven optimal" : "best found within the limit, not proven",
+                proven    ? "proven optimal"
+                : stopped ? "interrupted: best found so far, not proven"
+                          : "best found within the limit, not proven",
                 (unsigned long long)visited);
         if (!proven)
             fprintf(f, "lower bound: %llu\n", (unsigned long long)lower);
+        if (!proven && fewest_cli.checkpoint)
+            fprintf(f, "checkpoint: %s (run the same command again to continue)\n",
+                    fewest_cli.checkpoint);
         cli_print_vector(f, x, n, rows, cols, k);
+        if (stopped) {
+            free(x);
+            return cli_fail("--fewest", "interrupted");
+        }
     }
     if (all_solutions) {
         toggle_iter *it = NULL;

@@ -34,7 +34,8 @@ static const char solve_usage[] =
     "  --all              also print the kernel basis\n"
     "  --all-solutions    print every solution (Gray order over the kernel)\n"
     "  --limit N          with --all-solutions: at most N; with --fewest: examine\n"
-    "                     at most N solutions (default 2^32)\n"
+    "                     at most N solutions (default 2^32; over F_2 with\n"
+    "                     nullity <= 44: every solution)\n"
     "  --fewest           print a solution with the fewest presses\n"
     "  --metric M         for --fewest: cells (default) or presses (sum of x_i)\n"
     "  --steps            print the elimination as a script of row operations\n"
@@ -43,6 +44,9 @@ static const char solve_usage[] =
     "                     symmetries (prime k)\n"
     "  --cost FILE        for --fewest: a board of per-cell costs, whitespace-\n"
     "                     separated, one row per line; x = may not be pressed\n"
+    "  --checkpoint FILE  for --fewest over F_2: continue the search saved in FILE\n"
+    "                     (if it exists) and save it there when it ends, stops at\n"
+    "                     --limit or is interrupted (Ctrl-C); progress on stderr\n"
     "  --json             one JSON object with the keys solvable, modulus, engine,\n"
     "                     rows, cols, nullity, count, solution, kernel and (when\n"
     "                     unsolvable) certificate\n"
@@ -56,6 +60,7 @@ typedef struct {
     int all_solutions, fewest, metric; /* solution spaces (cli_space_report) */
     uint64_t limit;
     const char *cost;
+    const char *checkpoint; /* --checkpoint FILE (with --fewest) */
     uint64_t threads; /* --threads: 0 (default) = every online CPU */
 } solve_opts;
 
@@ -257,6 +262,10 @@ int cmd_solve(int argc, char **argv)
         } else if (cli_opt(argc, argv, &i, "--limit", &val)) {
             if (!val || cli_parse_u64(val, &o.limit) || !o.limit)
                 return cli_fail("--limit", "expected a positive number");
+        } else if (cli_opt(argc, argv, &i, "--checkpoint", &val)) {
+            if (!val)
+                return cli_fail("--checkpoint", "expected a file");
+            o.checkpoint = val;
         } else if (cli_opt(argc, argv, &i, "--cost", &val)) {
             if (!val)
                 return cli_fail("--cost", "expected a file");
@@ -344,6 +353,8 @@ int cmd_solve(int argc, char **argv)
         toggle_system_free(s);
         return status;
     }
+    if (o.fewest && !o.json)
+        cli_fewest_setup(s, o.checkpoint);
     toggle_solution *sol = NULL;
     int rc = toggle_solve(&sol, s);
     if (rc) {

@@ -53,6 +53,9 @@ int cli_parse_metric(const char *s, int *metric);
 int cli_space_report_costs(FILE *f, const toggle_solution *sol, size_t rows, size_t cols,
                            int all_solutions, uint64_t limit, int fewest, int metric,
                            const char *cost_file, uint64_t threads);
+/* Before toggle_solve for --fewest: the progress on stderr (a terminal or
+ * --checkpoint), Ctrl-C, and --checkpoint FILE (or NULL). */
+void cli_fewest_setup(toggle_system *s, const char *checkpoint);
 
 /* toggle render --toggles (cmd_toggles.c): the picture of a system's toggle
  * matrix, *rows x *cols values (malloc'd), or NULL after printing why. */

@@ -121,3 +121,24 @@ def test_render_and_symmetry():
     with toggle.RenderOptions(border=1) as opts:
         assert opts["border"] == 1 and opts.size(2, 3) == (26, 18)
     assert toggle.symmetry_of_shape(3, 3) == toggle.SYM_ALL
+
+
+def test_fewest_search_resumes_to_the_same_answer(arrays):
+    # 39 x 39 all-on (d = 32, A075464(39) = 561): stopped by the limit,
+    # then continued from its checkpoint with other thread counts
+    s = toggle.System(toggle.Graph.grid(39), 2, target=[1] * (39 * 39))
+    with s, s.solve() as sol:
+        full = sol.fewest_search(threads=2, search_limit=0)
+        assert full.proven and full.weight == full.best == full.bound == 561
+        part = sol.fewest_search(threads=3, search_limit=1 << 26)
+        assert part.bound <= 561 <= part.weight and part.checkpoint
+        assert part.visited < full.visited
+        done = sol.fewest_search(threads=1, search_limit=0, resume=part.checkpoint)
+        assert done.proven and done.weight == 561 and tolist(done.x) == tolist(full.x)
+        assert done.visited == full.visited
+        with pytest.raises(toggle.ToggleError):
+            sol.fewest_search(resume=b"not a checkpoint")
+    s4, sol4 = _four_by_four()
+    with s4, sol4:
+        with pytest.raises(toggle.ToggleError):
+            sol4.fewest_search(resume=part.checkpoint)

@@ -43,7 +43,7 @@ from ._core import (
 )
 
 from ._space import (
-    Rng, SolutionIterator, Generator, FewestPresses, METRIC_CELLS, METRIC_PRESSES,
+    Rng, SolutionIterator, Generator, FewestPresses, FewestSearch, METRIC_CELLS, METRIC_PRESSES,
     SEARCH_OPT_METRIC, SEARCH_OPT_SEARCH_LIMIT,
     GENERATOR_OPT_SEED, GENERATOR_OPT_UNIQUE, GENERATOR_OPT_PRESSES, GENERATOR_OPT_METRIC,
     GENERATOR_OPT_LIT, GENERATOR_OPT_ATTEMPTS, GENERATOR_OPT_SEARCH_LIMIT,

@@ -6,8 +6,8 @@ import ctypes
 
 from . import _ffi
 from . import _arrays as A
-from ._core import _Handle, _new, Solution
-from ._errors import call, check, ITEROVER
+from ._core import _Handle, _new, Solution, SYSTEM_OPT_THREADS
+from ._errors import call, check, ITEROVER, EUNSUPPORTED
 
 P, c_size_t, c_u64, c_int, c_void_p = (ctypes.POINTER, ctypes.c_size_t, ctypes.c_uint64,
                                        ctypes.c_int, ctypes.c_void_p)
@@ -29,6 +29,9 @@ _ffi.declare({
     "toggle_search_result": (c_int, [c_void_p, P(c_u64), c_size_t, P(c_u64), P(c_int),
                                      P(c_u64)]),
     "toggle_search_free": (None, [c_void_p]),
+    "toggle_search_save": (c_int, [c_void_p, c_void_p, c_size_t, P(c_size_t)]),
+    "toggle_search_resume": (c_int, [c_void_p, c_void_p, c_size_t]),
+    "toggle_search_progress": (c_int, [c_void_p, P(c_u64), P(c_u64)]),
     "toggle_generator_new": (c_int, [P(c_void_p), c_void_p]),
     "toggle_generator_set_option": (c_int, [c_void_p, c_int, c_u64]),
     "toggle_generator_nullity": (c_size_t, [c_void_p]),
@@ -145,6 +148,21 @@ def _sample(self, rng=None, seed=None):
             rng.close()
 
 
+def _run_search(self, h):
+    """Run the search h (Ctrl-C: KeyboardInterrupt) and read its FewestPresses."""
+    watcher = getattr(self, "_watcher", None)
+    if watcher is not None:  # Ctrl-C during the search: KeyboardInterrupt
+        watcher.run(_ffi.fn("toggle_search_run"), h)
+    else:
+        call("toggle_search_run", h)
+    n = self.cols
+    buf = A.empty(n)
+    weight, proven, visited = c_u64(), c_int(), c_u64()
+    call("toggle_search_result", h, A.ptr(buf), n, ctypes.byref(weight),
+         ctypes.byref(proven), ctypes.byref(visited))
+    return FewestPresses(A.result(buf), weight.value, bool(proven.value), visited.value)
+
+
 def _fewest_presses(self, metric="cells", limit=None, search_limit=None):
     """The solution with the fewest cells pressed (metric "cells") or the
     smallest total of presses ("presses"). Exact (proven) while the number
@@ -161,17 +179,48 @@ def _fewest_presses(self, metric="cells", limit=None, search_limit=None):
         call("toggle_search_set_option", h, SEARCH_OPT_METRIC, _metric(metric))
         if search_limit is not None:
             call("toggle_search_set_option", h, SEARCH_OPT_SEARCH_LIMIT, search_limit)
-        watcher = getattr(self, "_watcher", None)
-        if watcher is not None:  # Ctrl-C during the search: KeyboardInterrupt
-            watcher.run(_ffi.fn("toggle_search_run"), h)
-        else:
-            call("toggle_search_run", h)
-        n = self.cols
-        buf = A.empty(n)
-        weight, proven, visited = c_u64(), c_int(), c_u64()
-        call("toggle_search_result", h, A.ptr(buf), n, ctypes.byref(weight),
-             ctypes.byref(proven), ctypes.byref(visited))
-        return FewestPresses(A.result(buf), weight.value, bool(proven.value), visited.value)
+        return _run_search(self, h)
+    finally:
+        _ffi.fn("toggle_search_free")(h)
+
+
+FewestSearch = collections.namedtuple("FewestSearch",
+                                      "x weight proven visited bound best checkpoint")
+FewestSearch.__doc__ = """A fewest-press search that may be continued: x, weight, proven and
+visited as in FewestPresses; bound: no solution weighs less; best: the
+best weight the search reports (toggle_search_progress); checkpoint: bytes
+for Solution.fewest_search(resume=...), or None when the search walked
+(k != 2)."""
+
+
+def _fewest_search(self, metric="cells", search_limit=None, threads=None, resume=None):
+    """Fewest presses with a checkpoint: like fewest_presses, but the result
+    carries the lower bound reached and the search's state. Pass a
+    FewestSearch.checkpoint as `resume` to continue a search that stopped at
+    `search_limit` (the limit counts the solutions this call examines); the
+    final answer is the one an uninterrupted search gives. A checkpoint of
+    another search is a ToggleError (EINVAL)."""
+    h = _new("toggle_search_new", self._handle)
+    try:
+        call("toggle_search_set_option", h, SEARCH_OPT_METRIC, _metric(metric))
+        if search_limit is not None:
+            call("toggle_search_set_option", h, SEARCH_OPT_SEARCH_LIMIT, search_limit)
+        if threads is not None:
+            call("toggle_search_set_option", h, SYSTEM_OPT_THREADS, threads)
+        if resume is not None:
+            data = bytes(resume)
+            call("toggle_search_resume", h, ctypes.c_char_p(data), len(data))
+        res = _run_search(self, h)
+        best, bound = c_u64(), c_u64()
+        call("toggle_search_progress", h, ctypes.byref(best), ctypes.byref(bound))
+        need = c_size_t()
+        rc = _ffi.fn("toggle_search_save")(h, None, 0, ctypes.byref(need))
+        ckpt = None
+        if rc != EUNSUPPORTED:
+            raw = ctypes.create_string_buffer(need.value)
+            call("toggle_search_save", h, raw, need.value, ctypes.byref(need))
+            ckpt = raw.raw[:need.value]
+        return FewestSearch(*res, bound.value, best.value, ckpt)
     finally:
         _ffi.fn("toggle_search_free")(h)
 
@@ -181,6 +230,7 @@ Solution.__iter__ = _solutions
 Solution.radix = _radix
 Solution.sample = _sample
 Solution.fewest_presses = _fewest_presses
+Solution.fewest_search = _fewest_search
 
 
 class Generator(_Handle):
