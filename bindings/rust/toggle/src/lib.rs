@@ -33,7 +33,7 @@ mod space;
 mod symmetry;
 pub use error::{Error, ErrorKind, Result};
 pub use render::{render, render_file, render_size, Colormap, ImageFormat, RenderOptions};
-pub use space::{Fewest, Generator, Metric, Puzzle, Rng, Solutions};
+pub use space::{Fewest, FewestSearch, Generator, Metric, Puzzle, Rng, Solutions};
 pub use symmetry::{board_symmetry, Symmetry};
 use error::check;
 

@@ -113,6 +113,33 @@ pub struct Fewest {
     pub visited: u64,
 }
 
+/// The result of [`Solution::fewest_search`]: a [`Fewest`] with the lower
+/// bound reached and the search's checkpoint.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FewestSearch {
+    /// The best solution found, its weight, proven, solutions examined.
+    pub fewest: Fewest,
+    /// No solution weighs less.
+    pub bound: u64,
+    /// The best weight the search reports (`toggle_search_progress`).
+    pub best: u64,
+    /// The state to pass as `resume` to continue; None when the search
+    /// walked the solutions (k != 2).
+    pub checkpoint: Option<Vec<u8>>,
+}
+
+/// Run the search `s` over n cells and read its result.
+fn run_search(s: *mut sys::toggle_search, n: usize) -> Result<Fewest> {
+    check(unsafe { sys::toggle_search_run(s) })?;
+    let mut x = vec![0u64; n];
+    let (mut weight, mut proven, mut visited) = (0u64, 0 as c_int, 0u64);
+    check(unsafe {
+        sys::toggle_search_result(s, x.as_mut_ptr(), x.len(), &mut weight, &mut proven,
+                                  &mut visited)
+    })?;
+    Ok(Fewest { x, weight, proven: proven != 0, visited })
+}
+
 impl Solution {
     /// Iterate over every solution; `ErrorKind::NoSolution` if unsolvable.
     pub fn solutions(&self) -> Result<Solutions> {
@@ -149,14 +176,49 @@ impl Solution {
             if let Some(l) = limit {
                 check(unsafe { sys::toggle_search_set_option(s, sys::TOGGLE_SEARCH_OPT_SEARCH_LIMIT, l) })?;
             }
-            check(unsafe { sys::toggle_search_run(s) })?;
-            let mut x = vec![0u64; self.cols()];
-            let (mut weight, mut proven, mut visited) = (0u64, 0 as c_int, 0u64);
-            check(unsafe {
-                sys::toggle_search_result(s, x.as_mut_ptr(), x.len(), &mut weight, &mut proven,
-                                          &mut visited)
-            })?;
-            Ok(Fewest { x, weight, proven: proven != 0, visited })
+            run_search(s, self.cols())
+        })();
+        unsafe { sys::toggle_search_free(s) };
+        result
+    }
+
+    /// Fewest presses with a checkpoint: as [`Solution::fewest_presses`]
+    /// (with `threads`: None = the system's), and the result carries the
+    /// lower bound and the search's state. `resume`: a checkpoint of an
+    /// earlier run of the same search, continued to the answer an
+    /// uninterrupted run gives (the limit counts this call's solutions);
+    /// one of another search is `ErrorKind::InvalidArgument`.
+    pub fn fewest_search(&self, metric: Metric, limit: Option<u64>, threads: Option<u64>,
+                         resume: Option<&[u8]>) -> Result<FewestSearch> {
+        let search = new_handle(|out| unsafe { sys::toggle_search_new(out, self.ptr.as_ptr()) })?;
+        let s = search.as_ptr();
+        let result = (|| {
+            check(unsafe { sys::toggle_search_set_option(s, sys::TOGGLE_SEARCH_OPT_METRIC, metric.code()) })?;
+            if let Some(l) = limit {
+                check(unsafe { sys::toggle_search_set_option(s, sys::TOGGLE_SEARCH_OPT_SEARCH_LIMIT, l) })?;
+            }
+            if let Some(t) = threads {
+                check(unsafe { sys::toggle_search_set_option(s, sys::TOGGLE_OPT_THREADS, t) })?;
+            }
+            if let Some(b) = resume {
+                check(unsafe { sys::toggle_search_resume(s, b.as_ptr().cast(), b.len()) })?;
+            }
+            let fewest = run_search(s, self.cols())?;
+            let (mut best, mut bound) = (0u64, 0u64);
+            check(unsafe { sys::toggle_search_progress(s, &mut best, &mut bound) })?;
+            let mut need = 0usize;
+            let rc = unsafe { sys::toggle_search_save(s, std::ptr::null_mut(), 0, &mut need) };
+            let checkpoint = if rc == sys::TOGGLE_EUNSUPPORTED {
+                None
+            } else {
+                let mut buf = vec![0u8; need];
+                check(unsafe {
+                    sys::toggle_search_save(s, buf.as_mut_ptr().cast(), buf.len(), &mut need)
+                })?;
+                buf.truncate(need);
+                Some(buf)
+            };
+            Ok(FewestSearch { fewest, bound, best, checkpoint })
         })();
         unsafe { sys::toggle_search_free(s) };
         result
@@ -264,4 +326,5 @@ impl Drop for Generator {
     fn drop(&mut self) {
         unsafe { sys::toggle_generator_free(self.ptr.as_ptr()) }
     }
+
 }

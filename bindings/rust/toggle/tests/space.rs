@@ -118,3 +118,27 @@ fn threads_option() {
     assert_eq!(s.solve().unwrap().nullity(), 2);
     assert_eq!(s.set_threads(5000).unwrap_err().kind(), ErrorKind::InvalidArgument);
 }
+
+#[test]
+fn fewest_search_resumes_to_the_same_answer() {
+    // 39 x 39 all-on (d = 32, A075464(39) = 561): stopped by the limit,
+    // then continued from its checkpoint with other thread counts
+    let g = Graph::grid(39, 39, GridFlags::CLASSIC).unwrap();
+    let s = System::new(&g, 2, None, Some(&[1u64; 39 * 39])).unwrap();
+    let sol = s.solve().unwrap();
+    let full = sol.fewest_search(Metric::Cells, Some(0), Some(2), None).unwrap();
+    assert!(full.fewest.proven);
+    assert_eq!((full.fewest.weight, full.best, full.bound), (561, 561, 561));
+    let part = sol.fewest_search(Metric::Cells, Some(1 << 26), Some(3), None).unwrap();
+    assert!(part.bound <= 561 && part.fewest.weight >= 561);
+    assert!(part.fewest.visited < full.fewest.visited);
+    let ck = part.checkpoint.expect("a checkpoint");
+    let done = sol.fewest_search(Metric::Cells, Some(0), Some(1), Some(&ck)).unwrap();
+    assert!(done.fewest.proven);
+    assert_eq!(done.fewest, full.fewest);
+    let err = sol.fewest_search(Metric::Cells, None, None, Some(b"not a checkpoint")).err();
+    assert_eq!(err.expect("an error").kind(), ErrorKind::InvalidArgument);
+    let (_s4, sol4) = four_by_four();
+    let err = sol4.fewest_search(Metric::Cells, None, None, Some(&ck)).err();
+    assert_eq!(err.expect("an error").kind(), ErrorKind::InvalidArgument);
+}
