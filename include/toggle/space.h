@@ -133,7 +133,7 @@ TOGGLE_API void toggle_rng_free(toggle_rng *rng);
  *  (default the system's; 0 = one per online processor). The search copies
  *  what it needs. Over F_2 a board's symmetries (grid and stencil systems)
  *  that map the solution set and the costs onto themselves are used: each
- *  orbit of blocks is scored once. See docs/solution-spaces.md.
+ * orbit of chunks is searched once. See docs/solution-spaces.md.
  *  @return TOGGLE_OK, TOGGLE_EINVAL, TOGGLE_ENOSOLUTION, TOGGLE_ENOMEM. */
 TOGGLE_API int toggle_search_new(toggle_search **out, const toggle_solution *solution);
 
