@@ -195,19 +195,15 @@ static void on_sigint(int sig)
 static int fewest_progress(void *payload, double fraction)
 {
     (void)payload;
-    if (fewest_cli.show) {
-        if (fewest_cli.se) {
-            uint64_t best, bound;
-            toggle_search_progress(fewest_cli.se, &best, &bound);
-            fprintf(stderr, "\rfewest: %5.1f%% of the chunks done", fraction * 100.0);
-            if (best != UINT64_MAX)
-                fprintf(stderr, ", best %llu", (unsigned long long)best);
-            if (bound != UINT64_MAX)
-                fprintf(stderr, ", bound %llu", (unsigned long long)bound);
-            fprintf(stderr, "   ");
-        } else {
-            fprintf(stderr, "\rsolve: %5.1f%%   ", fraction * 100.0);
-        }
+    if (fewest_cli.show && fewest_cli.se) { /* the search's reports, not the solve's */
+        uint64_t best, bound;
+        toggle_search_progress(fewest_cli.se, &best, &bound);
+        fprintf(stderr, "\rfewest: %5.1f%% of the chunks done", fraction * 100.0);
+        if (best != UINT64_MAX)
+            fprintf(stderr, ", best %llu", (unsigned long long)best);
+        if (bound != UINT64_MAX)
+            fprintf(stderr, ", bound %llu", (unsigned long long)bound);
+        fprintf(stderr, "   ");
         fflush(stderr);
     }
     return fewest_interrupted != 0;
