@@ -69,6 +69,7 @@ static int space_run(void *p, int check)
                                || j >= n - a->cols);
         int bad = toggle_search_new(&se, st->sol)
                   || toggle_search_set_option(se, TOGGLE_OPT_THREADS, a->threads ? a->threads : 1)
+                  || toggle_search_set_option(se, TOGGLE_OPT_SEARCH_LIMIT, 0) /* exhaustive */
                   || (a->weighted && (!cost || toggle_search_set_costs(se, cost, n)));
         free(cost);
         if (bad || toggle_search_run(se)
@@ -121,7 +122,8 @@ static const bench_workload space_workloads[] = {
     FEWEST_T(39, 32, 561, 1, 0, "threads-1"),
     FEWEST_T(39, 32, 561, 2, 0, "threads-2"),
     FEWEST_T(39, 32, 561, 1, 1, "weighted-threads-1"),
-    FEWEST_T(61, 40, 1653, 2, 0, "threads-2"),
+    FEWEST_T(39, 32, 561, 2, 1, "weighted-threads-2"),
+    FEWEST_T(61, 40, 1629, 2, 0, "threads-2"),
     {.name = "space/iter/allon-19/toggle", .group = "space/iter/allon-19", .impl = "toggle",
      .quick = 1, .reps = 3, .setup = space_setup, .run = space_run, .teardown = space_teardown,
      .arg = &(const space_arg){19, 19, 2, 1, 0, 0, 0}},

@@ -225,6 +225,50 @@ static uint64_t *read_costs(const char *path, size_t n)
     return c;
 }
 
+/* Write the search's checkpoint to path (through path.tmp, renamed). */
+static int save_checkpoint(toggle_search *se, const char *path)
+{
+    size_t need = 0;
+    int rc = toggle_search_save(se, NULL, 0, &need);
+    if (rc != TOGGLE_EBUFSIZE)
+        return cli_status("--checkpoint", rc);
+    unsigned char *buf = malloc(need);
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + 5);
+    if (!buf || !tmp) {
+        free(buf);
+        free(tmp);
+        return cli_nomem("--checkpoint");
+    }
+    memcpy(tmp, path, plen);
+    memcpy(tmp + plen, ".tmp", 5);
+    rc = toggle_search_save(se, buf, need, &need);
+    FILE *out = rc ? NULL : fopen(tmp, "wb");
+    int bad = !out || fwrite(buf, 1, need, out) != need;
+    if (out && fclose(out))
+        bad = 1;
+    if (!bad && rename(tmp, path))
+        bad = 1;
+    free(buf);
+    free(tmp);
+    if (rc)
+        return cli_status("--checkpoint", rc);
+    return bad ? cli_fail("--checkpoint", "cannot write '%s'", path) : 0;
+}
+
+/* --checkpoint FILE: continue the search saved there (no file yet: a new
+ * search); 0 or the exit status. */
+static int resume_checkpoint(toggle_search *se, const char *path)
+{
+    size_t len = 0;
+    char *buf = cli_read_file(path, &len);
+    if (!buf)
+        return 0;
+    int rc = toggle_search_resume(se, buf, len);
+    free(buf);
+    return rc ? cli_status("--checkpoint", rc) : 0;
+}
+
 int cli_fewest_run(const toggle_solution *sol, const cli_space_args *a, cli_fewest *out)
 {
     memset(out, 0, sizeof *out);
@@ -240,15 +284,48 @@ int cli_fewest_run(const toggle_solution *sol, const cli_space_args *a, cli_fewe
     int rc = toggle_search_new(&se, sol);
     if (!rc)
         rc = toggle_search_set_option(se, TOGGLE_OPT_METRIC, (uint64_t)a->metric);
-    if (!rc && a->limit)
-        rc = toggle_search_set_option(se, TOGGLE_OPT_SEARCH_LIMIT, a->limit);
+    /* over F_2 the split search is exhaustive by default up to nullity 44
+     * (2^44 solutions; 65 x 65 has 2^42): docs/solution-spaces.md */
+    uint64_t limit = a->limit;
+    if (!limit && toggle_solution_modulus(sol) == 2 && toggle_solution_nullity(sol) <= 44)
+        limit = UINT64_MAX;
+    if (!rc && limit)
+        rc = toggle_search_set_option(se, TOGGLE_OPT_SEARCH_LIMIT, limit);
     if (!rc && a->threads != UINT64_MAX)
         rc = toggle_search_set_option(se, TOGGLE_OPT_THREADS, a->threads);
     if (!rc && cost)
         rc = toggle_search_set_costs(se, cost, n);
     free(cost);
+    if (!rc && a->checkpoint) {
+        int st = resume_checkpoint(se, a->checkpoint);
+        if (st) {
+            toggle_search_free(se);
+            free(out->x);
+            out->x = NULL;
+            return st;
+        }
+    }
     if (!rc)
         rc = toggle_search_run(se);
+    /* Ctrl-C stops the search after its current chunks: its state is kept */
+    int stopped = rc == TOGGLE_ECANCELED && cli_interrupted();
+    if (a->checkpoint && (!rc || stopped)) {
+        int st = save_checkpoint(se, a->checkpoint);
+        if (st) {
+            toggle_search_free(se);
+            free(out->x);
+            out->x = NULL;
+            return st;
+        }
+        out->checkpoint = a->checkpoint;
+    }
+    /* with --checkpoint, Ctrl-C prints the best so far (the saved search
+     * continues); without, it is a plain cancel */
+    if (stopped && a->checkpoint &&
+        toggle_search_result(se, NULL, 0, NULL, NULL, NULL) == TOGGLE_OK) {
+        rc = TOGGLE_OK; /* print what it reached */
+        out->stopped = 1;
+    }
     if (rc == TOGGLE_ENOSOLUTION && a->cost_file) {
         /* no solution avoids the forbidden cells: an answer, not a failure */
         toggle_search_free(se);
@@ -292,10 +369,14 @@ void cli_fewest_print(FILE *f, const cli_fewest *r, int metric, int json, size_t
         return;
     }
     fprintf(f, "fewest %s: %llu (%s; %llu solutions examined)\n", m, (unsigned long long)r->weight,
-            r->proven ? "proven optimal" : "best found within the limit, not proven",
+            r->proven    ? "proven optimal"
+            : r->stopped ? "interrupted: best found so far, not proven"
+                         : "best found within the limit, not proven",
             (unsigned long long)r->visited);
     if (!r->proven)
         fprintf(f, "lower bound: %llu\n", (unsigned long long)r->lower);
+    if (!r->proven && r->checkpoint)
+        fprintf(f, "checkpoint: %s (run the same command again to continue)\n", r->checkpoint);
     cli_print_vector(f, r->x, n, rows, cols, k);
 }
 

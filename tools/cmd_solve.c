@@ -36,7 +36,8 @@ static const char solve_usage[] =
     "  --no-kernel        never print the kernel (overrides --all)\n"
     "  --all-solutions    print every solution (Gray order over the kernel)\n"
     "  --limit N          with --all-solutions: at most N; with --fewest: examine\n"
-    "                     at most N solutions (default 2^32)\n"
+    "                     at most N solutions (default 2^32; over F_2 with\n"
+    "                     nullity <= 44: every solution)\n"
     "  --fewest           print a solution with the fewest presses\n"
     "  --metric M         for --fewest: cells (default) or presses (sum of x_i)\n"
     "  --steps            print the elimination as a script of row operations\n"
@@ -45,6 +46,9 @@ static const char solve_usage[] =
     "                     symmetries (prime k)\n"
     "  --cost FILE        for --fewest: a board of per-cell costs, whitespace-\n"
     "                     separated, one row per line; x = may not be pressed\n"
+    "  --checkpoint FILE  for --fewest over F_2: continue the search saved in FILE\n"
+    "                     (if it exists) and save it there when it ends, stops at\n"
+    "                     --limit or is interrupted (Ctrl-C)\n"
     "  --json             one JSON object (docs/json.md): board shape, system size,\n"
     "                     modulus, engine, solvable, nullity, count, solution,\n"
     "                     certificate, kernel (with --all), fewest, solutions, timing\n"
@@ -63,6 +67,7 @@ typedef struct {
     int all_solutions, fewest, metric; /* solution spaces (cli_space_report) */
     uint64_t limit;
     const char *cost;
+    const char *checkpoint; /* --checkpoint FILE (with --fewest) */
     uint64_t threads; /* --threads: 0 (default) = every online CPU */
     uint64_t kernel_limit; /* --kernel-limit (UINT64_MAX: all) */
     int no_kernel, progress;
@@ -107,10 +112,10 @@ static int report(const solve_opts *o, const toggle_system *s, const toggle_solu
     }
     /* the search runs before anything is printed: a failure prints no half answer */
     cli_space_args sa = {.limit = o->limit, .metric = o->metric, .cost_file = o->cost,
-                         .threads = o->threads};
+                         .threads = o->threads, .checkpoint = o->checkpoint};
     cli_fewest fw = {0};
     int status = o->fewest && solvable ? cli_fewest_run(sol, &sa, &fw) : 0;
-    if (!status && cli_interrupted())
+    if (!status && cli_interrupted() && !fw.stopped)
         status = cli_cancelled("solve");
     if (status) {
         free(fw.x);
@@ -179,6 +184,8 @@ static int report(const solve_opts *o, const toggle_system *s, const toggle_solu
     free(fw.x);
     free(count);
     free(v);
+    if (!status && fw.stopped) /* the best so far is printed (and saved) */
+        status = cli_cancelled("solve");
     if (!status && o->orbits)
         status = cli_orbits_report(f, sol, rows, cols);
     if (!status && o->all_solutions && (o->json || solvable))
@@ -236,6 +243,10 @@ int cmd_solve(int argc, char **argv)
         } else if (cli_opt(argc, argv, &i, "--limit", &val)) {
             if (!val || cli_parse_u64(val, &o.limit) || !o.limit)
                 return cli_usage("--limit", "expected a positive number");
+        } else if (cli_opt(argc, argv, &i, "--checkpoint", &val)) {
+            if (!val)
+                return cli_usage("--checkpoint", "expected a file");
+            o.checkpoint = val;
         } else if (cli_opt(argc, argv, &i, "--cost", &val)) {
             if (!val)
                 return cli_usage("--cost", "expected a file");

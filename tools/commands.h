@@ -143,12 +143,15 @@ typedef struct {
     int metric;            /* TOGGLE_METRIC_* */
     const char *cost_file; /* --cost FILE or NULL */
     uint64_t threads;      /* --threads (UINT64_MAX = the default) */
+    const char *checkpoint; /* --checkpoint FILE or NULL: continue it, save it */
 } cli_space_args;
 /* A fewest-press search's answer; found 0: no solution avoids the forbidden
  * cells (an answer, with proven 1). x is malloc'd (free it). */
 typedef struct {
     uint64_t *x, weight, visited, lower;
     int proven, found;
+    int stopped;            /* interrupted (Ctrl-C): the best so far */
+    const char *checkpoint; /* where the search was saved, or NULL */
 } cli_fewest;
 /* Run the search on a solvable solution; 0, or the exit status after printing why. */
 int cli_fewest_run(const toggle_solution *sol, const cli_space_args *a, cli_fewest *out);

@@ -133,7 +133,7 @@ TOGGLE_API void toggle_rng_free(toggle_rng *rng);
  *  (default the system's; 0 = one per online processor). The search copies
  *  what it needs. Over F_2 a board's symmetries (grid and stencil systems)
  *  that map the solution set and the costs onto themselves are used: each
- *  orbit of blocks is scored once. See docs/solution-spaces.md.
+ * orbit of chunks is searched once. See docs/solution-spaces.md.
  *  @return TOGGLE_OK, TOGGLE_EINVAL, TOGGLE_ENOSOLUTION, TOGGLE_ENOMEM. */
 TOGGLE_API int toggle_search_new(toggle_search **out, const toggle_solution *solution);
 
@@ -163,11 +163,14 @@ TOGGLE_API int toggle_search_set_costs(toggle_search *search, const uint64_t *co
  *  is exact (proven); otherwise the best solution among those visited
  *  before the limit is kept, with a lower bound on every solution
  *  (toggle_search_bound()), and it is proven when the bound reaches it.
- *  Running again starts over.
+ *  Running again starts over, unless toggle_search_resume() was called
+ *  since the last run. The progress callback of the system (its fraction:
+ *  chunks done) may cancel: then TOGGLE_ECANCELED, and the best found,
+ *  the bound and the checkpoint (toggle_search_save()) stay readable.
  *  @return TOGGLE_OK (see toggle_search_result() for proven), TOGGLE_EINVAL,
  *          TOGGLE_ENOSOLUTION (no solution presses only allowed cells),
  *          TOGGLE_ELIMIT (no allowed solution found within the limit),
- *          TOGGLE_ENOMEM. */
+ *          TOGGLE_ECANCELED, TOGGLE_ENOMEM. */
 TOGGLE_API int toggle_search_run(toggle_search *search);
 
 /** Read the result of the last run.
@@ -192,6 +195,50 @@ TOGGLE_API int toggle_search_result(const toggle_search *search, uint64_t *x, si
  *  @param lower   receives the bound
  *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL, or not run yet). */
 TOGGLE_API int toggle_search_bound(const toggle_search *search, uint64_t *lower);
+
+/** Save the state of the last run of a search over F_2 (the split search
+ *  of docs/solution-spaces.md): which chunks of the solution set are done
+ *  and the best solution so far. Valid after a run that completed, stopped
+ *  at its limit, or was cancelled by the progress callback
+ *  (TOGGLE_ECANCELED). toggle_search_resume() with these bytes makes the
+ *  next run of a search on the same system, target, costs and options
+ *  continue it and end with the same answer as one uninterrupted run.
+ *  The bytes are portable (little-endian).
+ *  @param search  a search that has run
+ *  @param buf     receives the checkpoint, or NULL to ask its size
+ *  @param len     bytes available at buf
+ *  @param needed  receives the checkpoint's size in bytes (may be NULL)
+ *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL search), TOGGLE_EBUFSIZE (buf
+ *          NULL or len too small; *needed says how much, buf untouched),
+ *          TOGGLE_EUNSUPPORTED (no run yet, or the last run walked the
+ *          solutions: k != 2, nullity > 62 or a limit below one chunk). */
+TOGGLE_API int toggle_search_save(const toggle_search *search, void *buf, size_t len,
+                                  size_t *needed);
+
+/** Make the next toggle_search_run() continue from a checkpoint written by
+ *  toggle_search_save(): the chunks it lists as done are skipped and its
+ *  best solution is kept. That run fails with TOGGLE_EINVAL (and a
+ *  message) when the checkpoint belongs to another search. The limit of
+ *  the next run counts the solutions that run examines.
+ *  @param search  the search
+ *  @param buf     the checkpoint's bytes (copied)
+ *  @param len     their number
+ *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL, not a checkpoint, damaged),
+ *          TOGGLE_ENOMEM. */
+TOGGLE_API int toggle_search_resume(toggle_search *search, const void *buf, size_t len);
+
+/** What the search has reached: safe to call from the progress callback
+ *  (toggle_system_set_progress()) while toggle_search_run() runs, on any
+ *  thread. During an F_2 split search the best weight found so far and the
+ *  lower bound at the start of the run; after a run its weight and
+ *  bound (toggle_search_bound()). UINT64_MAX where not known yet.
+ *  @param search  the search
+ *  @param best    receives the best weight so far, or NULL
+ *  @param bound   receives the lower bound, or NULL
+ *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL search, or best and bound both
+ *          NULL). */
+TOGGLE_API int toggle_search_progress(const toggle_search *search, uint64_t *best,
+                                      uint64_t *bound);
 
 /** Free a search. NULL is a no-op. */
 TOGGLE_API void toggle_search_free(toggle_search *search);

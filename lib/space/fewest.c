@@ -158,6 +158,10 @@ int toggle__fewest_run_opts(const toggle__space *sp, const toggle__fewest_opts *
         if (rc != TOGGLE_EUNSUPPORTED)
             return rc;
     }
+    if (oo.ck && oo.ck->sig)
+        return toggle__error(TOGGLE_EINVAL, "the checkpoint belongs to a split search over F_2; "
+                             "this search walks its solutions (k != 2, nullity > 62 or a limit "
+                             "below one chunk)");
     return gray_search(sp, &oo, res);
 }
 
@@ -178,6 +182,9 @@ struct toggle_search {
     size_t rows, cols;
     bool ran;
     toggle__fewest res;
+    toggle__fewest_ckpt ck; /* the F_2 split search's state after the last run */
+    bool resume;            /* toggle_search_resume: the next run continues ck */
+    toggle__fewest_live live;
 };
 
 int toggle_search_new(toggle_search **out, const toggle_solution *sol)
@@ -199,6 +206,8 @@ int toggle_search_new(toggle_search **out, const toggle_solution *sol)
     s->threads = sol->threads;
     s->rows = sol->rows;
     s->cols = sol->cols;
+    atomic_init(&s->live.best, UINT64_MAX);
+    atomic_init(&s->live.bound, UINT64_MAX);
     *out = s;
     return TOGGLE_OK;
 }
@@ -265,11 +274,22 @@ int toggle_search_run(toggle_search *s)
                              .cost = s->cost,
                              .rows = s->rows,
                              .cols = s->cols};
+    o.ck = &s->ck;
+    o.live = &s->live;
+    if (!s->resume)
+        toggle__fewest_ckpt_clear(&s->ck);
+    s->resume = false;
+    atomic_store(&s->live.best, UINT64_MAX);
+    atomic_store(&s->live.bound, UINT64_MAX);
     s->ran = false;
     int rc = toggle__fewest_run_opts(&s->sp, &o, &s->res);
+    if (rc == TOGGLE_ECANCELED && s->res.found)
+        s->ran = true; /* the best found and the bound so far stay readable */
     if (rc)
         return rc;
     s->ran = true;
+    atomic_store(&s->live.best, s->res.found ? s->res.weight : UINT64_MAX);
+    atomic_store(&s->live.bound, s->res.bound);
     if (!s->res.found && s->res.proven)
         return toggle__error(TOGGLE_ENOSOLUTION, "no solution presses only the allowed cells");
     if (!s->res.found)
@@ -315,6 +335,103 @@ void toggle_search_free(toggle_search *s)
 {
     if (!s)
         return;
+    toggle__fewest_ckpt_clear(&s->ck);
     toggle__space_clear(&s->sp);
     TOGGLE__FREE_ALL(s->cost, s->res.x, s);
+}
+
+/* ---- checkpoints ------------------------------------------------------- */
+
+/* "TGLFEW01", then little-endian u64s: sig, nchunks, chunk_sol, have, bw,
+ * bt, bu, blo, bhi; then the finished chunks, one bit each. */
+static const unsigned char ck_magic[8] = {'T', 'G', 'L', 'F', 'E', 'W', '0', '1'};
+#define CK_FIELDS 9
+
+static size_t ck_size(uint64_t nchunks)
+{
+    return sizeof ck_magic + 8 * CK_FIELDS + (size_t)((nchunks + 7) / 8);
+}
+
+static void put64(unsigned char *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t get64(const unsigned char *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+int toggle_search_save(const toggle_search *s, void *buf, size_t len, size_t *needed)
+{
+    if (!s)
+        return toggle__error(TOGGLE_EINVAL, "search is NULL");
+    if (!s->ck.sig)
+        return toggle__error(TOGGLE_EUNSUPPORTED, "no checkpoint: the last run %s",
+                             s->ran || s->res.found ? "walked the solutions (the checkpoint covers "
+                                                      "the F_2 split search)"
+                                                    : "did not happen");
+    size_t size = ck_size(s->ck.nchunks);
+    if (needed)
+        *needed = size;
+    if (!buf || len < size)
+        return toggle__error(TOGGLE_EBUFSIZE, "the checkpoint takes %zu bytes, the buffer has %zu",
+                             size, buf ? len : 0);
+    unsigned char *p = buf;
+    memcpy(p, ck_magic, sizeof ck_magic);
+    uint64_t f[CK_FIELDS] = {s->ck.sig, s->ck.nchunks, s->ck.chunk_sol, (uint64_t)s->ck.have,
+                             s->ck.bw, s->ck.bt, s->ck.bu, s->ck.blo, s->ck.bhi};
+    for (int i = 0; i < CK_FIELDS; i++)
+        put64(p + sizeof ck_magic + 8 * i, f[i]);
+    unsigned char *bits = p + sizeof ck_magic + 8 * CK_FIELDS;
+    memset(bits, 0, (size_t)((s->ck.nchunks + 7) / 8));
+    for (uint64_t k = 0; k < s->ck.nchunks; k++)
+        if (s->ck.done[k])
+            bits[k / 8] |= (unsigned char)(1u << (k % 8));
+    return TOGGLE_OK;
+}
+
+int toggle_search_resume(toggle_search *s, const void *buf, size_t len)
+{
+    if (!s || !buf)
+        return toggle__error(TOGGLE_EINVAL, "search and buf must not be NULL");
+    const unsigned char *p = buf;
+    size_t head = sizeof ck_magic + 8 * CK_FIELDS;
+    if (len < head || memcmp(p, ck_magic, sizeof ck_magic))
+        return toggle__error(TOGGLE_EINVAL, "not a fewest-press checkpoint (bad magic or length)");
+    uint64_t f[CK_FIELDS];
+    for (int i = 0; i < CK_FIELDS; i++)
+        f[i] = get64(p + sizeof ck_magic + 8 * i);
+    if (!f[0] || !f[1] || f[1] > ((uint64_t)1 << 40) || len != ck_size(f[1]) || f[3] > 1)
+        return toggle__error(TOGGLE_EINVAL, "the checkpoint is damaged (its fields or its length "
+                             "of %zu bytes do not agree)", len);
+    const unsigned char *bits = p + head;
+    if (f[1] % 8 && (bits[f[1] / 8] >> (f[1] % 8)))
+        return toggle__error(TOGGLE_EINVAL, "the checkpoint is damaged (bits past its last chunk)");
+    uint8_t *done = toggle__malloc((size_t)f[1] + 1);
+    if (!done)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory reading a checkpoint");
+    for (uint64_t k = 0; k < f[1]; k++)
+        done[k] = (bits[k / 8] >> (k % 8)) & 1;
+    toggle__fewest_ckpt_clear(&s->ck);
+    s->ck = (toggle__fewest_ckpt){.sig = f[0], .nchunks = f[1], .done = done, .chunk_sol = f[2],
+                                  .have = (int)f[3], .bw = f[4], .bt = f[5], .bu = f[6],
+                                  .blo = f[7], .bhi = f[8]};
+    s->resume = true;
+    return TOGGLE_OK;
+}
+
+int toggle_search_progress(const toggle_search *s, uint64_t *best, uint64_t *bound)
+{
+    if (!s || (!best && !bound))
+        return toggle__error(TOGGLE_EINVAL, "search must not be NULL and best or bound given");
+    if (best)
+        *best = atomic_load(&((toggle_search *)s)->live.best);
+    if (bound)
+        *bound = atomic_load(&((toggle_search *)s)->live.bound);
+    return TOGGLE_OK;
 }

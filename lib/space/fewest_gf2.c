@@ -11,7 +11,9 @@
 #include "render/render_internal.h"
 #include "space_internal.h"
 
-#define LMAX 20 /* most low coefficients one transform covers */
+#define LMAX 20    /* most low coefficients one transform covers */
+#define LTARGET 17 /* low coefficients when d > LMAX */
+#define CBITS 14   /* chunk bits (at most) */
 
 static inline int par(uint64_t v) { return __builtin_parityll(v); }
 
@@ -221,8 +223,11 @@ static bool xb_insert(xbasis *b, uint64_t v)
 
 #define MAXSYM 7
 
+struct worker;
+
 typedef struct shared {
-    size_t nk, L, H, C;   /* kept cells, low bits, high bits, chunk bits */
+    size_t nk, L, H, C;   /* kept cells, low bits, high bits, walk bits (the top
+                           * H - C name the chunk) */
     int64_t ctot;         /* sum of kept costs */
     const uint32_t *plo;
     const uint64_t *phi;
@@ -231,21 +236,31 @@ typedef struct shared {
     const size_t *lstart, *lcell; /* cells whose phi has bit i (i < C) */
     const size_t *ord;            /* kept cells sorted by free pattern */
     const uint64_t *okey;
-    int nsym;
-    const uint64_t *tab;  /* [sym][byte][256]: the linear part on the high bits */
-    const uint64_t *alpha;         /* nsym */
-    size_t nbytes;
     bool narrow;
-    uint64_t allowed; /* chunks that may run */
-    atomic_uint_fast64_t next;
+    unsigned vm;            /* the vector path: L - VSHIFT row levels */
+    const int16_t *hsign;   /* VLANES x VLANES signs (-1)^{r.q} */
+    void (*run)(struct worker *, uint64_t); /* the vector path's chunk, or NULL */
+    const uint64_t *todo;   /* chunks this run may do, increasing */
+    uint64_t ntodo;
+    uint8_t *done;          /* per todo entry: 1 once finished */
+    atomic_uint_fast64_t next, finished;
+    atomic_int stop;        /* the progress callback cancelled */
+    int cancel;             /* its status (written by worker 0 only) */
     _Atomic int64_t best;
+    const toggle__progress_state *progress;
+    toggle__fewest_live *live;
+    int64_t w0;             /* weight of the cells no coefficient moves */
+    uint64_t pbase, ptotal; /* chunks done before this run, chunks in all */
 } shared;
 
 typedef struct worker {
     shared *sh;
+    unsigned id;
     int32_t *g;
     void *t;
     int8_t *sgn;
+    int16_t *G, *A; /* the vector path's rows (64-byte aligned in Graw, Araw) */
+    void *Graw, *Araw;
     uint64_t chunks;
     int64_t best;
     uint64_t bt, bu, blo, bhi;
@@ -299,6 +314,112 @@ typedef struct worker {
 DEFINE_WHT_MAX(int16_t, wht_max16)
 DEFINE_WHT_MAX(int32_t, wht_max32)
 
+/* ---- the vector transform ------------------------------------------------ */
+
+/* When every |g| stays below 2^15 and L >= VSHIFT, g is kept transformed
+ * over its lowest VSHIFT index bits: row v of G holds the 32 values
+ * sum_r g[32 v + r] (-1)^{r.q}, q = 0..31, so moving a cell of pattern p
+ * adds delta * H[p & 31] to row p >> 5 (one vector operation), and a block's
+ * transform only runs the L - 5 levels between whole rows, in groups of up
+ * to three levels held in registers, on sub-blocks of 2^8 rows (16 KB, in
+ * L1) first. The last group keeps the running maximum instead of storing.
+ * Index v * 32 + q of the result is the low coefficient vector c_lo. GCC's
+ * vector extensions: the same source builds for AVX-512, AVX2 and the
+ * baseline (chosen per search from the CPU) and for WebAssembly. */
+#define VSHIFT 5
+#define VLANES 32
+#define SUBLOG 8
+typedef int16_t v16 __attribute__((vector_size(64)));
+
+#if defined(__GNUC__)
+#define FW_INLINE static inline __attribute__((always_inline))
+#else
+#define FW_INLINE static inline
+#endif
+
+/* k (1..3) levels at row strides s, 2s, 4s on rows [lo, hi) of src: stored
+ * into dst, or folded into *mx when mx is not NULL. */
+FW_INLINE void vpass(v16 *dst, const v16 *src, size_t lo, size_t hi, size_t s, unsigned k,
+                     v16 *mx)
+{
+    size_t m = (size_t)1 << k, span = s << k;
+    for (size_t blk = lo; blk < hi; blk += span)
+        for (size_t o = blk; o < blk + s; o++) {
+            v16 x[8];
+            for (size_t t = 0; t < m; t++)
+                x[t] = src[o + t * s];
+            for (size_t h = 1; h < m; h <<= 1)
+                for (size_t t = 0; t < m; t++)
+                    if (!(t & h)) {
+                        v16 u = x[t], w = x[t + h];
+                        x[t] = u + w;
+                        x[t + h] = u - w;
+                    }
+            if (mx) {
+                v16 a = *mx;
+                for (size_t t = 0; t < m; t++) {
+                    v16 gt = x[t] > a;
+                    a = (x[t] & gt) | (a & ~gt);
+                }
+                *mx = a;
+            } else {
+                for (size_t t = 0; t < m; t++)
+                    dst[o + t * s] = x[t];
+            }
+        }
+}
+
+/* The same with k a constant, so that the loops unroll. */
+FW_INLINE void vpass_k(v16 *dst, const v16 *src, size_t lo, size_t hi, size_t s, unsigned k,
+                       v16 *mx)
+{
+    switch (k) {
+    case 3: vpass(dst, src, lo, hi, s, 3, mx); break;
+    case 2: vpass(dst, src, lo, hi, s, 2, mx); break;
+    default: vpass(dst, src, lo, hi, s, 1, mx); break;
+    }
+}
+
+/* max over c_lo of WHT(g)(c_lo) from G (m = L - VSHIFT row levels); with
+ * store, the whole transform is left in A as well. */
+FW_INLINE int32_t vwht_body(const int16_t *Gp, int16_t *Ap, unsigned m, int store)
+{
+    const v16 *G = (const v16 *)(const void *)Gp;
+    v16 *A = (v16 *)(void *)Ap;
+    size_t V = (size_t)1 << m;
+    v16 mx;
+    for (size_t q = 0; q < VLANES; q++)
+        mx[q] = INT16_MIN;
+    v16 *pm = store ? NULL : &mx;
+    if (m == 0) {
+        if (store)
+            A[0] = G[0];
+        mx = G[0];
+    } else {
+        unsigned sub = m < SUBLOG ? m : SUBLOG;
+        size_t SB = (size_t)1 << sub;
+        for (size_t b = 0; b < V; b += SB)
+            for (unsigned l = 0; l < sub; l += 3) {
+                unsigned k = sub - l < 3 ? sub - l : 3;
+                bool last = l + k == m;
+                vpass_k(A, l ? A : G, b, b + SB, (size_t)1 << l, k, last ? pm : NULL);
+            }
+        for (unsigned l = sub; l < m; l += 3) {
+            unsigned k = m - l < 3 ? m - l : 3;
+            vpass_k(A, A, 0, V, (size_t)1 << l, k, l + k == m ? pm : NULL);
+        }
+        if (store)
+            for (size_t v = 0; v < V; v++) {
+                v16 gt = A[v] > mx;
+                mx = (A[v] & gt) | (mx & ~gt);
+            }
+    }
+    int32_t r = mx[0];
+    for (size_t q = 1; q < VLANES; q++)
+        r = mx[q] > r ? mx[q] : r;
+    return r;
+}
+
 /* Lower bound on every solution whose high coefficients agree with top
  * on the bits that free_hi leaves fixed: cells grouped by their pattern on
  * the free coefficients flip together, so a group weighs at least the
@@ -320,24 +441,26 @@ static int64_t group_bound(const shared *sh, uint64_t top)
     return lb;
 }
 
-static bool canonical(const shared *sh, uint64_t hi)
-{
-    for (int s = 0; s < sh->nsym; s++) {
-        uint64_t img = sh->alpha[s];
-        for (size_t b = 0; b < sh->nbytes; b++)
-            img ^= sh->tab[(s * sh->nbytes + b) * 256 + ((hi >> (8 * b)) & 255)];
-        if (img < hi)
-            return false;
-    }
-    return true;
-}
-
 static void atomic_min(_Atomic int64_t *a, int64_t v)
 {
     int64_t cur = atomic_load_explicit(a, memory_order_relaxed);
     while (v < cur && !atomic_compare_exchange_weak_explicit(a, &cur, v, memory_order_relaxed,
                                                              memory_order_relaxed))
         ;
+}
+
+/* A worker's new best: weight wt at walk step u of chunk t. */
+static void record(worker *w, int64_t wt, uint64_t t, uint64_t u, uint64_t lo, uint64_t hi)
+{
+    w->best = wt;
+    w->bt = t;
+    w->bu = u;
+    w->blo = lo;
+    w->bhi = hi;
+    atomic_min(&w->sh->best, wt);
+    if (w->sh->live)
+        atomic_store_explicit(&w->sh->live->best, (uint64_t)(w->sh->best + w->sh->w0),
+                              memory_order_relaxed);
 }
 
 static void run_chunk(worker *w, uint64_t t)
@@ -368,23 +491,80 @@ static void run_chunk(worker *w, uint64_t t)
                 w->sgn[j] = (int8_t)-w->sgn[j];
             }
         }
-        if (sh->nsym && !canonical(sh, hi))
-            continue; /* its orbit's least member is scored instead */
         int64_t lb = (sh->ctot - S + 1) / 2; /* no low part beats this */
         if (lb >= w->best || lb > atomic_load_explicit(&sh->best, memory_order_relaxed))
             continue;
         size_t arg = 0;
         int32_t mx = sh->narrow ? wht_max16(g, w->t, N, &arg) : wht_max32(g, w->t, N, &arg);
         int64_t wt = (sh->ctot - mx) / 2;
+        if (wt < w->best)
+            record(w, wt, t, u, arg, hi);
+    }
+}
+
+/* run_chunk on the vector path (g kept as rows of G, no block bound: with
+ * 2^L buckets for a few thousand cells it never bites). The same order and
+ * tie-breaks as run_chunk, so both give the same answer. */
+FW_INLINE void run_chunk_v_body(worker *w, uint64_t t)
+{
+    const shared *sh = w->sh;
+    size_t N = (size_t)1 << sh->L;
+    uint64_t hi = t << sh->C, U = (uint64_t)1 << sh->C;
+    v16 *G = (v16 *)(void *)w->G;
+    const v16 *H = (const v16 *)(const void *)sh->hsign;
+    memset(w->G, 0, N * sizeof *w->G);
+    for (size_t j = 0; j < sh->nk; j++) {
+        int v = sh->x0[j] ^ par(sh->phi[j] & hi);
+        w->sgn[j] = (int8_t)(v ? -1 : 1);
+        int16_t c = (int16_t)(v ? -sh->cst[j] : sh->cst[j]);
+        G[sh->plo[j] >> VSHIFT] += c * H[sh->plo[j] & (VLANES - 1)];
+    }
+    for (uint64_t u = 0; u < U; u++) {
+        if (u) {
+            unsigned i = (unsigned)__builtin_ctzll(u);
+            hi ^= (uint64_t)1 << i;
+            for (size_t p = sh->lstart[i]; p < sh->lstart[i + 1]; p++) {
+                size_t j = sh->lcell[p];
+                int16_t delta = (int16_t)(-2 * w->sgn[j] * sh->cst[j]);
+                G[sh->plo[j] >> VSHIFT] += delta * H[sh->plo[j] & (VLANES - 1)];
+                w->sgn[j] = (int8_t)-w->sgn[j];
+            }
+        }
+        int32_t mx = vwht_body(w->G, w->A, sh->vm, 0);
+        int64_t wt = (sh->ctot - mx) / 2;
         if (wt < w->best) {
-            w->best = wt;
-            w->bt = t;
-            w->bu = u;
-            w->blo = arg;
-            w->bhi = hi;
-            atomic_min(&w->sh->best, wt);
+            vwht_body(w->G, w->A, sh->vm, 1);
+            size_t arg = 0;
+            while (w->A[arg] != mx)
+                arg++;
+            record(w, wt, t, u, arg, hi);
         }
     }
+}
+
+static void run_v_generic(worker *w, uint64_t t) { run_chunk_v_body(w, t); }
+#if defined(__GNUC__) && defined(__x86_64__)
+#define FW_X86 1
+__attribute__((target("avx2"))) static void run_v_avx2(worker *w, uint64_t t)
+{
+    run_chunk_v_body(w, t);
+}
+__attribute__((target("avx512bw"))) static void run_v_avx512(worker *w, uint64_t t)
+{
+    run_chunk_v_body(w, t);
+}
+#endif
+
+/* Chosen per search (no global state): the widest vector unit the CPU has. */
+static void (*pick_run_v(void))(worker *, uint64_t)
+{
+#ifdef FW_X86
+    if (__builtin_cpu_supports("avx512bw"))
+        return run_v_avx512;
+    if (__builtin_cpu_supports("avx2"))
+        return run_v_avx2;
+#endif
+    return run_v_generic;
 }
 
 static void *work(void *p);
@@ -400,14 +580,31 @@ static void *work(void *p)
     worker *w = p;
     shared *sh = w->sh;
     for (;;) {
-        uint64_t t = atomic_fetch_add_explicit(&sh->next, 1, memory_order_relaxed);
-        if (t >= sh->allowed)
+        if (atomic_load_explicit(&sh->stop, memory_order_relaxed))
             break;
+        uint64_t k = atomic_fetch_add_explicit(&sh->next, 1, memory_order_relaxed);
+        if (k >= sh->ntodo)
+            break;
+        uint64_t t = sh->todo[k];
         w->chunks++;
         int64_t lb = group_bound(sh, t << sh->C);
-        if (lb >= w->best || lb > atomic_load_explicit(&sh->best, memory_order_relaxed))
-            continue;
-        run_chunk(w, t);
+        if (lb < w->best && lb <= atomic_load_explicit(&sh->best, memory_order_relaxed)) {
+            if (sh->run)
+                sh->run(w, t);
+            else
+                run_chunk(w, t);
+        }
+        sh->done[k] = 1;
+        uint64_t f = atomic_fetch_add_explicit(&sh->finished, 1, memory_order_relaxed) + 1;
+        /* the caller's thread reports (the pool's slot 0) */
+        if (w->id == 0 && sh->progress->fn) {
+            int rc = toggle__progress(sh->progress, sh->pbase + f, sh->ptotal);
+            if (rc) {
+                sh->cancel = rc;
+                atomic_store_explicit(&sh->stop, 1, memory_order_relaxed);
+                break;
+            }
+        }
     }
     return NULL;
 }
@@ -445,6 +642,11 @@ static int sort_groups(shared *sh, uint64_t freemask, size_t *ord, uint64_t *oke
 
 /* ---- set-up ---------------------------------------------------------------- */
 
+static void *align64(void *p)
+{
+    return (void *)(((uintptr_t)p + 63) & ~(uintptr_t)63);
+}
+
 typedef struct {
     uint64_t *pat;
     uint8_t *x0;
@@ -455,7 +657,9 @@ typedef struct {
     uint8_t *kx0;
     size_t *kcell, *lstart, *lcell, *ord;
     uint64_t *okey;
-    uint64_t *tab;
+    uint64_t *canon, *todo, *tidx;
+    uint8_t *tdone;
+    void *Hraw;
     worker *w;
 } bufs;
 
@@ -474,12 +678,18 @@ static void bufs_free(bufs *b, unsigned T)
     toggle__free(b->lcell);
     toggle__free(b->ord);
     toggle__free(b->okey);
-    toggle__free(b->tab);
+    toggle__free(b->canon);
+    toggle__free(b->todo);
+    toggle__free(b->tidx);
+    toggle__free(b->tdone);
+    toggle__free(b->Hraw);
     if (b->w)
         for (unsigned i = 0; i < T; i++) {
             toggle__free(b->w[i].g);
             toggle__free(b->w[i].t);
             toggle__free(b->w[i].sgn);
+            toggle__free(b->w[i].Graw);
+            toggle__free(b->w[i].Araw);
         }
     toggle__free(b->w);
 }
@@ -518,6 +728,72 @@ static int find_symmetries(const toggle__fewest_opts *o, bufs *b, size_t n, size
     return TOGGLE_OK;
 }
 
+/* Greedy sparsening of generators 0 .. dw - 1 (a change of basis inside
+ * their span, so every subspace they span stays the same): generator r is
+ * replaced by r + r' while that has fewer cells. Then ordered: the densest
+ * L become the transform's, the sparsest the walk's first bits (the walk
+ * moves bit L + i 2^(C-1-i) times per chunk). */
+static void sparsen(uint64_t *pat, size_t n, size_t dw, size_t L)
+{
+    size_t cnt[64] = {0};
+    for (size_t j = 0; j < n; j++)
+        for (size_t r = 0; r < dw; r++)
+            cnt[r] += (pat[j] >> r) & 1;
+    for (int round = 0; round < 4; round++) {
+        bool moved = false;
+        for (size_t r = 0; r < dw; r++)
+            for (size_t r2 = 0; r2 < dw; r2++) {
+                if (r2 == r)
+                    continue;
+                size_t c = 0;
+                for (size_t j = 0; j < n; j++)
+                    c += ((pat[j] >> r) ^ (pat[j] >> r2)) & 1;
+                if (c < cnt[r]) {
+                    for (size_t j = 0; j < n; j++)
+                        pat[j] ^= ((pat[j] >> r2) & 1) << r;
+                    cnt[r] = c;
+                    moved = true;
+                }
+            }
+        if (!moved)
+            break;
+    }
+    /* new bit q <- old bit from[q]: densest first, then ascending */
+    size_t from[64];
+    for (size_t r = 0; r < dw; r++)
+        from[r] = r;
+    for (size_t a = 1; a < dw; a++) /* descending by count, stable */
+        for (size_t b = a; b > 0 && cnt[from[b]] > cnt[from[b - 1]]; b--) {
+            size_t t = from[b];
+            from[b] = from[b - 1];
+            from[b - 1] = t;
+        }
+    /* bits L .. dw - 1 ascending: reverse the tail */
+    for (size_t a = L, b = dw; a + 1 < b; a++, b--) {
+        size_t t = from[a];
+        from[a] = from[b - 1];
+        from[b - 1] = t;
+    }
+    for (size_t j = 0; j < n; j++) {
+        uint64_t p = pat[j], q = p >> dw << dw;
+        for (size_t r = 0; r < dw; r++)
+            q |= ((p >> from[r]) & 1) << r;
+        pat[j] = q;
+    }
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15u + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdu;
+}
+
+void toggle__fewest_ckpt_clear(toggle__fewest_ckpt *ck)
+{
+    toggle__free(ck->done);
+    memset(ck, 0, sizeof *ck);
+}
+
 int toggle__fewest_gf2(const toggle__space *sp, const toggle__fewest_opts *o, toggle__fewest *res)
 {
     size_t n = sp->n, d = sp->d;
@@ -531,6 +807,8 @@ int toggle__fewest_gf2(const toggle__space *sp, const toggle__fewest_opts *o, to
     memset(&b, 0, sizeof b);
     unsigned T = 0;
     int rc = TOGGLE_OK;
+    toggle__fewest_ckpt local, *ck = o->ck ? o->ck : &local;
+    memset(&local, 0, sizeof local);
     b.pat = toggle__calloc(n + 1, sizeof *b.pat);
     b.x0 = toggle__calloc(n + 1, 1);
     if (!b.pat || !b.x0)
@@ -552,15 +830,19 @@ int toggle__fewest_gf2(const toggle__space *sp, const toggle__fewest_opts *o, to
             goto done;
         }
     }
-    /* The split: L low coefficients per transform, H high ones. With a
-     * symmetry group, the low part is a subspace it maps to itself. */
-    size_t lmax = o->lsplit ? o->lsplit : LMAX, ltarget = o->lsplit ? o->lsplit : 16;
+    /* The split: bits 0 .. L-1 of a coefficient vector are the transform's,
+     * L .. L+C-1 the walk's, the top cb bits name the chunk. With a
+     * symmetry group, the first L + C span a subspace W it maps to itself,
+     * so it permutes the chunks (the cosets of W) and one chunk per orbit
+     * is done. */
+    size_t lmax = o->lsplit ? o->lsplit : LMAX, ltarget = o->lsplit ? o->lsplit : LTARGET;
     if (lmax > LMAX)
         lmax = ltarget = LMAX;
     size_t L = d <= lmax ? d : ltarget;
+    size_t cb = d - L < CBITS ? d - L : CBITS, dw = d - cb;
     uint64_t m[MAXSYM][64], alpha[MAXSYM];
     int nsym = 0;
-    if (d > lmax) {
+    if (d > lmax && ((uint64_t)1 << dw) <= o->limit) {
         if ((rc = find_symmetries(o, &b, n, d, m, alpha, &nsym)))
             goto done;
     }
@@ -568,17 +850,17 @@ int toggle__fewest_gf2(const toggle__space *sp, const toggle__fewest_opts *o, to
         xbasis W;
         memset(&W, 0, sizeof W);
         uint64_t seed = 0x7067;
-        for (size_t cand = 0; cand < 5 * d && W.count < ltarget; cand++) {
+        for (size_t cand = 0; cand < 8 * d && W.count < dw; cand++) {
             uint64_t v = cand < d ? (uint64_t)1 << cand
                                   : toggle__splitmix(&seed) & (((uint64_t)1 << d) - 1);
             xbasis t = W;
             xb_insert(&t, v);
             for (int s = 0; s < nsym; s++)
                 xb_insert(&t, lin_apply(m[s], v));
-            if (t.count <= ltarget)
+            if (t.count <= dw)
                 W = t;
         }
-        if (W.count < (ltarget * 5 + 7) / 8) {
+        if (W.count < L || W.count + 4 < dw) {
             nsym = 0;
         } else {
             uint64_t B[64];
@@ -587,24 +869,29 @@ int toggle__fewest_gf2(const toggle__space *sp, const toggle__fewest_opts *o, to
             for (int t = 0; t < 64; t++)
                 if (W.v[t])
                     B[r++] = W.v[t];
-            L = r;
+            dw = r;
+            cb = d - dw;
             for (size_t i = 0; i < d; i++)
                 if (xb_insert(&full, (uint64_t)1 << i))
                     B[r++] = (uint64_t)1 << i;
             change_basis(b.pat, n, B, d);
-            int ns2 = 0;
-            if ((rc = find_symmetries(o, &b, n, d, m, alpha, &ns2)))
-                goto done;
-            bool inv_ok = ns2 == nsym;
-            for (int s = 0; s < ns2 && inv_ok; s++)
-                for (size_t i = 0; i < L; i++)
-                    if (m[s][i] >> L)
-                        inv_ok = false;
-            if (!inv_ok)
-                nsym = 0; /* cannot happen: W is invariant; stay exact anyway */
         }
     }
-    size_t H = d - L;
+    if (d > lmax)
+        sparsen(b.pat, n, dw, L);
+    if (nsym) {
+        int ns2 = 0;
+        if ((rc = find_symmetries(o, &b, n, d, m, alpha, &ns2)))
+            goto done;
+        bool inv_ok = ns2 == nsym;
+        for (int s = 0; s < ns2 && inv_ok; s++)
+            for (size_t i = 0; i < dw; i++)
+                if (m[s][i] >> dw)
+                    inv_ok = false;
+        if (!inv_ok)
+            nsym = 0; /* cannot happen: W is invariant; stay exact anyway */
+    }
+    size_t H = d - L, C = dw - L;
     /* Kept cells: allowed, positive cost, not fixed by every coefficient. */
     int64_t w0 = 0, ctot = 0;
     size_t nk = 0;
@@ -626,17 +913,35 @@ int toggle__fewest_gf2(const toggle__space *sp, const toggle__fewest_opts *o, to
         rc = TOGGLE_EUNSUPPORTED;
         goto done;
     }
-    size_t cbits = H < 10 ? H : 10, C = H - cbits;
-    while (C > 0 && ((uint64_t)1 << (C + L)) > o->limit)
-        C--;
+    if (!nsym) /* no orbits to keep whole: chunks as small as the limit needs */
+        while (C > 0 && ((uint64_t)1 << (C + L)) > o->limit)
+            C--;
     if (((uint64_t)1 << (C + L)) > o->limit) {
         rc = TOGGLE_EUNSUPPORTED; /* the limit is below one transform: walk */
         goto done;
     }
-    uint64_t nchunks = (uint64_t)1 << (H - C), chunk_sol = (uint64_t)1 << (C + L);
-    uint64_t allowed = o->limit / chunk_sol;
-    if (allowed > nchunks)
-        allowed = nchunks;
+    cb = H - C;
+    uint64_t nchunks = (uint64_t)1 << cb, chunk_sol = (uint64_t)1 << (C + L);
+    /* The chunks to do: the least of each orbit. */
+    b.canon = toggle__malloc_array(nchunks + 1, sizeof *b.canon);
+    if (!b.canon)
+        goto nomem;
+    uint64_t ncanon = 0;
+    {
+        uint64_t mt[MAXSYM][64], at[MAXSYM];
+        for (int s = 0; s < nsym; s++) {
+            at[s] = alpha[s] >> dw;
+            for (size_t i = 0; i < cb; i++)
+                mt[s][i] = m[s][dw + i] >> dw;
+        }
+        for (uint64_t t = 0; t < nchunks; t++) {
+            bool least = true;
+            for (int s = 0; s < nsym && least; s++)
+                least = (at[s] ^ lin_apply(mt[s], t)) >= t;
+            if (least)
+                b.canon[ncanon++] = t;
+        }
+    }
     b.plo = toggle__malloc_array(nk + 1, sizeof *b.plo);
     b.phi = toggle__malloc_array(nk + 1, sizeof *b.phi);
     b.cst = toggle__malloc_array(nk + 1, sizeof *b.cst);
@@ -647,18 +952,21 @@ int toggle__fewest_gf2(const toggle__space *sp, const toggle__fewest_opts *o, to
     if (!b.plo || !b.phi || !b.cst || !b.kx0 || !b.lstart || !b.ord || !b.okey)
         goto nomem;
     size_t nl = 0;
+    uint64_t sig = mix(mix(mix(mix(0x746f67676c65u, n), d), L | C << 8 | cb << 16), (uint64_t)nsym);
     for (size_t q = 0; q < nk; q++) {
         size_t j = b.kcell[q];
         b.plo[q] = (uint32_t)(b.pat[j] & (((uint64_t)1 << L) - 1));
         b.phi[q] = b.pat[j] >> L;
         b.cst[q] = (int32_t)(o->cost ? o->cost[j] : 1);
         b.kx0[q] = b.x0[j];
+        sig = mix(sig, mix(j, b.pat[j] ^ ((uint64_t)b.x0[j] << 63)) ^ (uint64_t)b.cst[q]);
         for (size_t i = 0; i < C; i++)
             if ((b.phi[q] >> i) & 1) {
                 b.lstart[i + 1]++;
                 nl++;
             }
     }
+    sig = mix(sig, (uint64_t)w0) | 1;
     for (size_t i = 0; i < C; i++)
         b.lstart[i + 1] += b.lstart[i];
     b.lcell = toggle__malloc_array(nl + 1, sizeof *b.lcell);
@@ -672,85 +980,164 @@ int toggle__fewest_gf2(const toggle__space *sp, const toggle__fewest_opts *o, to
                 if ((b.phi[q] >> i) & 1)
                     b.lcell[fill[i]++] = q;
     }
+    /* The checkpoint: resume one of this very search, or start one. */
+    if (ck->sig && (ck->sig != sig || ck->nchunks != ncanon || ck->chunk_sol != chunk_sol)) {
+        rc = toggle__error(TOGGLE_EINVAL, "the checkpoint belongs to another search (another "
+                           "system, target, costs or split)");
+        goto done;
+    }
+    if (!ck->sig) {
+        toggle__fewest_ckpt_clear(ck);
+        ck->done = toggle__calloc(ncanon + 1, 1);
+        if (!ck->done)
+            goto nomem;
+        ck->sig = sig;
+        ck->nchunks = ncanon;
+        ck->chunk_sol = chunk_sol;
+    }
+    uint64_t ndone = 0, ntodo = 0;
+    b.todo = toggle__malloc_array(ncanon + 1, sizeof *b.todo);
+    b.tidx = toggle__malloc_array(ncanon + 1, sizeof *b.tidx);
+    b.tdone = toggle__calloc(ncanon + 1, 1);
+    if (!b.todo || !b.tidx || !b.tdone)
+        goto nomem;
+    for (uint64_t k = 0; k < ncanon; k++) {
+        if (ck->done[k])
+            ndone++;
+        else {
+            b.tidx[ntodo] = k;
+            b.todo[ntodo++] = b.canon[k];
+        }
+    }
+    uint64_t allowed = o->limit / chunk_sol;
+    if (allowed > ntodo)
+        allowed = ntodo;
     shared sh = {.nk = nk, .L = L, .H = H, .C = C, .ctot = ctot, .plo = b.plo, .phi = b.phi,
                  .cst = b.cst, .x0 = b.kx0, .lstart = b.lstart, .lcell = b.lcell,
-                 .ord = b.ord, .okey = b.okey, .nsym = nsym, .alpha = alpha,
-                 .nbytes = (H + 7) / 8, .narrow = ctot < 32768, .allowed = allowed};
+                 .ord = b.ord, .okey = b.okey, .narrow = ctot < 32768, .todo = b.todo,
+                 .ntodo = allowed, .done = b.tdone, .progress = &sp->progress, .live = o->live,
+                 .w0 = w0, .pbase = ndone, .ptotal = ncanon};
     atomic_init(&sh.next, 0);
-    atomic_init(&sh.best, INT64_MAX);
-    uint64_t alpha_hi[MAXSYM];
-    if (nsym) {
-        b.tab = toggle__calloc((size_t)nsym * sh.nbytes * 256 + 1, sizeof *b.tab);
-        if (!b.tab)
-            goto nomem;
-        for (int s = 0; s < nsym; s++) {
-            alpha_hi[s] = alpha[s] >> L;
-            for (size_t by = 0; by < sh.nbytes; by++)
-                for (unsigned v = 0; v < 256; v++) {
-                    uint64_t img = 0;
-                    for (unsigned bit = 0; bit < 8; bit++)
-                        if (((v >> bit) & 1) && 8 * by + bit < H)
-                            img ^= m[s][L + 8 * by + bit] >> L;
-                    b.tab[(s * sh.nbytes + by) * 256 + v] = img;
-                }
-        }
-        sh.tab = b.tab;
-        sh.alpha = alpha_hi;
-    }
+    atomic_init(&sh.finished, 0);
+    atomic_init(&sh.stop, 0);
+    atomic_init(&sh.best, ck->have ? (int64_t)ck->bw : INT64_MAX);
     uint64_t freemask = ((uint64_t)1 << (L + C)) - 1;
     if ((rc = sort_groups(&sh, freemask, b.ord, b.okey)))
         goto done;
+    if (o->live) {
+        int64_t lb0 = INT64_MAX;
+        for (uint64_t k = 0; k < ntodo && k < ((uint64_t)1 << 16); k++) {
+            int64_t lb = group_bound(&sh, b.todo[k] << C);
+            lb0 = lb < lb0 ? lb : lb0;
+        }
+        if (ntodo > ((uint64_t)1 << 16))
+            lb0 = 0;
+        if (ck->have && (int64_t)ck->bw < lb0)
+            lb0 = (int64_t)ck->bw;
+        atomic_store(&o->live->bound, lb0 == INT64_MAX ? UINT64_MAX : (uint64_t)(lb0 + w0));
+        atomic_store(&o->live->best, ck->have ? ck->bw + (uint64_t)w0 : UINT64_MAX);
+    }
     T = o->threads ? o->threads : 1;
     if (T > allowed)
-        T = (unsigned)allowed;
+        T = allowed ? (unsigned)allowed : 1;
     size_t N = (size_t)1 << L;
     b.w = toggle__calloc(T, sizeof *b.w);
     if (!b.w)
         goto nomem;
-    for (unsigned i = 0; i < T; i++) {
-        b.w[i].sh = &sh;
-        b.w[i].best = INT64_MAX;
-        b.w[i].g = toggle__malloc_array(N, sizeof(int32_t));
-        b.w[i].t = toggle__malloc_array(N, sh.narrow ? sizeof(int16_t) : sizeof(int32_t));
-        b.w[i].sgn = toggle__malloc_array(nk + 1, 1);
-        if (!b.w[i].g || !b.w[i].t || !b.w[i].sgn)
+    if (sh.narrow && L >= VSHIFT) {
+        sh.vm = (unsigned)(L - VSHIFT);
+        b.Hraw = toggle__malloc(VLANES * VLANES * sizeof(int16_t) + 64);
+        if (!b.Hraw)
             goto nomem;
+        int16_t *Hs = align64(b.Hraw);
+        for (unsigned r = 0; r < VLANES; r++)
+            for (unsigned q = 0; q < VLANES; q++)
+                Hs[r * VLANES + q] = (int16_t)(par(r & q) ? -1 : 1);
+        sh.hsign = Hs;
+        sh.run = pick_run_v();
+    }
+    for (unsigned i = 0; i < T; i++) {
+        worker *w = &b.w[i];
+        w->sh = &sh;
+        w->id = i;
+        w->best = INT64_MAX;
+        w->sgn = toggle__malloc_array(nk + 1, 1);
+        if (!w->sgn)
+            goto nomem;
+        if (sh.run) {
+            w->Graw = toggle__malloc(N * sizeof(int16_t) + 64);
+            w->Araw = toggle__malloc(N * sizeof(int16_t) + 64);
+            if (!w->Graw || !w->Araw)
+                goto nomem;
+            w->G = align64(w->Graw);
+            w->A = align64(w->Araw);
+        } else {
+            w->g = toggle__malloc_array(N, sizeof(int32_t));
+            w->t = toggle__malloc_array(N, sh.narrow ? sizeof(int16_t) : sizeof(int32_t));
+            if (!w->g || !w->t)
+                goto nomem;
+        }
     }
     /* the library's fork-join pool; it may start fewer workers than asked
      * (none in WebAssembly): the chunks are shared dynamically */
-    toggle__pool *pool = toggle__pool_new(T);
-    toggle__pool_run(pool, work_slot, b.w);
-    toggle__pool_free(pool);
-    /* The least (weight, chunk, position) among the workers' bests. */
-    worker *bw = NULL;
-    uint64_t chunks = 0;
+    if (allowed) {
+        toggle__pool *pool = toggle__pool_new(T);
+        toggle__pool_run(pool, work_slot, b.w);
+        toggle__pool_free(pool);
+    }
+    /* The least (weight, chunk, position) among the workers' bests and the
+     * checkpoint's; the finished chunks join the checkpoint. */
     for (unsigned i = 0; i < T; i++) {
         worker *w = &b.w[i];
-        chunks += w->chunks;
         if (w->best == INT64_MAX)
             continue;
-        if (!bw || w->best < bw->best || (w->best == bw->best && (w->bt < bw->bt
-                                                                  || (w->bt == bw->bt && w->bu < bw->bu))))
-            bw = w;
-    }
-    if (!bw) { /* chunk 0's block 0 is always scored */
-        rc = toggle__error(TOGGLE_EINVAL, "internal error: the search scored nothing");
-        goto done;
-    }
-    int64_t lbr = INT64_MAX;
-    if (allowed < nchunks) {
-        if (nchunks - allowed <= ((uint64_t)1 << 16)) {
-            for (uint64_t t = allowed; t < nchunks; t++) {
-                int64_t lb = group_bound(&sh, t << C);
-                lbr = lb < lbr ? lb : lbr;
-            }
-        } else {
-            if ((rc = sort_groups(&sh, ((uint64_t)1 << (L + H)) - 1, b.ord, b.okey)))
-                goto done;
-            lbr = group_bound(&sh, 0);
+        if (!ck->have || (uint64_t)w->best < ck->bw
+            || ((uint64_t)w->best == ck->bw
+                && (w->bt < ck->bt || (w->bt == ck->bt && w->bu < ck->bu)))) {
+            ck->have = 1;
+            ck->bw = (uint64_t)w->best;
+            ck->bt = w->bt;
+            ck->bu = w->bu;
+            ck->blo = w->blo;
+            ck->bhi = w->bhi;
         }
     }
-    uint64_t c = bw->blo | (bw->bhi << L);
+    for (uint64_t k = 0; k < ntodo; k++)
+        if (b.tdone[k])
+            ck->done[b.tidx[k]] = 1;
+    ndone = 0;
+    for (uint64_t k = 0; k < ncanon; k++)
+        ndone += ck->done[k];
+    /* The bound: every chunk not done weighs at least its grouping bound. */
+    int64_t lbr = INT64_MAX;
+    if (ncanon - ndone <= ((uint64_t)1 << 16)) {
+        for (uint64_t k = 0; k < ncanon; k++)
+            if (!ck->done[k]) {
+                int64_t lb = group_bound(&sh, b.canon[k] << C);
+                lbr = lb < lbr ? lb : lbr;
+            }
+    } else {
+        if ((rc = sort_groups(&sh, ((uint64_t)1 << (L + H)) - 1, b.ord, b.okey)))
+            goto done;
+        lbr = group_bound(&sh, 0);
+    }
+    res->visited = ndone * chunk_sol;
+    if (!ck->have) { /* chunk 0 holds a solution and is never pruned */
+        if (ndone == ncanon) {
+            rc = toggle__error(TOGGLE_EINVAL, "internal error: the search scored nothing");
+            goto done;
+        }
+        /* stopped before any chunk finished: x0 is an allowed solution */
+        ck->have = 1;
+        ck->bt = ck->bu = ck->blo = ck->bhi = 0;
+        int64_t wx = 0;
+        for (size_t q = 0; q < nk; q++)
+            wx += b.kx0[q] ? b.cst[q] : 0;
+        ck->bw = (uint64_t)wx;
+        ck->bt = UINT64_MAX; /* loses every tie against a scored record */
+    }
+    int64_t bestw = (int64_t)ck->bw;
+    uint64_t c = ck->blo | (ck->bhi << L);
     uint64_t weight = 0;
     for (size_t j = 0; j < n; j++) {
         uint64_t cj = o->cost ? o->cost[j] : 1;
@@ -760,13 +1147,20 @@ int toggle__fewest_gf2(const toggle__space *sp, const toggle__fewest_opts *o, to
     }
     res->found = 1;
     res->weight = weight;
-    res->visited = chunks * chunk_sol;
-    int64_t lb = (lbr < bw->best ? lbr : bw->best) + w0;
+    int64_t lb = (lbr < bestw ? lbr : bestw) + w0;
     res->bound = (uint64_t)lb;
-    res->proven = lbr >= bw->best;
-    if (weight != (uint64_t)(bw->best + w0))
+    res->proven = lbr >= bestw;
+    if (o->live) {
+        atomic_store(&o->live->best, weight);
+        atomic_store(&o->live->bound, res->bound);
+    }
+    if (weight != (uint64_t)(bestw + w0))
         rc = toggle__error(TOGGLE_EINVAL, "internal error: the search's weight does not match");
+    else if (sh.cancel)
+        rc = sh.cancel;
 done:
+    if (ck == &local)
+        toggle__fewest_ckpt_clear(&local);
     bufs_free(&b, T);
     return rc;
 nomem:

@@ -52,6 +52,26 @@ typedef struct toggle__fewest {
 /* TOGGLE__COST_FORBIDDEN in cost[j]: cell j may not be pressed. */
 #define TOGGLE__COST_FORBIDDEN UINT64_MAX
 
+/* The resumable state of the F_2 split search (fewest_gf2.c): which of its
+ * chunks are finished and the best record so far. sig names the search's
+ * structure (cells, basis, split, symmetries, costs): 0 = empty. */
+typedef struct toggle__fewest_ckpt {
+    uint64_t sig;
+    uint64_t nchunks;  /* chunks to do (one per symmetry orbit) */
+    uint8_t *done;     /* nchunks flags, allocated by the search */
+    uint64_t chunk_sol; /* solutions per chunk */
+    int have;          /* 1: the record below holds a solution */
+    uint64_t bw, bt, bu, blo, bhi; /* weight (kept cells), chunk, walk step, low and high coefficients */
+} toggle__fewest_ckpt;
+
+void toggle__fewest_ckpt_clear(toggle__fewest_ckpt *ck);
+
+/* What a running search has reached, readable from its progress callback
+ * (any thread): UINT64_MAX until known. */
+typedef struct toggle__fewest_live {
+    _Atomic uint64_t best, bound;
+} toggle__fewest_live;
+
 typedef struct toggle__fewest_opts {
     int metric;
     uint64_t limit;       /* solutions it may visit (>= 1) */
@@ -61,6 +81,8 @@ typedef struct toggle__fewest_opts {
     int plain;            /* 1: the Gray walk only (tests) */
     int nosym;            /* 1: no symmetry reduction (tests) */
     size_t lsplit;        /* low coefficients per transform, 0 = automatic (tests) */
+    toggle__fewest_ckpt *ck;  /* F_2 split: state to resume from and to leave (or NULL) */
+    toggle__fewest_live *live; /* best and bound while running (or NULL) */
 } toggle__fewest_opts;
 
 int toggle__fewest_run_opts(const toggle__space *sp, const toggle__fewest_opts *o,

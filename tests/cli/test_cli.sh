@@ -139,5 +139,10 @@ printf '1 1 1 1\n1 1 1 1\n1 1 1 1\n1 1 1 1\n' >"$tmp/cost-ones.txt"
 expect_out cost-unit "fewest cells: 4 (proven optimal" "$T" solve --grid 4x4 --fewest --cost "$tmp/cost-ones.txt" --threads 2
 printf '1 1\n1 1\n' >"$tmp/cost-small.txt"
 expect_fail cost-shape "one cost per cell" "$T" solve --grid 4x4 --fewest --cost "$tmp/cost-small.txt"
+# --checkpoint: stopped by --limit, the same command continues to the proven answer
+expect_out checkpoint-stop "checkpoint: $tmp/ck39" "$T" solve --grid 39x39 --fewest --limit 67108864 --checkpoint "$tmp/ck39"
+expect_out checkpoint-resume "fewest cells: 561 (proven optimal" "$T" solve --grid 39x39 --fewest --threads 2 --checkpoint "$tmp/ck39"
+printf 'junk' >"$tmp/ck-bad"
+expect_fail checkpoint-bad "not a fewest-press checkpoint" "$T" solve --grid 39x39 --fewest --checkpoint "$tmp/ck-bad"
 
 finish cli

@@ -323,6 +323,24 @@ static int starts_with(int rc, const char *got, const char *prefix)
     return rc ? rc : OK_IF(memcmp(got, prefix, strlen(prefix)) == 0);
 }
 
+/* A search's checkpoint saved and resumed: the next run ends the same. */
+static int ckpt_roundtrip(fx *f)
+{
+    unsigned char buf[512];
+    size_t need = 0;
+    uint64_t w0 = 0, w1 = 1;
+    int rc = toggle_search_save(f->search, buf, sizeof buf, &need);
+    if (!rc)
+        rc = toggle_search_result(f->search, NULL, 0, &w0, NULL, NULL);
+    if (!rc)
+        rc = toggle_search_resume(f->search, buf, need);
+    if (!rc)
+        rc = toggle_search_run(f->search);
+    if (!rc)
+        rc = toggle_search_result(f->search, NULL, 0, &w1, NULL, NULL);
+    return THEN(rc, w0 == w1);
+}
+
 /* Every solution, then the end (not an error): as many as the count. */
 static int drain(fx *f)
 {
@@ -574,6 +592,10 @@ static const uint64_t A23P[] = {5, 6}, B2P[] = {1}; /* A23 and B2 packed */
       toggle_search_set_costs(f->search, (const uint64_t[16]){1, 2, TOGGLE_COST_FORBIDDEN}, 16))   \
     X(toggle_search_set_costs__reset, su_search, toggle_search_set_costs(f->search, NULL, 0))      \
     X(toggle_search_bound, su_searched, THEN(toggle_search_bound(f->search, &f->u), f->u == 4))    \
+    X(toggle_search_save, su_searched, toggle_search_save(f->search, f->v, sizeof f->v, NULL))     \
+    X(toggle_search_resume, su_searched, ckpt_roundtrip(f))                                        \
+    X(toggle_search_progress, su_searched,                                                         \
+      THEN(toggle_search_progress(f->search, &f->u, NULL), f->u == 4))                             \
     X(toggle_search_run, su_search, toggle_search_run(f->search))                                  \
     X(toggle_search_run__mod_6, su_search6, toggle_search_run(f->search))                          \
     X(toggle_search_run__over_the_limit, su_search_limited, toggle_search_run(f->search))          \

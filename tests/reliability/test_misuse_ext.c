@@ -145,6 +145,31 @@ START_TEST(misuse_space)
         TU_EXPECT(toggle_search_bound(se, NULL), TOGGLE_EINVAL);
         ck_assert_uint_eq(lower, 77);
     }
+    {
+        unsigned char cb[512];
+        size_t need = 77;
+        uint64_t best = 77, bound = 77;
+        memset(cb, 0xA5, sizeof cb);
+        TU_EXPECT(toggle_search_save(se, cb, sizeof cb, &need), TOGGLE_EUNSUPPORTED); /* no run */
+        TU_EXPECT(toggle_search_save(NULL, cb, sizeof cb, &need), TOGGLE_EINVAL);
+        TU_EXPECT(toggle_search_resume(NULL, cb, sizeof cb), TOGGLE_EINVAL);
+        TU_EXPECT(toggle_search_resume(se, NULL, 8), TOGGLE_EINVAL);
+        TU_EXPECT(toggle_search_resume(se, cb, sizeof cb), TOGGLE_EINVAL); /* not a checkpoint */
+        TU_EXPECT(toggle_search_progress(NULL, &best, &bound), TOGGLE_EINVAL);
+        TU_EXPECT(toggle_search_progress(se, NULL, NULL), TOGGLE_EINVAL);
+        ck_assert_uint_eq(need, 77);
+        ck_assert_uint_eq(best, 77);
+        ck_assert_uint_eq(bound, 77);
+        ck_assert_int_eq(toggle_search_run(se), 0);
+        TU_EXPECT(toggle_search_save(se, cb, 3, &need), TOGGLE_EBUFSIZE);
+        ck_assert_uint_gt(need, 3);
+        ck_assert_uint_eq(cb[0], 0xA5); /* untouched */
+        size_t full = need;
+        ck_assert_int_eq(toggle_search_save(se, cb, sizeof cb, &need), 0);
+        TU_EXPECT(toggle_search_resume(se, cb, full - 1), TOGGLE_EINVAL); /* cut short */
+        cb[8 + 8 * 3] = 7; /* "have" neither 0 nor 1 */
+        TU_EXPECT(toggle_search_resume(se, cb, full), TOGGLE_EINVAL);
+    }
     TU_EXPECT(toggle_search_run(NULL), TOGGLE_EINVAL);
     ck_assert_int_eq(toggle_search_run(se), 0);
     TU_EXPECT(toggle_search_result(NULL, x, 16, NULL, NULL, NULL), TOGGLE_EINVAL);

@@ -352,6 +352,91 @@ START_TEST(fewest_a075464_54)
 }
 END_TEST
 
+/* Progress callback of the checkpoint test: every call gets through (the
+ * rate limit is reset), and the cancel_at-th one cancels. */
+typedef struct {
+    toggle__progress_state *st;
+    int calls, cancel_at;
+} cancel_ctx;
+
+static int cancel_cb(void *payload, double fraction)
+{
+    cancel_ctx *c = payload;
+    (void)fraction;
+    atomic_store(&c->st->last_ns, 0);
+    return ++c->calls == c->cancel_at;
+}
+
+START_TEST(fewest_checkpoint)
+{
+    /* stopped half-way (by the limit, or cancelled by the progress
+     * callback), then resumed with other thread counts: the same weight and
+     * the same x as one uninterrupted run; a checkpoint of another search
+     * is refused */
+    tu_rng r = tu_rng_for(174);
+    static const uint32_t syms[] = {0, 0xFF, 0x05};
+    for (size_t y = 0; y < 3; y++) {
+        board B;
+        board_new(&B, 19, 19, 0, 2, syms[y], &r);
+        toggle__space sp;
+        ck_assert_int_eq(toggle__space_init(&sp, B.sol), TOGGLE_OK);
+        toggle__fewest full = {0}, part = {0};
+        full.x = calloc(B.n, sizeof *full.x);
+        part.x = calloc(B.n, sizeof *part.x);
+        toggle__fewest_opts o = {.metric = 0, .limit = UINT64_MAX, .threads = 2, .rows = 19,
+                                 .cols = 19, .lsplit = 7};
+        ck_assert_int_eq(toggle__fewest_run_opts(&sp, &o, &full), TOGGLE_OK);
+        ck_assert(full.proven);
+        for (int how = 0; how < 2; how++) {
+            toggle__fewest_ckpt ck = {0};
+            o.ck = &ck;
+            o.threads = 3;
+            int rc;
+            if (how == 0) {
+                o.limit = full.visited / 2;
+                rc = toggle__fewest_run_opts(&sp, &o, &part);
+                ck_assert_int_eq(rc, TOGGLE_OK);
+            } else {
+                /* one worker: the caller's thread reports (the pool's
+                 * other workers may take every chunk of a small search) */
+                o.threads = 1;
+                cancel_ctx c = {&sp.progress, 0, 6};
+                sp.progress.fn = cancel_cb;
+                sp.progress.payload = &c;
+                rc = toggle__fewest_run_opts(&sp, &o, &part);
+                sp.progress.fn = NULL;
+                ck_assert_int_eq(rc, TOGGLE_ECANCELED);
+            }
+            uint64_t done = 0;
+            for (uint64_t k = 0; k < ck.nchunks; k++)
+                done += ck.done[k];
+            ck_assert_msg(done > 0 && done < ck.nchunks, "sym 0x%x how %d: %llu of %llu done",
+                          syms[y], how, (unsigned long long)done,
+                          (unsigned long long)ck.nchunks);
+            ck_assert_uint_le(part.bound, full.weight);
+            ck_assert_uint_ge(part.weight, full.weight);
+            o.limit = UINT64_MAX;
+            o.threads = how ? 2 : 1;
+            ck_assert_int_eq(toggle__fewest_run_opts(&sp, &o, &part), TOGGLE_OK);
+            ck_assert(part.proven);
+            ck_assert_uint_eq(part.weight, full.weight);
+            ck_assert(!memcmp(part.x, full.x, B.n * sizeof *part.x));
+            ck_assert_uint_eq(part.visited, full.visited);
+            /* the same checkpoint on another split: refused */
+            o.lsplit = 8;
+            ck_assert_int_eq(toggle__fewest_run_opts(&sp, &o, &part), TOGGLE_EINVAL);
+            o.lsplit = 7;
+            toggle__fewest_ckpt_clear(&ck);
+            o.ck = NULL;
+        }
+        free(full.x);
+        free(part.x);
+        toggle__space_clear(&sp);
+        board_free(&B);
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *su = suite_create("fewest");
@@ -361,6 +446,7 @@ static Suite *suite(void)
     tcase_add_test(tc, fewest_split_vs_walk);
     tcase_add_test(tc, fewest_limits);
     tcase_add_test(tc, fewest_forbidden_public);
+    tcase_add_test(tc, fewest_checkpoint);
     tcase_add_test(tc, fewest_a075464_54);
     suite_add_tcase(su, tc);
     return su;

@@ -121,3 +121,32 @@ def test_render_and_symmetry():
     with toggle.RenderOptions(border=1) as opts:
         assert opts["border"] == 1 and opts.size(2, 3) == (26, 18)
     assert toggle.symmetry_of_shape(3, 3) == toggle.SYM_ALL
+
+
+def test_search_checkpoint_resumes_to_the_same_answer():
+    # 39 x 39 all-on (d = 32, A075464(39) = 561): stopped by the limit,
+    # saved, then continued from its checkpoint with other thread counts
+    s = toggle.System(toggle.Graph.grid(39), 2, target=[1] * (39 * 39))
+    with s, s.solve() as sol:
+        with toggle.Search(sol, threads=2, search_limit=0) as full_search:
+            full = full_search.run()
+            assert full.proven and full.weight == 561 and full_search.bound == 561
+            assert full_search.progress() == (561, 561)
+        with toggle.Search(sol, threads=3, search_limit=1 << 26) as part_search:
+            part = part_search.run()
+            assert part_search.bound <= 561 <= part.weight and part.visited < full.visited
+            ck = part_search.save()
+        assert isinstance(ck, bytes) and ck
+        with toggle.Search(sol, threads=1, search_limit=0) as done_search:
+            done_search.resume(ck)
+            done = done_search.run()
+            assert done.proven and done.weight == 561 and list(done.x) == list(full.x)
+            with pytest.raises(toggle.ToggleError):
+                done_search.resume(b"not a checkpoint")
+            with pytest.raises(TypeError):
+                done_search.resume("text")  # type: ignore[arg-type]
+    s4 = toggle.System(toggle.Graph.grid(4), 2, target=[1] * 16)
+    with s4, s4.solve() as sol4, toggle.Search(sol4) as se4:
+        with pytest.raises(toggle.ToggleError):  # when taken or at the run
+            se4.resume(ck)
+            se4.run()

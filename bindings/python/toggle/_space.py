@@ -9,7 +9,7 @@ from typing import Any, Iterator, NamedTuple, Optional, Sequence, Tuple, Union
 from . import _arrays as A
 from . import _check as C
 from . import _ffi
-from ._errors import ITEROVER, call, check
+from ._errors import EBUFSIZE, ITEROVER, call, check
 from ._handle import _Handle, _new, _ProgressWatch
 
 P, c_size_t, c_u64, c_int, c_void_p = (ctypes.POINTER, ctypes.c_size_t, ctypes.c_uint64,
@@ -33,6 +33,9 @@ _ffi.declare({
     "toggle_search_result": (c_int, [c_void_p, P(c_u64), c_size_t, P(c_u64), P(c_int),
                                      P(c_u64)]),
     "toggle_search_bound": (c_int, [c_void_p, P(c_u64)]),
+    "toggle_search_save": (c_int, [c_void_p, c_void_p, c_size_t, P(c_size_t)]),
+    "toggle_search_resume": (c_int, [c_void_p, c_void_p, c_size_t]),
+    "toggle_search_progress": (c_int, [c_void_p, P(c_u64), P(c_u64)]),
     "toggle_search_free": (None, [c_void_p]),
     "toggle_generator_new": (c_int, [P(c_void_p), c_void_p]),
     "toggle_generator_set_option": (c_int, [c_void_p, c_int, c_u64]),
@@ -207,6 +210,36 @@ class Search(_Handle):
         v = c_u64()
         call("toggle_search_bound", self._handle, ctypes.byref(v))
         return v.value
+
+    def save(self) -> bytes:
+        """The search's state (toggle_search_save) as portable bytes: the
+        finished chunks and the best found. ``resume()`` on a search of the
+        same solution space continues it (the F_2 split search)."""
+        need = c_size_t()
+        rc = _ffi.fn("toggle_search_save")(self._handle, None, 0, ctypes.byref(need))
+        if rc != EBUFSIZE:
+            check(rc)
+        buf = ctypes.create_string_buffer(need.value)
+        call("toggle_search_save", self._handle, buf, need.value, ctypes.byref(need))
+        return buf.raw[:need.value]
+
+    def resume(self, checkpoint: bytes) -> None:
+        """Continue from ``checkpoint`` (bytes from ``save()``): the next
+        run() skips the chunks it finished. A checkpoint of another search
+        raises InvalidArgumentError."""
+        if not isinstance(checkpoint, (bytes, bytearray)):
+            raise TypeError("checkpoint must be bytes, got %s" % type(checkpoint).__name__)
+        data = bytes(checkpoint)
+        call("toggle_search_resume", self._handle, data, len(data))
+
+    def progress(self) -> Tuple[Optional[int], Optional[int]]:
+        """(best weight found so far, lower bound reached so far), each None
+        while unknown; may be read from the progress callback."""
+        best, bound = c_u64(), c_u64()
+        call("toggle_search_progress", self._handle, ctypes.byref(best), ctypes.byref(bound))
+        none = (1 << 64) - 1
+        return (None if best.value == none else best.value,
+                None if bound.value == none else bound.value)
 
 
 class _SolutionSpace(_Handle):

@@ -312,6 +312,12 @@ extern "C" {
                                 weight: *mut u64, proven: *mut c_int, visited: *mut u64)
                                 -> c_int;
     pub fn toggle_search_free(search: *mut toggle_search);
+    pub fn toggle_search_save(search: *const toggle_search, buf: *mut c_void, len: usize,
+                              needed: *mut usize) -> c_int;
+    pub fn toggle_search_resume(search: *mut toggle_search, buf: *const c_void, len: usize)
+                                -> c_int;
+    pub fn toggle_search_progress(search: *const toggle_search, best: *mut u64, bound: *mut u64)
+                                  -> c_int;
     pub fn toggle_generator_new(out: *mut *mut toggle_generator, system: *const toggle_system)
                                 -> c_int;
     pub fn toggle_generator_set_option(gen: *mut toggle_generator, key: c_int, value: u64)

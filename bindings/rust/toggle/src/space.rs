@@ -240,6 +240,46 @@ impl Search {
         check(unsafe { sys::toggle_search_bound(self.ptr.as_ptr(), &mut lower) })?;
         Ok(lower)
     }
+
+    /// The search's state as portable bytes (`toggle_search_save`): the
+    /// finished chunks and the best found; [`Search::resume`] on a search
+    /// of the same solution space continues it (the F_2 split search).
+    pub fn save(&self) -> Result<Vec<u8>> {
+        let mut need = 0usize;
+        let st = unsafe {
+            sys::toggle_search_save(self.ptr.as_ptr(), std::ptr::null_mut(), 0, &mut need)
+        };
+        if st != sys::TOGGLE_EBUFSIZE {
+            check(st)?;
+        }
+        let mut buf = vec![0u8; need];
+        check(unsafe {
+            sys::toggle_search_save(self.ptr.as_ptr(), buf.as_mut_ptr().cast(), buf.len(),
+                                    &mut need)
+        })?;
+        buf.truncate(need);
+        Ok(buf)
+    }
+
+    /// Continue from `checkpoint` (bytes from [`Search::save`]): the next
+    /// [`Search::run`] skips the chunks it finished. `InvalidArgument` for a
+    /// checkpoint of another search.
+    pub fn resume(&mut self, checkpoint: &[u8]) -> Result<()> {
+        check(unsafe {
+            sys::toggle_search_resume(self.ptr.as_ptr(), checkpoint.as_ptr().cast(),
+                                      checkpoint.len())
+        })
+        .map(|_| ())
+    }
+
+    /// (best weight found so far, lower bound reached so far), each `None`
+    /// while unknown; may be read from the progress closure's context.
+    pub fn progress(&self) -> Result<(Option<u64>, Option<u64>)> {
+        let (mut best, mut bound) = (0u64, 0u64);
+        check(unsafe { sys::toggle_search_progress(self.ptr.as_ptr(), &mut best, &mut bound) })?;
+        let known = |v: u64| if v == u64::MAX { None } else { Some(v) };
+        Ok((known(best), known(bound)))
+    }
 }
 
 impl Drop for Search {

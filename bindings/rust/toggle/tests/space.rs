@@ -1,7 +1,7 @@
 //! Iteration, sampling and fewest presses, checked by brute force.
 
 use std::collections::HashSet;
-use toggle::{sys, ErrorKind, Generator, Graph, GridFlags, Metric, Rng, System};
+use toggle::{sys, ErrorKind, Generator, Graph, GridFlags, Metric, Rng, Search, System};
 
 fn four_by_four() -> (System, toggle::Solution) {
     let s = System::new(&Graph::grid(4, 4, GridFlags::CLASSIC).unwrap(), 2, None, None).unwrap();
@@ -117,4 +117,42 @@ fn threads_option() {
     assert_eq!(s.threads().unwrap(), 2);
     assert_eq!(s.solve().unwrap().nullity(), 2);
     assert_eq!(s.set_threads(5000).unwrap_err().kind(), ErrorKind::InvalidArgument);
+}
+
+#[test]
+fn search_checkpoint_resumes_to_the_same_answer() {
+    // 39 x 39 all-on (d = 32, A075464(39) = 561): stopped by the limit,
+    // saved, then continued from its checkpoint with other thread counts
+    let g = Graph::grid(39, 39, GridFlags::CLASSIC).unwrap();
+    let s = System::new(&g, 2, None, Some(&[1u64; 39 * 39])).unwrap();
+    let sol = s.solve().unwrap();
+    let mut full_search = Search::new(&sol).unwrap();
+    full_search.set_limit(0).unwrap();
+    full_search.set_threads(2).unwrap();
+    let full = full_search.run().unwrap();
+    assert!(full.proven);
+    assert_eq!((full.weight, full_search.bound().unwrap()), (561, 561));
+    let mut part_search = Search::new(&sol).unwrap();
+    part_search.set_limit(1 << 26).unwrap();
+    part_search.set_threads(3).unwrap();
+    let part = part_search.run().unwrap();
+    assert!(part_search.bound().unwrap() <= 561 && part.weight >= 561);
+    assert!(part.visited < full.visited);
+    let ck = part_search.save().unwrap();
+    assert!(!ck.is_empty());
+    let mut done_search = Search::new(&sol).unwrap();
+    done_search.set_limit(0).unwrap();
+    done_search.set_threads(1).unwrap();
+    done_search.resume(&ck).unwrap();
+    let done = done_search.run().unwrap();
+    assert!(done.proven);
+    assert_eq!((done.weight, &done.x), (full.weight, &full.x));
+    assert_eq!(done_search.progress().unwrap().0, Some(561));
+    let err = done_search.resume(b"not a checkpoint").unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidArgument);
+    let (_s4, sol4) = four_by_four();
+    let mut se4 = Search::new(&sol4).unwrap();
+    // another search's checkpoint: refused when taken or at the run
+    let kind = se4.resume(&ck).and_then(|_| se4.run().map(|_| ())).unwrap_err().kind();
+    assert_eq!(kind, ErrorKind::InvalidArgument);
 }
