@@ -41,8 +41,9 @@ TOGGLE__ENGINES(TOGGLE__ENGINE_DECLARE)
 /* The table entry of an engine id, or NULL. */
 const toggle__engine_entry *toggle__engine_get(int id);
 /* The engine toggle_solve would use for s (AUTO or forced), or NULL with a
- * message. */
-const toggle__engine_entry *toggle__engine_choose(const toggle_system *s);
+ * message and *status: TOGGLE_EUNSUPPORTED, or TOGGLE_ENOMEM when a probe
+ * ran out of memory. */
+const toggle__engine_entry *toggle__engine_choose(const toggle_system *s, int *status);
 /* The bytes toggle_solve checks against the budget for s with e: the
  * engine's estimate, and for the certificate phase the certificate system
  * and the engine's estimate for it, whichever is larger. */
@@ -83,5 +84,8 @@ int toggle__certify_estimate(const toggle__engine_entry *e, toggle__cert_route r
 
 /* Probe helper: write a reason with printf formatting; returns false. */
 bool toggle__probe_no(char *why, size_t len, const char *fmt, ...) TOGGLE_PRINTF(3, 4);
+/* Probe helper: the probe could not tell for want of memory (toggle_solve
+ * then returns TOGGLE_ENOMEM, forced engine or AUTO); returns false. */
+bool toggle__probe_oom(void);
 
 #endif
