@@ -229,7 +229,10 @@ int cli_space_report_costs(FILE *f, const toggle_solution *sol, size_t rows, siz
                 (unsigned long long)visited);
         if (!proven)
             fprintf(f, "lower bound: %llu\n", (unsigned long long)lower);
-        cli_print_vector(f, x, n, rows, cols, k);
+        if (cli_print_vector(f, x, n, rows, cols, k)) {
+            free(x);
+            return 1;
+        }
     }
     if (all_solutions) {
         toggle_iter *it = NULL;
@@ -239,7 +242,11 @@ int cli_space_report_costs(FILE *f, const toggle_solution *sol, size_t rows, siz
             if (rc)
                 break;
             fprintf(f, "solution %llu:\n", (unsigned long long)toggle_iter_produced(it));
-            cli_print_vector(f, x, n, rows, cols, k);
+            if (cli_print_vector(f, x, n, rows, cols, k)) {
+                toggle_iter_free(it);
+                free(x);
+                return 1;
+            }
         }
         toggle_iter_free(it);
         if (rc == TOGGLE_ITEROVER)

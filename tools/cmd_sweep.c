@@ -57,12 +57,13 @@ static int is_prime(uint64_t p)
     return 1;
 }
 
-/* Parse "a..b,c,d..e" into ascending unique values (primes only if want_prime). */
+/* Parse "a..b,c,d..e" into ascending unique values (primes only if
+ * want_prime). Returns 0, -1 for a bad list, -2 out of memory. */
 static int parse_list(const char *s, int want_prime, uint64_t **out, size_t *count)
 {
     char *copy = strdup(s), *save = NULL;
     uint8_t *seen = calloc(100001, 1);
-    int bad = !copy || !seen;
+    int nomem = !copy || !seen, bad = nomem;
     for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && !bad;
          tok = strtok_r(NULL, ",", &save)) {
         char *dots = strstr(tok, "..");
@@ -88,6 +89,7 @@ static int parse_list(const char *s, int want_prime, uint64_t **out, size_t *cou
         for (size_t i = 0; i <= 100000; i++)
             n += seen[i];
         v = malloc((n ? n : 1) * sizeof *v);
+        nomem = !v;
         bad = !v || n == 0;
         for (size_t i = 0, j = 0; !bad && i <= 100000; i++)
             if (seen[i])
@@ -97,7 +99,7 @@ static int parse_list(const char *s, int want_prime, uint64_t **out, size_t *cou
     free(seen);
     if (bad) {
         free(v);
-        return -1;
+        return nomem ? -2 : -1;
     }
     *out = v;
     *count = n;
@@ -273,9 +275,15 @@ static int sweep_board(void *ctx, size_t worker, size_t task)
     } else {
         r->nullity = toggle_solution_nullity(sol);
         r->solvable = toggle_solution_is_solvable(sol) == 1;
-        if (toggle_solution_count_string(sol, r->solutions, sizeof r->solutions, NULL))
+        rc = toggle_solution_count_string(sol, r->solutions, sizeof r->solutions, NULL);
+        if (rc == TOGGLE_EBUFSIZE) { /* longer than the manifest's field */
             snprintf(r->solutions, sizeof r->solutions, "?");
-        rc = r->solvable ? read_solution(sw, w, r, sol) : 0;
+            rc = TOGGLE_OK;
+        } else if (rc) { /* out of memory: the board fails, not a "?" */
+            board_fail(w, "counting", r, toggle_last_error(), rc);
+        }
+        if (!rc)
+            rc = r->solvable ? read_solution(sw, w, r, sol) : 0;
     }
     toggle_solution_free(sol);
     toggle_system_free(s);
@@ -309,10 +317,13 @@ static int make_dirs(const sweep *sw)
         char rel[128];
         snprintf(rel, sizeof rel, "img/%s", sw->maps.name[m]);
         char *d = path_join(sw->dir, rel);
-        int bad = !d || path_mkdirs(d);
+        if (!d)
+            return cli_fail("sweep", "out of memory");
+        int bad = path_mkdirs(d), e = errno;
         free(d);
         if (bad)
-            return cli_fail("sweep", "cannot create the image folders under '%s'", sw->dir);
+            return cli_fail("sweep", "cannot create the image folders under '%s': %s", sw->dir,
+                            strerror(e));
     }
     return 0;
 }
@@ -395,11 +406,15 @@ int cmd_sweep(int argc, char **argv)
         return cli_fail("sweep", "--shard needs I/K with 0 <= I < K");
     uint64_t *sz = NULL, *pr = NULL;
     size_t nsz = 0, npr = 0;
-    if (parse_list(sizes, 0, &sz, &nsz))
-        return cli_fail("sweep", "bad --sizes '%s' (e.g. 1..70 or 3,5,8..10)", sizes);
-    if (parse_list(primes, 1, &pr, &npr)) {
+    int prc = parse_list(sizes, 0, &sz, &nsz);
+    if (prc)
+        return prc == -2 ? cli_fail("sweep", "out of memory reading --sizes")
+                         : cli_fail("sweep", "bad --sizes '%s' (e.g. 1..70 or 3,5,8..10)", sizes);
+    if ((prc = parse_list(primes, 1, &pr, &npr))) {
         free(sz);
-        return cli_fail("sweep", "bad --primes '%s' (primes or ranges, e.g. 2..67)", primes);
+        return prc == -2 ? cli_fail("sweep", "out of memory reading --primes")
+                         : cli_fail("sweep", "bad --primes '%s' (primes or ranges, e.g. 2..67)",
+                                    primes);
     }
     sw.dir = out;
     sw.cell = (size_t)cell;

@@ -10,6 +10,7 @@
  *     FAILMALLOC_STICKY=1   and every later one,
  *     FAILMALLOC_HIT=path   file created when the first failure is injected
  *                           (so the runner knows the run reached n);
+ *     FAILMALLOC_COUNT=path the number of allocations, written at exit;
  *   FAILMALLOC_NOGUARD=1 also replaces toggle_flint_guard_install() with a
  *   no-op, so the CLI runs without the FLINT guard.
  * - compiled into a test program with -DFAILMALLOC_LINKED (the library
@@ -204,6 +205,29 @@ __attribute__((constructor)) static void failmalloc_init(void)
     const char *nth = getenv("FAILMALLOC_NTH"), *sticky = getenv("FAILMALLOC_STICKY");
     if (nth)
         failmalloc_arm(strtoull(nth, NULL, 10), sticky && *sticky == '1');
+}
+
+/* FAILMALLOC_COUNT=path: the number of allocations counted, written at
+ * exit (without allocating). */
+__attribute__((destructor)) static void failmalloc_fini(void)
+{
+    const char *path = getenv("FAILMALLOC_COUNT");
+    if (!path)
+        return;
+    char buf[24];
+    size_t i = sizeof buf;
+    uint64_t c = failmalloc_calls();
+    buf[--i] = '\n';
+    do {
+        buf[--i] = (char)('0' + c % 10);
+        c /= 10;
+    } while (c);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd >= 0) {
+        ssize_t w = write(fd, buf + i, sizeof buf - i);
+        (void)w;
+        close(fd);
+    }
 }
 
 /* FAILMALLOC_NOGUARD=1: the CLI's call installs nothing. */
