@@ -1,4 +1,5 @@
 /* Board pictures: colour map sampling, options, PPM and PNG encoding. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -559,6 +560,8 @@ int toggle_render_file(const toggle_render_opts *opts, int format, const uint64_
         return rc;
     sink s = {0};
     s.f = fopen(path, "wb");
+    if (!s.f && errno == ENOMEM) /* fopen's own allocation */
+        return toggle__error(TOGGLE_ENOMEM, "out of memory opening '%s'", path);
     if (!s.f)
         return toggle__error(TOGGLE_EIO, "cannot open '%s' for writing", path);
     rc = encode(&p, format, &s);
