@@ -160,15 +160,18 @@ int cli_print_board(FILE *f, const uint64_t *v, size_t rows, size_t cols, uint64
     return rc;
 }
 
-void cli_print_vector(FILE *f, const uint64_t *v, size_t n, size_t rows, size_t cols, uint64_t k)
+int cli_print_vector(FILE *f, const uint64_t *v, size_t n, size_t rows, size_t cols, uint64_t k)
 {
     if (rows && rows * cols == n) {
-        cli_print_board(f, v, rows, cols, k);
-        return;
+        int rc = cli_print_board(f, v, rows, cols, k);
+        if (rc == TOGGLE_ENOMEM)
+            return cli_fail("print", "out of memory formatting a board");
+        return rc ? cli_status("print", rc) : 0;
     }
     for (size_t i = 0; i < n; i++)
         fprintf(f, k > 10 ? (i ? " %llu" : "%llu") : "%llu", (unsigned long long)v[i]);
     fputc('\n', f);
+    return 0;
 }
 
 int cli_opt(int argc, char **argv, int *i, const char *name, const char **val)

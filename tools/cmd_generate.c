@@ -411,7 +411,11 @@ int cli_solutions_print(FILE *f, const toggle_solution *sol, uint64_t limit, int
             cli_json_array(f, x, n);
         } else {
             fprintf(f, "solution %llu:\n", (unsigned long long)toggle_iter_produced(it));
-            cli_print_vector(f, x, n, rows, cols, k);
+            if (cli_print_vector(f, x, n, rows, cols, k)) {
+                toggle_iter_free(it);
+                free(x);
+                return 1;
+            }
         }
     }
     toggle_iter_free(it);

@@ -61,15 +61,18 @@ static uint64_t *grid_solution(size_t rows, size_t cols, uint64_t k, uint64_t bu
         rc = toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, budget);
     if (!rc)
         rc = toggle_solve(&sol, s);
+    int nomem = 0;
     if (!rc && !(x = malloc(rows * cols * sizeof *x)))
-        rc = TOGGLE_ENOMEM;
+        rc = TOGGLE_ENOMEM, nomem = 1;
     if (!rc)
         rc = toggle_solution_particular(sol, x, rows * cols);
     if (!rc && cli_interrupted())
         rc = TOGGLE_ECANCELED;
     cli_progress_clear();
     if (rc) {
-        if (rc == TOGGLE_ENOSOLUTION)
+        if (nomem) /* the CLI's own allocation: no library message */
+            cli_fail("render", "out of memory");
+        else if (rc == TOGGLE_ENOSOLUTION)
             cli_fail("render", "the %zux%zu board has no all-off to all-on solution mod %llu",
                      rows, cols, (unsigned long long)k);
         else if (rc == TOGGLE_ECANCELED && cli_interrupted())

@@ -96,7 +96,9 @@ static int report(const solve_opts *o, const toggle_system *s, const toggle_solu
     int solvable = toggle_solution_is_solvable(sol) == 1;
     uint64_t k = toggle_system_modulus(s);
     size_t need = 0;
-    toggle_solution_count_string(sol, NULL, 0, &need);
+    int qrc = toggle_solution_count_string(sol, NULL, 0, &need);
+    if (qrc != TOGGLE_EBUFSIZE && qrc != TOGGLE_OK) /* the query itself failed */
+        return cli_status("count", qrc);
     char *count = malloc(need ? need : 1);
     uint64_t *v = malloc((n > m ? n : m) * sizeof *v + 8);
     if (!count || !v) {
@@ -165,20 +167,22 @@ static int report(const solve_opts *o, const toggle_system *s, const toggle_solu
     } else {
         fprintf(f, "solvable: %s\nmodulus: %llu\nengine: %s\nnullity: %zu\nsolutions: %s\n",
                 solvable ? "yes" : "no", (unsigned long long)k, engine, d, count);
+        int prc = 0;
         if (solvable) {
             toggle_solution_particular(sol, v, n);
             fputs("solution:\n", f);
-            cli_print_vector(f, v, n, rows, cols, k);
+            prc = cli_print_vector(f, v, n, rows, cols, k);
         } else if (toggle_solution_certificate(sol, v, m) == TOGGLE_OK) {
             fputs("certificate (y with yA = 0 and y.b != 0):\n", f);
-            cli_print_vector(f, v, m, rows, cols, k);
+            prc = cli_print_vector(f, v, m, rows, cols, k);
         }
         for (size_t i = 0; i < kshow && !(status = stop_if_interrupted()); i++) {
             toggle_solution_kernel_vector(sol, i, v, n);
             fprintf(f, "kernel %zu:\n", i);
-            cli_print_vector(f, v, n, rows, cols, k);
+            if ((status = cli_print_vector(f, v, n, rows, cols, k)))
+                break;
         }
-        if (o->fewest && solvable)
+        if (!status && o->fewest && solvable)
             cli_fewest_print(f, &fw, o->metric, 0, n, rows, cols, k);
     }
     free(fw.x);

@@ -313,9 +313,15 @@ static int sweep_board(void *ctx, size_t worker, size_t task)
     } else {
         r->nullity = toggle_solution_nullity(sol);
         r->solvable = toggle_solution_is_solvable(sol) == 1;
-        if (toggle_solution_count_string(sol, r->solutions, sizeof r->solutions, NULL))
+        rc = toggle_solution_count_string(sol, r->solutions, sizeof r->solutions, NULL);
+        if (rc == TOGGLE_EBUFSIZE) { /* longer than the manifest's field */
             snprintf(r->solutions, sizeof r->solutions, "?");
-        rc = r->solvable ? read_solution(sw, w, r, sol) : 0;
+            rc = TOGGLE_OK;
+        } else if (rc) { /* out of memory: the board fails, not a "?" */
+            board_fail(w, "counting", r, toggle_last_error(), rc);
+        }
+        if (!rc)
+            rc = r->solvable ? read_solution(sw, w, r, sol) : 0;
     }
     toggle_solution_free(sol);
     toggle_system_free(s);
@@ -438,10 +444,13 @@ static int make_dirs(const sweep *sw)
         char rel[128];
         snprintf(rel, sizeof rel, "img/%s", sw->maps.name[m]);
         char *d = path_join(sw->dir, rel);
-        int bad = !d || path_mkdirs(d);
+        if (!d)
+            return cli_fail("sweep", "out of memory");
+        int bad = path_mkdirs(d), e = errno;
         free(d);
         if (bad)
-            return cli_fail("sweep", "cannot create the image folders under '%s'", sw->dir);
+            return cli_fail("sweep", "cannot create the image folders under '%s': %s", sw->dir,
+                            strerror(e));
     }
     return 0;
 }

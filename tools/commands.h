@@ -56,7 +56,8 @@ void cli_json_array(FILE *f, const uint64_t *v, size_t n);
 /* Print a board (rows x cols) in the text board format. */
 int cli_print_board(FILE *f, const uint64_t *v, size_t rows, size_t cols, uint64_t k);
 /* Print a vector: as a board when rows * cols == n (rows > 0), else on one line. */
-void cli_print_vector(FILE *f, const uint64_t *v, size_t n, size_t rows, size_t cols, uint64_t k);
+/* 0, or 1 after a message (the board text could not be made: out of memory) */
+int cli_print_vector(FILE *f, const uint64_t *v, size_t n, size_t rows, size_t cols, uint64_t k);
 /* Is this argument "--name" and does it have a value? Sets *val and advances *i. */
 int cli_opt(int argc, char **argv, int *i, const char *name, const char **val);
 /* --cylinder and --lattice square|hex|tri (grid commands): 1 when argv[*i]

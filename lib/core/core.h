@@ -252,4 +252,11 @@ unsigned toggle__pool_threads(const toggle__pool *p);
 void toggle__pool_run(toggle__pool *p, toggle__pool_fn fn, void *ctx);
 void toggle__pool_free(toggle__pool *p);
 
+/* The decimal digits of prod_{i < d} f(i), f(i) = radix[i] when radix is
+ * not NULL and k otherwise, into a toggle__malloc'd string (*out; the
+ * caller frees), in plain C (decimal.c; quadratic in the digits). The FLINT
+ * build uses it up to TOGGLE__DECIMAL_PLAIN_MAX factors, GMP beyond. */
+#define TOGGLE__DECIMAL_PLAIN_MAX 1024
+int toggle__decimal_product_plain(const uint64_t *radix, size_t d, uint64_t k, char **out);
+
 #endif

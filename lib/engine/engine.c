@@ -66,9 +66,37 @@ bool toggle__probe_prime(const toggle_system *s, const char *engine, char *why, 
                             engine, (unsigned long long)s->k);
 }
 
-const toggle__engine_entry *toggle__engine_choose(const toggle_system *s)
+/* Set by toggle__probe_oom() during one probe of this thread. */
+static _Thread_local bool probe_oom;
+
+bool toggle__probe_oom(void)
 {
+    probe_oom = true;
+    return false;
+}
+
+/* Run e's probe; *oom tells a refusal for want of memory from a "no". */
+static bool probe(const toggle__engine_entry *e, const toggle_system *s, char *why, size_t len,
+                  bool *oom)
+{
+    probe_oom = false;
+    bool yes = e->engine->probe(s, why, len);
+    *oom = !yes && probe_oom;
+    probe_oom = false;
+    return yes;
+}
+
+static const toggle__engine_entry *probe_out_of_memory(const toggle__engine_entry *e, int *status)
+{
+    *status = toggle__error(TOGGLE_ENOMEM, "out of memory probing the %s engine", e->name);
+    return NULL;
+}
+
+const toggle__engine_entry *toggle__engine_choose(const toggle_system *s, int *status)
+{
+    *status = TOGGLE_EUNSUPPORTED;
     char why[256] = "";
+    bool oom = false;
     if (s->engine != TOGGLE_ENGINE_AUTO) {
         const toggle__engine_entry *e = toggle__engine_get(s->engine);
         if (!e) {
@@ -76,16 +104,23 @@ const toggle__engine_entry *toggle__engine_choose(const toggle_system *s)
                           s->engine);
             return NULL;
         }
-        if (!e->engine->probe(s, why, sizeof why)) {
+        if (!probe(e, s, why, sizeof why, &oom)) {
+            if (oom)
+                return probe_out_of_memory(e, status);
             toggle__error(TOGGLE_EUNSUPPORTED, "%s", why);
             return NULL;
         }
         return e;
     }
-    /* AUTO: the first engine of the table that takes s; probes are silent. */
-    for (size_t i = 0; i < NENGINES; i++)
-        if (table[i].engine->probe(s, NULL, 0))
+    /* AUTO: the first engine of the table that takes s; probes are silent.
+     * An engine that could not tell for want of memory ends the choice:
+     * passing it over would pick an engine AUTO would not have picked. */
+    for (size_t i = 0; i < NENGINES; i++) {
+        if (probe(&table[i], s, NULL, 0, &oom))
             return &table[i];
+        if (oom)
+            return probe_out_of_memory(&table[i], status);
+    }
     toggle__error(TOGGLE_EUNSUPPORTED, "no engine of this build can solve a %zu x %zu system "
                   "modulo %llu", s->m, s->n, (unsigned long long)s->k);
     return NULL;
@@ -170,8 +205,9 @@ int toggle_solve(toggle_solution **out, const toggle_system *s)
 {
     if (!out || !s)
         return toggle__error(TOGGLE_EINVAL, "out and system must not be NULL");
-    const toggle__engine_entry *e = toggle__engine_choose(s);
+    int rc;
+    const toggle__engine_entry *e = toggle__engine_choose(s, &rc);
     if (!e)
-        return TOGGLE_EUNSUPPORTED; /* choose set the message */
+        return rc; /* choose set the message */
     return toggle__engine_run(e, s, out);
 }

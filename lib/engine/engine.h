@@ -41,8 +41,9 @@ TOGGLE__ENGINES(TOGGLE__ENGINE_DECLARE)
 /* The table entry of an engine id, or NULL. */
 const toggle__engine_entry *toggle__engine_get(int id);
 /* The engine toggle_solve would use for s (AUTO or forced), or NULL with a
- * message. */
-const toggle__engine_entry *toggle__engine_choose(const toggle_system *s);
+ * message and *status: TOGGLE_EUNSUPPORTED, or TOGGLE_ENOMEM when a probe
+ * ran out of memory. */
+const toggle__engine_entry *toggle__engine_choose(const toggle_system *s, int *status);
 /* The bytes toggle_solve checks against the budget for s with e: the
  * engine's estimate, and for the certificate phase the certificate system
  * and the engine's estimate for it, whichever is larger. */
@@ -103,5 +104,8 @@ bool toggle__probe_no(char *why, size_t len, const char *fmt, ...) TOGGLE_PRINTF
 /* The field engines' first test: true for a prime modulus, else false with
  * the reason "the <engine> engine needs a prime modulus, k is composite". */
 bool toggle__probe_prime(const toggle_system *s, const char *engine, char *why, size_t len);
+/* Probe helper: the probe could not tell for want of memory (toggle_solve
+ * then returns TOGGLE_ENOMEM, forced engine or AUTO); returns false. */
+bool toggle__probe_oom(void);
 
 #endif

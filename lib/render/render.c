@@ -1,4 +1,5 @@
 /* Board pictures: colour map sampling, options, PPM and PNG encoding. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -360,12 +361,13 @@ static int encode_ppm(const picture *p, sink *s)
 typedef struct {
     jmp_buf jb;
     sink *s;
+    char why[128]; /* libpng's message of a png_error() */
 } png_ctx;
 
 static void png_err(png_structp png, png_const_charp msg)
 {
-    (void)msg;
     png_ctx *c = png_get_error_ptr(png);
+    snprintf(c->why, sizeof c->why, "%s", msg ? msg : "");
     longjmp(c->jb, 1);
 }
 
@@ -421,6 +423,7 @@ static int encode_png(const picture *p, sink *s)
     }
     png_ctx ctx;
     ctx.s = s;
+    ctx.why[0] = '\0';
     png_structp png = png_create_write_struct_2(PNG_LIBPNG_VER_STRING, &ctx, png_err, png_warn,
                                                 NULL, png_alloc, png_dealloc);
     png_infop info = png ? png_create_info_struct(png) : NULL;
@@ -434,7 +437,11 @@ static int encode_png(const picture *p, sink *s)
         png_destroy_write_struct(&png, &info);
         toggle__free(row);
         toggle__free(colmap);
-        return s->failed ? s->failed : toggle__error(TOGGLE_ENOMEM, "PNG encoding failed");
+        /* the sink's own failure, else libpng's: on validated input its only
+         * errors are failed allocations (its own or zlib's) */
+        return s->failed ? s->failed
+                         : toggle__error(TOGGLE_ENOMEM, "out of memory encoding the PNG "
+                                         "(libpng: %s)", ctx.why);
     }
     png_set_write_fn(png, &ctx, png_write, png_flush);
     png_set_compression_level(png, 6);
@@ -606,6 +613,8 @@ int toggle_render_file(const toggle_render_opts *opts, int format, const uint64_
         return rc;
     sink s = {0};
     s.f = fopen(path, "wb");
+    if (!s.f && errno == ENOMEM) /* fopen's own allocation */
+        return toggle__error(TOGGLE_ENOMEM, "out of memory opening '%s'", path);
     if (!s.f)
         return toggle__error(TOGGLE_EIO, "cannot open '%s' for writing", path);
     rc = encode(&p, format, &s);

@@ -1,16 +1,24 @@
 /* Fuzz target: bytes -> a small grid board (up to 4 x 4, k from 2 to 7)
- * and a target, solved, then every solution-set API is checked by this
- * file's own arithmetic: the iterator lists exactly count distinct
+ * and a target; byte 1 picks ONE operation per input (so that an input
+ * costs one check, not all of them: 10^7 executions stay reachable), each
+ * checked by this file's own arithmetic: the iterator lists exactly count distinct
  * solutions, each with A x = b; samples solve the board; the fewest-press
  * search returns a solution of its reported weight, never below the
  * brute-force minimum, proven exactly when it visited every solution (and
  * then minimal); orbit counts equal a brute-force count of orbits under the
  * group (or EINVAL when the set is not invariant); board symmetries equal
- * this file's transforms; generated starts are solvable with the asked lit
+ * this file's transforms; the iterator restarts at the particular solution
+ * after a reset and counts what it produced; weighted searches (costs,
+ * forbidden cells) against the brute-force minimum over the allowed
+ * solutions, the lower bound never above it; generated starts are solvable with the asked lit
  * count and weight; pictures (any modulus up to 2^64 - 1) have the layout
  * and colours of render.h pixel by pixel, the PPM size formula, and a too
  * small buffer is left untouched. */
 #include <string.h>
+
+#ifdef HAVE_PNG
+#include <png.h>
+#endif
 
 #include "fuzz.h"
 
@@ -47,14 +55,6 @@ static int solves(const uint64_t *x, const uint64_t *b)
     return memcmp(ax, b, N * sizeof *ax) == 0;
 }
 
-static uint64_t weight(const uint64_t *x, int metric)
-{
-    uint64_t w = 0;
-    for (size_t i = 0; i < N; i++)
-        w += metric == TOGGLE_METRIC_PRESSES ? x[i] : (x[i] != 0);
-    return w;
-}
-
 /* Cell (r, c) under symmetry bit g (symmetry.h). */
 static size_t sym_dest(int g, size_t r, size_t c)
 {
@@ -88,7 +88,7 @@ static long find_sol(const uint64_t *x)
     return -1;
 }
 
-static void check_render(fuzz_reader *rd, const uint64_t *board)
+static void check_render(fuzz_reader *rd, const uint64_t *board, int fmt)
 {
     static const uint64_t ks[] = {2, 3, 7, 255, 256, 257, 1000, (uint64_t)1 << 32,
                                   UINT64_MAX - 1, UINT64_MAX};
@@ -109,11 +109,16 @@ static void check_render(fuzz_reader *rd, const uint64_t *board)
                !toggle_render_opts_set(o, TOGGLE_RENDER_REVERSED, (uint64_t)rev) &&
                !toggle_render_opts_set(o, TOGGLE_RENDER_LINE_COLOR, lrgb), "options");
     size_t W = C * cell + (C - 1) * lines + 2 * border, H = R * cell + (R - 1) * lines + 2 * border;
-    for (int fmt = TOGGLE_IMAGE_PPM; fmt <= TOGGLE_IMAGE_PNG; fmt++) {
+    size_t w = 0, h = 0;
+    FUZZ_CHECK(toggle_render_size(o, R, C, &w, &h) == TOGGLE_OK && w == W && h == H,
+               "render_size %zu x %zu, own %zu x %zu", w, h, W, H);
+    {
         size_t need = 0;
         int rc = toggle_render(o, fmt, cells, R, C, k, NULL, 0, &need);
-        if (fmt == TOGGLE_IMAGE_PNG && rc == TOGGLE_EUNSUPPORTED)
-            continue;
+        if (fmt == TOGGLE_IMAGE_PNG && rc == TOGGLE_EUNSUPPORTED) {
+            toggle_render_opts_free(o);
+            return;
+        }
         FUZZ_CHECK(rc == TOGGLE_EBUFSIZE, "size query: %s", toggle_last_error());
         char head[64];
         int hl = snprintf(head, sizeof head, "P6\n%zu %zu\n255\n", W, H);
@@ -144,6 +149,30 @@ static void check_render(fuzz_reader *rd, const uint64_t *board)
                 }
         } else {
             FUZZ_CHECK(need > 8 && memcmp(buf, "\x89PNG", 4) == 0, "PNG signature");
+#ifdef HAVE_PNG
+            /* decoded by libpng, the PNG has the PPM's pixels */
+            size_t plen = 0;
+            FUZZ_CHECK(toggle_render(o, TOGGLE_IMAGE_PPM, cells, R, C, k, NULL, 0, &plen) ==
+                           TOGGLE_EBUFSIZE, "PPM size query");
+            uint8_t *ppm = malloc(plen), *pix = NULL;
+            FUZZ_CHECK(ppm && toggle_render(o, TOGGLE_IMAGE_PPM, cells, R, C, k, ppm, plen,
+                                            &plen) == TOGGLE_OK, "PPM");
+            png_image img;
+            memset(&img, 0, sizeof img);
+            img.version = PNG_IMAGE_VERSION;
+            FUZZ_CHECK(png_image_begin_read_from_memory(&img, buf, need), "libpng: %s",
+                       img.message);
+            img.format = PNG_FORMAT_RGB;
+            FUZZ_CHECK(img.width == W && img.height == H, "PNG is %u x %u", img.width,
+                       img.height);
+            pix = malloc(PNG_IMAGE_SIZE(img));
+            FUZZ_CHECK(pix && png_image_finish_read(&img, NULL, pix, 0, NULL), "libpng: %s",
+                       img.message);
+            FUZZ_CHECK(memcmp(pix, ppm + (size_t)hl, W * H * 3) == 0, "PNG pixels differ from "
+                       "the PPM's (k=%llu)", (unsigned long long)k);
+            free(pix);
+            free(ppm);
+#endif
         }
         free(buf);
     }
@@ -200,7 +229,8 @@ static void check_generator(fuzz_reader *rd, const toggle_system *s, const toggl
     uint8_t opt = fuzz_u8(rd);
     uint64_t lit = fuzz_u8(rd) % (N + 2), presses = fuzz_u8(rd) % (N + 2);
     toggle_generator_set_option(gen, TOGGLE_OPT_SEED, fuzz_u64(rd));
-    toggle_generator_set_option(gen, TOGGLE_OPT_ATTEMPTS, 1 + fuzz_u8(rd));
+    /* few attempts: each may run a fewest-press search */
+    toggle_generator_set_option(gen, TOGGLE_OPT_ATTEMPTS, 1 + fuzz_u8(rd) % 8);
     if (opt & 1)
         toggle_generator_set_option(gen, TOGGLE_OPT_LIT, lit);
     if (opt & 2)
@@ -243,35 +273,10 @@ static void check_generator(fuzz_reader *rd, const toggle_system *s, const toggl
     toggle_generator_free(gen);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* The iterator lists exactly count distinct solutions, each A x = b, into
+ * sols; after a reset it starts again at the particular solution. */
+static void list_solutions(const toggle_solution *sol, const uint64_t *b, uint64_t count)
 {
-    fuzz_reader rd = {data, size};
-    uint8_t shape = fuzz_u8(&rd);
-    R = 1 + (shape & 3);
-    C = 1 + ((shape >> 2) & 3);
-    N = R * C;
-    K = 2 + (shape >> 4) % 6;
-    uint64_t b[MAXC];
-    for (size_t i = 0; i < N; i++)
-        b[i] = fuzz_u8(&rd) % K;
-    check_render(&rd, b);
-    check_symmetry(b);
-    toggle_graph *g = NULL;
-    toggle_system *s = NULL;
-    toggle_solution *sol = NULL;
-    FUZZ_CHECK(toggle_graph_new_grid(&g, R, C, 0) == TOGGLE_OK, "grid");
-    FUZZ_CHECK(toggle_system_new(&s, g, K, NULL, b) == TOGGLE_OK, "system");
-    FUZZ_CHECK(toggle_solve(&sol, s) == TOGGLE_OK, "solve: %s", toggle_last_error());
-    uint64_t count = 0;
-    FUZZ_CHECK(toggle_solution_count_u64(sol, &count) == TOGGLE_OK, "count");
-    check_generator(&rd, s, g);
-    if (!toggle_solution_is_solvable(sol) || count > MAXSOL) {
-        toggle_solution_free(sol);
-        toggle_system_free(s);
-        toggle_graph_free(g);
-        return 0;
-    }
-    /* the iterator: count distinct solutions, each A x = b */
     toggle_iter *it = NULL;
     FUZZ_CHECK(toggle_iter_new(&it, sol) == TOGGLE_OK, "iter");
     nsols = 0;
@@ -285,33 +290,97 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     FUZZ_CHECK(rc == TOGGLE_ITEROVER && nsols == count, "%zu of %llu solutions (%s)", nsols,
                (unsigned long long)count, toggle_status_name(rc));
+    FUZZ_CHECK(toggle_iter_produced(it) == count, "produced %llu of %llu",
+               (unsigned long long)toggle_iter_produced(it), (unsigned long long)count);
+    toggle_iter_reset(it);
+    FUZZ_CHECK(toggle_iter_produced(it) == 0, "produced after a reset");
+    uint64_t p[MAXC];
+    FUZZ_CHECK(toggle_iter_next(it, x, MAXC) == TOGGLE_OK &&
+               toggle_solution_particular(sol, p, MAXC) == TOGGLE_OK &&
+               memcmp(x, p, N * sizeof *x) == 0, "the first solution is not the particular one");
     toggle_iter_free(it);
-    /* samples */
+}
+
+static void check_samples(fuzz_reader *rd, const toggle_solution *sol)
+{
     toggle_rng *rng = NULL;
-    FUZZ_CHECK(toggle_rng_new(&rng, fuzz_u64(&rd)) == TOGGLE_OK, "rng");
+    uint64_t x[MAXC];
+    FUZZ_CHECK(toggle_rng_new(&rng, fuzz_u64(rd)) == TOGGLE_OK, "rng");
     for (int t = 0; t < 3; t++) {
         FUZZ_CHECK(toggle_solution_sample(sol, rng, x, MAXC) == TOGGLE_OK, "sample");
         FUZZ_CHECK(find_sol(x) >= 0, "a sample is not a solution");
     }
     toggle_rng_free(rng);
-    /* the fewest-press search against the brute-force minimum */
-    int metric = fuzz_u8(&rd) & 1 ? TOGGLE_METRIC_PRESSES : TOGGLE_METRIC_CELLS;
+}
+
+/* Weight of x under metric and costs (NULL: every cost 1); UINT64_MAX when
+ * x presses a forbidden cell. */
+static uint64_t cost_weight(const uint64_t *x, int metric, const uint64_t *cost)
+{
+    unsigned __int128 w = 0;
+    for (size_t i = 0; i < N; i++) {
+        uint64_t c = cost ? cost[i] : 1;
+        if (c == TOGGLE_COST_FORBIDDEN) {
+            if (x[i])
+                return UINT64_MAX;
+            continue;
+        }
+        w += (unsigned __int128)c * (metric == TOGGLE_METRIC_PRESSES ? x[i] : (x[i] != 0));
+    }
+    return w >= UINT64_MAX ? UINT64_MAX - 1 : (uint64_t)w;
+}
+
+/* The fewest-press search against the brute-force minimum of the listed
+ * solutions, with or without costs. */
+static void check_search(fuzz_reader *rd, const toggle_solution *sol, uint64_t count)
+{
+    int metric = fuzz_u8(rd) & 1 ? TOGGLE_METRIC_PRESSES : TOGGLE_METRIC_CELLS;
+    uint8_t copt = fuzz_u8(rd);
+    uint64_t costs[MAXC], *cost = NULL;
+    if (copt & 1) {
+        static const uint64_t cv[8] = {0, 1, 1, 2, 3, 1000, (uint64_t)1 << 40,
+                                       TOGGLE_COST_FORBIDDEN};
+        for (size_t i = 0; i < N; i++)
+            costs[i] = cv[fuzz_u8(rd) & 7];
+        cost = costs;
+    }
     uint64_t best = UINT64_MAX;
     for (size_t i = 0; i < nsols; i++) {
-        uint64_t w = weight(sols[i], metric);
+        uint64_t w = cost_weight(sols[i], metric, cost);
         best = w < best ? w : best;
     }
     toggle_search *se = NULL;
     FUZZ_CHECK(toggle_search_new(&se, sol) == TOGGLE_OK, "search");
-    uint64_t limit = 1 + fuzz_u8(&rd) % (count + 2);
+    uint64_t limit = 1 + fuzz_u8(rd) % (count + 2);
     FUZZ_CHECK(toggle_search_set_option(se, TOGGLE_OPT_METRIC, (uint64_t)metric) == TOGGLE_OK &&
                toggle_search_set_option(se, TOGGLE_OPT_SEARCH_LIMIT, limit) == TOGGLE_OK,
                "search options");
-    FUZZ_CHECK(toggle_search_run(se) == TOGGLE_OK, "search run: %s", toggle_last_error());
-    uint64_t w, visited;
+    if (cost)
+        FUZZ_CHECK(toggle_search_set_costs(se, cost, N) == TOGGLE_OK, "costs");
+    int rc = toggle_search_run(se);
+    uint64_t x[MAXC], w, visited, lower = 0;
     int proven;
+    if (best == UINT64_MAX) {
+        /* no allowed solution: ENOSOLUTION once every solution was seen */
+        FUZZ_CHECK(rc == TOGGLE_ENOSOLUTION || (rc == TOGGLE_ELIMIT && limit < count),
+                   "no allowed solution: %s (limit %llu of %llu)", toggle_status_name(rc),
+                   (unsigned long long)limit, (unsigned long long)count);
+        FUZZ_CHECK(toggle_search_result(se, x, MAXC, &w, &proven, &visited) == rc,
+                   "result after %s", toggle_status_name(rc));
+        toggle_search_free(se);
+        return;
+    }
+    if (rc == TOGGLE_ELIMIT) {
+        FUZZ_CHECK(limit < count, "ELIMIT with the limit %llu >= %llu solutions",
+                   (unsigned long long)limit, (unsigned long long)count);
+        toggle_search_free(se);
+        return;
+    }
+    FUZZ_CHECK(rc == TOGGLE_OK, "search run: %s: %s", toggle_status_name(rc), toggle_last_error());
     FUZZ_CHECK(toggle_search_result(se, x, MAXC, &w, &proven, &visited) == TOGGLE_OK, "result");
-    FUZZ_CHECK(find_sol(x) >= 0 && weight(x, metric) == w && w >= best, "search answer");
+    FUZZ_CHECK(find_sol(x) >= 0 && cost_weight(x, metric, cost) == w && w >= best,
+               "search answer weight %llu, own %llu, minimum %llu", (unsigned long long)w,
+               (unsigned long long)cost_weight(x, metric, cost), (unsigned long long)best);
     /* complete => proven; proven earlier only through a lower bound that
      * reaches the weight (checked against the brute-force minimum below) */
     FUZZ_CHECK(visited < count || proven, "proven %d after %llu of %llu", proven,
@@ -320,13 +389,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                (unsigned long long)w, (unsigned long long)best);
     FUZZ_CHECK(visited <= limit || limit >= count, "visited %llu over the limit %llu",
                (unsigned long long)visited, (unsigned long long)limit);
+    FUZZ_CHECK(toggle_search_bound(se, &lower) == TOGGLE_OK && lower <= best &&
+               (!proven || lower == w), "bound %llu, minimum %llu, weight %llu, proven %d",
+               (unsigned long long)lower, (unsigned long long)best, (unsigned long long)w, proven);
     toggle_search_free(se);
-    /* orbits under a subgroup of the shape (prime k) */
+}
+
+/* Orbits under a subgroup of the shape (prime k) against brute force. */
+static void check_orbits(fuzz_reader *rd, const toggle_solution *sol)
+{
     static const uint32_t groups[] = {0x01, 0x05, 0x11, 0x21, 0x41, 0x81, 0x35, 0xC5, 0x0F,
                                       0xFF};
-    uint32_t grp = groups[fuzz_u8(&rd) % 10];
+    uint32_t grp = groups[fuzz_u8(rd) % 10];
     uint64_t orbits = 0;
-    rc = toggle_solution_count_orbits(sol, R, C, grp, &orbits);
+    int rc = toggle_solution_count_orbits(sol, R, C, grp, &orbits);
     int prime = K == 2 || K == 3 || K == 5 || K == 7;
     if (grp & ~toggle_symmetry_of_shape(R, C)) {
         FUZZ_CHECK(rc == TOGGLE_EINVAL, "group not of the shape: %s", toggle_status_name(rc));
@@ -339,6 +415,53 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         else
             FUZZ_CHECK(rc == TOGGLE_OK && orbits == (uint64_t)want, "orbits %llu, own %ld (%s)",
                        (unsigned long long)orbits, want, toggle_status_name(rc));
+    }
+}
+
+enum { OP_PPM, OP_PNG, OP_SYMMETRY, OP_GENERATOR, OP_ITER, OP_SEARCH, OP_ORBITS, OP_COUNT };
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_reader rd = {data, size};
+    uint8_t shape = fuzz_u8(&rd);
+    int op = fuzz_u8(&rd) % OP_COUNT;
+    R = 1 + (shape & 3);
+    C = 1 + ((shape >> 2) & 3);
+    N = R * C;
+    K = 2 + (shape >> 4) % 6;
+    uint64_t b[MAXC];
+    for (size_t i = 0; i < N; i++)
+        b[i] = fuzz_u8(&rd) % K;
+    if (op == OP_PPM || op == OP_PNG) {
+        check_render(&rd, b, op == OP_PPM ? TOGGLE_IMAGE_PPM : TOGGLE_IMAGE_PNG);
+        return 0;
+    }
+    if (op == OP_SYMMETRY) {
+        check_symmetry(b);
+        return 0;
+    }
+    toggle_graph *g = NULL;
+    toggle_system *s = NULL;
+    toggle_solution *sol = NULL;
+    FUZZ_CHECK(toggle_graph_new_grid(&g, R, C, 0) == TOGGLE_OK, "grid");
+    FUZZ_CHECK(toggle_system_new(&s, g, K, NULL, b) == TOGGLE_OK, "system");
+    if (op == OP_GENERATOR) {
+        check_generator(&rd, s, g);
+        toggle_system_free(s);
+        toggle_graph_free(g);
+        return 0;
+    }
+    FUZZ_CHECK(toggle_solve(&sol, s) == TOGGLE_OK, "solve: %s", toggle_last_error());
+    uint64_t count = 0;
+    FUZZ_CHECK(toggle_solution_count_u64(sol, &count) == TOGGLE_OK, "count");
+    if (toggle_solution_is_solvable(sol) && count <= MAXSOL) {
+        list_solutions(sol, b, count);
+        if (op == OP_ITER)
+            check_samples(&rd, sol);
+        else if (op == OP_SEARCH)
+            check_search(&rd, sol, count);
+        else
+            check_orbits(&rd, sol);
     }
     toggle_solution_free(sol);
     toggle_system_free(s);

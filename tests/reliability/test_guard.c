@@ -110,15 +110,17 @@ START_TEST(guard_covers_gmp)
     mpz_pow_ui(z, z, 1000);
     ck_assert_uint_gt(prog_allocs, 0);
     mpz_clear(z);
-    /* A = 0 (2 x 40) modulo 2^61 - 1: nullity 40, count (2^61 - 1)^40 */
+    /* A = 0 (1 x 1100) modulo 2^61 - 1: nullity 1100, count (2^61 - 1)^1100
+     * (20,000 digits): more factors than the plain-C product takes
+     * (TOGGLE__DECIMAL_PLAIN_MAX), so GMP computes it */
     const uint64_t p = UINT64_C(2305843009213693951);
-    enum { M = 2, N = 40 };
-    uint64_t a[M * N] = {0}, b[M] = {0};
+    enum { M = 1, N = 1100 };
+    static uint64_t a[M * N], b[M];
     toggle_system *s = NULL;
     toggle_solution *sol = NULL;
     ck_assert_int_eq(toggle_system_new_matrix(&s, M, N, a, b, p), TOGGLE_OK);
     ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
-    char want[1024];
+    static char want[24000], buf[24000];
     size_t need = 0;
     ck_assert_int_eq(toggle_solution_count_string(sol, want, sizeof want, &need), TOGGLE_OK);
     size_t before = prog_allocs;
@@ -126,7 +128,6 @@ START_TEST(guard_covers_gmp)
     for (int sticky = 0; sticky <= 1; sticky++) {
         for (uint64_t k = 1;; k++) {
             ck_assert(k < 10000);
-            char buf[1024];
             memset(buf, 'x', sizeof buf);
             toggle__flint_fail_at(k, sticky);
             int rc = toggle_solution_count_string(sol, buf, sizeof buf, &need);
@@ -145,11 +146,45 @@ START_TEST(guard_covers_gmp)
         }
     }
     ck_assert_uint_eq(prog_allocs, before); /* libtoggle's GMP use stays inside the guard */
-    fprintf(stderr, "guard: count string (2^61-1)^40: %llu GMP allocations, %llu injected "
+    fprintf(stderr, "guard: count string (2^61-1)^1100: %llu GMP allocations, %llu injected "
             "failures\n", (unsigned long long)sites, (unsigned long long)failures);
     ck_assert_uint_gt(sites, 0);
     toggle_solution_free(sol);
     toggle_system_free(s);
+}
+END_TEST
+
+/* Counts of at most TOGGLE__DECIMAL_PLAIN_MAX factors are written in plain
+ * C, larger ones by GMP: both equal GMP's own k^d computed here. */
+START_TEST(count_string_plain_and_gmp)
+{
+    static const uint64_t ks[] = {2, 3, 7, UINT64_C(2305843009213693951),
+                                  UINT64_C(9223372036854775783)};
+    static const size_t ds[] = {1, 2, 7, 40, 1023, 1024, 1025, 1100};
+    static uint64_t a[1100], b[1];
+    static char got[24000];
+    for (size_t i = 0; i < sizeof ks / sizeof *ks; i++)
+        for (size_t j = 0; j < sizeof ds / sizeof *ds; j++) {
+            toggle_system *s = NULL;
+            toggle_solution *sol = NULL;
+            ck_assert_int_eq(toggle_system_new_matrix(&s, 1, ds[j], a, b, ks[i]), TOGGLE_OK);
+            ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+            size_t need = 0;
+            ck_assert_int_eq(toggle_solution_count_string(sol, got, sizeof got, &need),
+                             TOGGLE_OK);
+            mpz_t z;
+            mpz_init(z);
+            mpz_ui_pow_ui(z, ks[i], ds[j]);
+            char *want = mpz_get_str(NULL, 10, z);
+            ck_assert_msg(strcmp(got, want) == 0 && need == strlen(want) + 1,
+                          "count %llu^%zu", (unsigned long long)ks[i], ds[j]);
+            void (*gmp_free)(void *, size_t);
+            mp_get_memory_functions(NULL, NULL, &gmp_free);
+            gmp_free(want, strlen(want) + 1);
+            mpz_clear(z);
+            toggle_solution_free(sol);
+            toggle_system_free(s);
+        }
 }
 END_TEST
 
@@ -244,6 +279,7 @@ int main(void)
     tcase_add_loop_test(tc, guard_injected_flint_failures, 0,
                         (int)(sizeof cases / sizeof *cases));
     tcase_add_test(tc, guard_covers_gmp);
+    tcase_add_test(tc, count_string_plain_and_gmp);
     tcase_add_test(tc, guard_rlimit_as);
     tcase_add_test(tc, no_guard_budget_keeps_flint_safe);
     suite_add_tcase(su, tc);

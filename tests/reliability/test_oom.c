@@ -245,6 +245,12 @@ static const solve_case solve_cases[] = {
     {"toggle_solve auto torus", TOGGLE_ENGINE_AUTO, 2, 5, 5, TOGGLE_GRID_TORUS, 0, 0},
     {"toggle_solve howell k=12", TOGGLE_ENGINE_HOWELL, 12, 4, 4, 0, 0, 0},
     {"toggle_solve howell k=8 matrix", TOGGLE_ENGINE_HOWELL, 8, 5, 6, 0, 1, 0},
+    /* the transfer probe's own allocations: ENOMEM, not "does not peel" */
+    {"toggle_solve transfer grid p=3", TOGGLE_ENGINE_TRANSFER, 3, 6, 5, 0, 0, 0},
+    {"toggle_solve transfer torus", TOGGLE_ENGINE_TRANSFER, 2, 5, 5, TOGGLE_GRID_TORUS, 0, 0},
+    {"toggle_solve transfer unsolvable", TOGGLE_ENGINE_TRANSFER, 2, 4, 4, 0, 0, 1},
+    {"toggle_solve dense grid p=3", TOGGLE_ENGINE_DENSE, 3, 5, 5, 0, 0, 0},
+    {"toggle_solve dense unsolvable", TOGGLE_ENGINE_DENSE, 2, 4, 4, 0, 0, 1},
 };
 #define NSOLVE (int)(sizeof solve_cases / sizeof *solve_cases)
 

@@ -41,6 +41,9 @@ int toggle__decimal_product(const uint64_t *radix, size_t d, uint64_t k, char **
     if (d > ((size_t)1 << 26))
         return toggle__error(TOGGLE_ENOMEM, "a product of %zu factors is too large to write out",
                              d);
+    /* small counts in plain C: no GMP, so no GMP abort without the guard */
+    if (d <= TOGGLE__DECIMAL_PLAIN_MAX)
+        return toggle__decimal_product_plain(radix, d, k, out);
     product_job job = {radix, d, k, NULL};
     int rc = toggle__flint_call(product_body, &job, "the exact count");
     if (rc)

@@ -1201,10 +1201,13 @@ static bool transfer_probe(const toggle_system *s, char *why, size_t len)
         return false;
     tframe f;
     bool oom;
-    if (!frame_pick(s, &f, &oom))
+    if (!frame_pick(s, &f, &oom)) {
+        if (oom) /* could not tell: not a "no" */
+            return toggle__probe_oom();
         return toggle__probe_no(why, len, "the transfer engine finds no axis whose coupling "
                                 "block peels (singular or not triangular on both axes, or "
                                 "a stencil reaching more than %d rows)", TRANSFER_MAX_REACH);
+    }
     size_t m = f.nuk * f.C;
     frame_clear(&f);
     /* the small system must be small: at most half the board's unknowns */
