@@ -40,6 +40,18 @@ void bench_register(const bench_workload *w, size_t count)
     }
 }
 
+#define MAX_COMPARE 16
+static const char *cmp_impl[MAX_COMPARE], *cmp_ref[MAX_COMPARE];
+static size_t ncmp;
+
+void bench_compare(const char *impl, const char *ref)
+{
+    if (ncmp < MAX_COMPARE) {
+        cmp_impl[ncmp] = impl;
+        cmp_ref[ncmp++] = ref;
+    }
+}
+
 double bench_now(void)
 {
     struct timespec ts;
@@ -464,6 +476,18 @@ int main(int argc, char **argv)
         else
             printf("%9s\n", "-");
     }
+    /* The second references (bench_compare): IMPL / REF per group where both ran. */
+    for (size_t c = 0; c < ncmp; c++)
+        for (size_t i = 0; i < nall; i++) {
+            if (sel[i] != 1 || res[i].status != RES_OK || strcmp(all[i]->impl, cmp_impl[c]))
+                continue;
+            for (size_t j = 0; j < nall; j++)
+                if (sel[j] == 1 && res[j].status == RES_OK && res[j].median > 0
+                    && !strcmp(all[j]->group, all[i]->group) && !strcmp(all[j]->impl, cmp_ref[c]))
+                    printf("%-40s %-16s %10.6f / %s %10.6f = %8.3gx\n", all[i]->group,
+                           cmp_impl[c], res[i].median, cmp_ref[c], res[j].median,
+                           res[i].median / res[j].median);
+        }
     printf("# ratio: this median / the median of the group's baseline impl (%s);"
            " reps 0: the warm-up was the only sample; times are %s\n",
            "toggle rows against the reference they are measured with",
