@@ -47,6 +47,18 @@ static double cpu_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+#define MAX_COMPARE 16
+static const char *cmp_impl[MAX_COMPARE], *cmp_ref[MAX_COMPARE];
+static size_t ncmp;
+
+void bench_compare(const char *impl, const char *ref)
+{
+    if (ncmp < MAX_COMPARE) {
+        cmp_impl[ncmp] = impl;
+        cmp_ref[ncmp++] = ref;
+    }
+}
+
 double bench_now(void)
 {
     struct timespec ts;
@@ -469,6 +481,18 @@ int main(int argc, char **argv)
         else
             printf("%9s\n", "-");
     }
+    /* The second references (bench_compare): IMPL / REF per group where both ran. */
+    for (size_t c = 0; c < ncmp; c++)
+        for (size_t i = 0; i < nall; i++) {
+            if (sel[i] != 1 || res[i].status != RES_OK || strcmp(all[i]->impl, cmp_impl[c]))
+                continue;
+            for (size_t j = 0; j < nall; j++)
+                if (sel[j] == 1 && res[j].status == RES_OK && res[j].median > 0
+                    && !strcmp(all[j]->group, all[i]->group) && !strcmp(all[j]->impl, cmp_ref[c]))
+                    printf("%-40s %-16s / %-12s wall %8.3gx  cpu %8.3gx\n", all[i]->group,
+                           cmp_impl[c], cmp_ref[c], res[i].median / res[j].median,
+                           res[j].cpu_median > 0 ? res[i].cpu_median / res[j].cpu_median : 0.0);
+        }
     printf("# ratio: this median / the median of the group's baseline impl (%s);"
            " cpu_s, cpu_ratio: the same for process CPU time;"
            " reps 0: the warm-up was the only sample\n",

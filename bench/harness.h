@@ -23,6 +23,11 @@ typedef struct bench_workload {
 /* Register workloads (the array must outlive the run; static storage). */
 void bench_register(const bench_workload *w, size_t count);
 
+/* One more ratio after the table: IMPL's median over REF's median in every
+ * group where both ran (a second reference, e.g. toggle-auto against
+ * fflas-ffpack next to its baseline FLINT). Up to 16 pairs; static strings. */
+void bench_compare(const char *impl, const char *ref);
+
 /* A monotonic clock in seconds. */
 double bench_now(void);
 

@@ -2,7 +2,9 @@
  * against FLINT called directly (nmod_mat_rref on [A | b], and
  * nmod_mat_nullspace on rank-deficient A against toggle_solve's kernel).
  * Right-hand sides are b = A x0 (solvable) except in the
- * "nullspace-unsolvable" groups, which show the cost of the certificate. */
+ * "nullspace-unsolvable" groups, which show the cost of the certificate.
+ * With fflas-ffpack found (HAVE_FFLAS), the gfp/auto groups also time its
+ * PLUQ and reduced echelon form on the same [A | b]. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +13,9 @@
 #include <toggle.h>
 
 #include "harness.h"
+#ifdef HAVE_FFLAS
+#include "fflas_ref.h"
+#endif
 
 typedef struct {
     size_t n;
@@ -199,6 +204,55 @@ static int run_flint_nullspace(void *p, int check)
  * toggle_solve plus reading every kernel vector. KIND "nullspace": b = A x0
  * (solvable); "nullspace-unsolvable": random b, where toggle_solve also
  * computes the certificate of unsolvability. */
+#ifdef HAVE_FFLAS
+/* fflas-ffpack on the same [A | b] (bench/fflas_ref.cpp): FFPACK::PLUQ (what
+ * FFPACK::Rank does), or the reduced row echelon form (what toggle_solve
+ * computes before its readout). The check compares the rank with n minus
+ * the nullity toggle_solve finds (its answers verified in run_toggle). */
+static int run_fflas(const dense_state *st, int rref, int check)
+{
+    long r = bench_fflas_echelon(st->a, st->b, st->n, st->p, rref);
+    if (r < 0)
+        return 1;
+    if (!check)
+        return 0;
+    toggle_solution *sol;
+    if (toggle_solve(&sol, st->sys) != TOGGLE_OK)
+        return 1;
+    int bad = (size_t)r + toggle_solution_nullity(sol) != st->n;
+    toggle_solution_free(sol);
+    return bad;
+}
+
+static void *fflas_setup(const void *arg)
+{
+    bench_fflas_single_thread();
+    return dense_setup(arg);
+}
+
+static int run_fflas_pluq(void *p, int check)
+{
+    return run_fflas(p, 0, check);
+}
+
+static int run_fflas_rref(void *p, int check)
+{
+    return run_fflas(p, 1, check);
+}
+
+/* Rows of a gfp/auto group (after AUTO's own, hence the leading comma);
+ * in --quick for p = 65521 only, to keep the smoke run short. */
+#define AUTO_FFLAS(N, P, PN, Q, R)                                                         \
+    , {"gfp/auto/" #N "/p" PN "/fflas-pluq", "gfp/auto/" #N "/p=" PN, "fflas-pluq",        \
+       "flint-rref", Q && P == 65521, R, fflas_setup, run_fflas_pluq, dense_teardown,                    \
+       &(dense_arg){N, P, 0, 1, 1, 0}},                                                    \
+      {"gfp/auto/" #N "/p" PN "/fflas-rref", "gfp/auto/" #N "/p=" PN, "fflas-rref",        \
+       "flint-rref", Q && P == 65521, R, fflas_setup, run_fflas_rref, dense_teardown,                    \
+       &(dense_arg){N, P, 0, 1, 1, 0}}
+#else
+#define AUTO_FFLAS(N, P, PN, Q, R)
+#endif
+
 #define NULLSPACE(KIND, S, N, P, PN, D, Q)                                                 \
     {"gfp/" KIND "/" #N "/p" PN "/toggle-flint", "gfp/" KIND "/" #N "/p=" PN,              \
      "toggle-flint", "flint-nullspace", Q, 5, dense_setup, run_toggle, dense_teardown,     \
@@ -215,7 +269,8 @@ static int run_flint_nullspace(void *p, int check)
      "flint-rref", Q, R, dense_setup, run_toggle, dense_teardown,                          \
      &(dense_arg){N, P, 0, 1, 1, 0}},                                                      \
     {"gfp/auto/" #N "/p" PN "/flint-rref", "gfp/auto/" #N "/p=" PN, "flint-rref", NULL, Q,  \
-     R, dense_setup, run_flint_rref, dense_teardown, &(dense_arg){N, P, 0, 1, 1, 0}}
+     R, dense_setup, run_flint_rref, dense_teardown, &(dense_arg){N, P, 0, 1, 1, 0}}        \
+    AUTO_FFLAS(N, P, PN, Q, R)
 
 /* Two threads against one (TOGGLE_OPT_THREADS), AUTO, same system. */
 #define THREADS(N, P, PN, Q, R)                                                            \
@@ -266,5 +321,9 @@ static const bench_workload core[] = {
 
 void bench_register_core(void)
 {
+#ifdef HAVE_FFLAS
+    bench_compare("toggle-auto", "fflas-pluq");
+    bench_compare("toggle-auto", "fflas-rref");
+#endif
     bench_register(core, sizeof core / sizeof *core);
 }

@@ -343,7 +343,7 @@ int cli_fewest_run(const toggle_solution *sol, const cli_space_args *a, cli_fewe
     return 0;
 }
 
-void cli_fewest_print(FILE *f, const cli_fewest *r, int metric, int json, size_t n, size_t rows,
+int cli_fewest_print(FILE *f, const cli_fewest *r, int metric, int json, size_t n, size_t rows,
                       size_t cols, uint64_t k)
 {
     const char *m = metric == TOGGLE_METRIC_CELLS ? "cells" : "presses";
@@ -361,12 +361,12 @@ void cli_fewest_print(FILE *f, const cli_fewest *r, int metric, int json, size_t
         fprintf(f, ",\"proven\":%s,\"examined\":%llu,\"lower_bound\":%llu}",
                 r->proven ? "true" : "false", (unsigned long long)r->visited,
                 (unsigned long long)(r->found && r->proven ? r->weight : r->lower));
-        return;
+        return 0;
     }
     if (!r->found) {
         fprintf(f, "fewest: no solution with these cells (none presses only the allowed "
                    "cells)\n");
-        return;
+        return 0;
     }
     fprintf(f, "fewest %s: %llu (%s; %llu solutions examined)\n", m, (unsigned long long)r->weight,
             r->proven    ? "proven optimal"
@@ -377,7 +377,7 @@ void cli_fewest_print(FILE *f, const cli_fewest *r, int metric, int json, size_t
         fprintf(f, "lower bound: %llu\n", (unsigned long long)r->lower);
     if (!r->proven && r->checkpoint)
         fprintf(f, "checkpoint: %s (run the same command again to continue)\n", r->checkpoint);
-    cli_print_vector(f, r->x, n, rows, cols, k);
+    return cli_print_vector(f, r->x, n, rows, cols, k);
 }
 
 int cli_solutions_print(FILE *f, const toggle_solution *sol, uint64_t limit, int json,

@@ -160,7 +160,7 @@ static int report(const solve_opts *o, const toggle_system *s, const toggle_solu
         }
         if (o->fewest) {
             if (solvable)
-                cli_fewest_print(f, &fw, o->metric, 1, n, rows, cols, k);
+                (void)cli_fewest_print(f, &fw, o->metric, 1, n, rows, cols, k); /* JSON: no allocation */
             else
                 fputs(",\"fewest\":null", f);
         }
@@ -176,14 +176,15 @@ static int report(const solve_opts *o, const toggle_system *s, const toggle_solu
             fputs("certificate (y with yA = 0 and y.b != 0):\n", f);
             prc = cli_print_vector(f, v, m, rows, cols, k);
         }
-        for (size_t i = 0; i < kshow && !(status = stop_if_interrupted()); i++) {
+        status = prc;
+        for (size_t i = 0; !status && i < kshow && !(status = stop_if_interrupted()); i++) {
             toggle_solution_kernel_vector(sol, i, v, n);
             fprintf(f, "kernel %zu:\n", i);
             if ((status = cli_print_vector(f, v, n, rows, cols, k)))
                 break;
         }
         if (!status && o->fewest && solvable)
-            cli_fewest_print(f, &fw, o->metric, 0, n, rows, cols, k);
+            status = cli_fewest_print(f, &fw, o->metric, 0, n, rows, cols, k);
     }
     free(fw.x);
     free(count);

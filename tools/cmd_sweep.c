@@ -415,7 +415,9 @@ static int claim_out(const char *dir, int force)
     FILE *f = mk ? fopen(mk, "a") : NULL;
     free(mk);
     if (!f || fclose(f))
-        return cli_fail("sweep", "cannot write '%s/" SWEEP_MARKER "'", dir);
+        return errno == ENOMEM ? cli_nomem("sweep: " SWEEP_MARKER)
+                               : cli_fail("sweep", "cannot write '%s/" SWEEP_MARKER "': %s", dir,
+                                          strerror(errno));
     return 0;
 }
 

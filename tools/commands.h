@@ -156,8 +156,9 @@ typedef struct {
 } cli_fewest;
 /* Run the search on a solvable solution; 0, or the exit status after printing why. */
 int cli_fewest_run(const toggle_solution *sol, const cli_space_args *a, cli_fewest *out);
-/* Print it as text or as the JSON key "fewest" (docs/json.md); n unknowns. */
-void cli_fewest_print(FILE *f, const cli_fewest *r, int metric, int json, size_t n, size_t rows,
+/* Print it as text or as the JSON key "fewest" (docs/json.md); n unknowns;
+ * 0 or the exit status after printing why. */
+int cli_fewest_print(FILE *f, const cli_fewest *r, int metric, int json, size_t n, size_t rows,
                       size_t cols, uint64_t k);
 /* Print at most limit (0: all) solutions in Gray order, as text or as the
  * JSON key "solutions"; 0 or the exit status. */

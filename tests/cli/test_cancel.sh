@@ -17,6 +17,12 @@ interrupt() {
     local pre=()
     [ -n "$VG" ] && pre=("$VG" --leak-check=full --errors-for-leak-kinds=definite,indirect,possible
                           --error-exitcode=9 -q)
+    # empty the files first: the loop below must not see the last case's
+    # progress line and signal this one before it has installed its handler
+    # (a background job of a script starts with SIGINT ignored: that signal
+    # would be lost and the command run to its end)
+    : >"$tmp/out"
+    : >"$tmp/err"
     "${pre[@]}" "$T" "$@" >"$tmp/out" 2>"$tmp/err" &
     local pid=$! waited=0
     until grep -q "toggle: progress" "$tmp/err" 2>/dev/null; do

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "blas.h"
+#include "toggle/guard.h"
 #include "engine/engine.h"
 
 /* AUTO takes systems whose smaller side is at least this (the measured
@@ -16,6 +17,13 @@ static bool blas_probe(const toggle_system *s, char *why, size_t len)
 {
     if (!toggle__probe_prime(s, "blas", why, len))
         return false;
+    /* The guard promises no abort under memory pressure; BLIS aborts when
+     * its own allocations fail (at its first call in a process, and when a
+     * pool grows), which nothing can intercept: with the guard installed
+     * FLINT serves these systems (docs/blas.md, docs/reliability.md). */
+    if (toggle_flint_guard_installed())
+        return toggle__probe_no(why, len, "the blas engine is not used while the FLINT guard is "
+                                "installed (BLIS aborts when its own allocations fail)");
     if (s->k >= TOGGLE__BLAS_MAX_P)
         return toggle__probe_no(why, len, "the blas engine needs a prime below 2^26, got %llu",
                                 (unsigned long long)s->k);

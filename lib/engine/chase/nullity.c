@@ -36,9 +36,10 @@ static int elimination_bytes(const toggle_graph *g, uint64_t p, uint64_t *bytes)
     size_t b;
     if (!toggle__vecs_bytes(g->n, 1, p, &b))
         return toggle__error(TOGGLE_EOVERFLOW, "board of %zu cells overflows size_t", g->n);
-    const toggle__engine_entry *e = toggle__engine_choose(&shape);
+    int why = TOGGLE_EUNSUPPORTED;
+    const toggle__engine_entry *e = toggle__engine_choose(&shape, &why);
     if (!e)
-        return TOGGLE_EUNSUPPORTED;
+        return why;
     uint64_t solve = 0;
     int rc = toggle__engine_estimate(e, &shape, &solve);
     unsigned __int128 t = (unsigned __int128)solve + b + 1024;

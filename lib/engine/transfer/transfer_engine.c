@@ -742,6 +742,14 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
     return TOGGLE_OK;
 }
 
+static void lanes_clear(lanes *ln)
+{
+    toggle__free(ln->saved);
+    toggle__free(ln->ring);
+    toggle__free(ln->acc);
+    memset(ln, 0, sizeof *ln);
+}
+
 static int lanes_init(lanes *ln, const tframe *f, size_t L)
 {
     memset(ln, 0, sizeof *ln);
@@ -755,17 +763,11 @@ static int lanes_init(lanes *ln, const tframe *f, size_t L)
     ln->saved = toggle__calloc(f->nuk * rowwords, sizeof *ln->saved);
     ln->ring = toggle__calloc(ln->nring * rowwords, sizeof *ln->ring);
     ln->acc = toggle__calloc(ln->nw, sizeof *ln->acc);
-    if (!ln->saved || !ln->ring || !ln->acc)
+    if (!ln->saved || !ln->ring || !ln->acc) {
+        lanes_clear(ln); /* the callers return at once: nothing is left behind */
         return toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer chase");
+    }
     return TOGGLE_OK;
-}
-
-static void lanes_clear(lanes *ln)
-{
-    toggle__free(ln->saved);
-    toggle__free(ln->ring);
-    toggle__free(ln->acc);
-    memset(ln, 0, sizeof *ln);
 }
 
 static inline uint64_t lane_get(const lanes *ln, const uint64_t *cell, size_t l)
@@ -958,9 +960,10 @@ out:
  * is the transfer engine's estimate. */
 static int solve_small(const toggle_system *ss, toggle_solution **small)
 {
-    const toggle__engine_entry *e = toggle__engine_choose(ss);
+    int why = TOGGLE_EUNSUPPORTED;
+    const toggle__engine_entry *e = toggle__engine_choose(ss, &why);
     if (!e)
-        return TOGGLE_EUNSUPPORTED; /* choose set the message */
+        return why; /* choose set the message */
     toggle_solution *sol = NULL;
     int rc = toggle__solution_new(&sol, ss, e->id);
     if (!rc)
@@ -1249,9 +1252,10 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
     toggle__system_init_shape(&shape, m, m, s);
     shape.engine = TOGGLE_ENGINE_AUTO;
     shape.budget = 0;
-    const toggle__engine_entry *se = toggle__engine_choose(&shape);
+    int why = TOGGLE_EUNSUPPORTED;
+    const toggle__engine_entry *se = toggle__engine_choose(&shape, &why);
     uint64_t inner = 0;
-    int rc = se ? se->engine->estimate(&shape, &inner) : TOGGLE_EUNSUPPORTED;
+    int rc = se ? se->engine->estimate(&shape, &inner) : why;
     if (rc)
         return rc;
     unsigned __int128 solve_small = inner;
