@@ -380,6 +380,16 @@ FW_INLINE void vpass_k(v16 *dst, const v16 *src, size_t lo, size_t hi, size_t s,
     }
 }
 
+/* Gray step u > 0 of a chunk's inner walk: flips bit ctz(u) of hi and
+ * returns the cells whose sign that flips (*count of them). */
+static inline const size_t *gray_step(const shared *sh, uint64_t u, uint64_t *hi, size_t *count)
+{
+    unsigned i = (unsigned)__builtin_ctzll(u);
+    *hi ^= (uint64_t)1 << i;
+    *count = sh->lstart[i + 1] - sh->lstart[i];
+    return sh->lcell + sh->lstart[i];
+}
+
 /* max over c_lo of WHT(g)(c_lo) from G (m = L - VSHIFT row levels); with
  * store, the whole transform is left in A as well. */
 FW_INLINE int32_t vwht_body(const int16_t *Gp, int16_t *Ap, unsigned m, int store)
@@ -479,17 +489,15 @@ static void run_chunk(worker *w, uint64_t t)
     for (size_t p = 0; p < N; p++)
         S += g[p] < 0 ? -g[p] : g[p];
     for (uint64_t u = 0; u < U; u++) {
-        if (u) {
-            unsigned i = (unsigned)__builtin_ctzll(u);
-            hi ^= (uint64_t)1 << i;
-            for (size_t p = sh->lstart[i]; p < sh->lstart[i + 1]; p++) {
-                size_t j = sh->lcell[p];
-                int32_t *q = &g[sh->plo[j]];
-                S -= *q < 0 ? -*q : *q;
-                *q -= 2 * w->sgn[j] * sh->cst[j];
-                S += *q < 0 ? -*q : *q;
-                w->sgn[j] = (int8_t)-w->sgn[j];
-            }
+        size_t nflip = 0;
+        const size_t *flip = u ? gray_step(sh, u, &hi, &nflip) : NULL;
+        for (size_t p = 0; p < nflip; p++) {
+            size_t j = flip[p];
+            int32_t *q = &g[sh->plo[j]];
+            S -= *q < 0 ? -*q : *q;
+            *q -= 2 * w->sgn[j] * sh->cst[j];
+            S += *q < 0 ? -*q : *q;
+            w->sgn[j] = (int8_t)-w->sgn[j];
         }
         int64_t lb = (sh->ctot - S + 1) / 2; /* no low part beats this */
         if (lb >= w->best || lb > atomic_load_explicit(&sh->best, memory_order_relaxed))
@@ -520,15 +528,13 @@ FW_INLINE void run_chunk_v_body(worker *w, uint64_t t)
         G[sh->plo[j] >> VSHIFT] += c * H[sh->plo[j] & (VLANES - 1)];
     }
     for (uint64_t u = 0; u < U; u++) {
-        if (u) {
-            unsigned i = (unsigned)__builtin_ctzll(u);
-            hi ^= (uint64_t)1 << i;
-            for (size_t p = sh->lstart[i]; p < sh->lstart[i + 1]; p++) {
-                size_t j = sh->lcell[p];
-                int16_t delta = (int16_t)(-2 * w->sgn[j] * sh->cst[j]);
-                G[sh->plo[j] >> VSHIFT] += delta * H[sh->plo[j] & (VLANES - 1)];
-                w->sgn[j] = (int8_t)-w->sgn[j];
-            }
+        size_t nflip = 0;
+        const size_t *flip = u ? gray_step(sh, u, &hi, &nflip) : NULL;
+        for (size_t p = 0; p < nflip; p++) {
+            size_t j = flip[p];
+            int16_t delta = (int16_t)(-2 * w->sgn[j] * sh->cst[j]);
+            G[sh->plo[j] >> VSHIFT] += delta * H[sh->plo[j] & (VLANES - 1)];
+            w->sgn[j] = (int8_t)-w->sgn[j];
         }
         int32_t mx = vwht_body(w->G, w->A, sh->vm, 0);
         int64_t wt = (sh->ctot - mx) / 2;
