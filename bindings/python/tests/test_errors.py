@@ -127,6 +127,12 @@ def test_threads_share_a_graph_and_keep_errors_apart():
 
 def _run(code, **env):
     full = dict(os.environ)
+    # the child imports the package from the checkout (cwd): point it at the
+    # library this process loaded, unless the test is about the lookup itself
+    # (an installed package finds its library from its own record, the
+    # checkout's copy only from the environment or ./build)
+    if "TOGGLE_LIBRARY" not in env and "TOGGLE_BUILD_DIR" not in env:
+        full.setdefault("TOGGLE_LIBRARY", toggle.library_path)
     full.update(env)
     return subprocess.run([sys.executable, "-c", code], env=full, cwd=PKG,
                           capture_output=True, text=True)
