@@ -39,17 +39,21 @@ fn callback_reports_and_cancels_at_once() {
 
 #[test]
 fn cancelling_a_long_solve_leaves_the_system_usable() {
-    // Howell on a 30 x 30 grid mod 6 takes about a second: the closure lets
-    // the first two reports pass (reports come at most 20 times a second, so
-    // the solve is well under way) and stops it at the third.
+    // Howell on a 30 x 30 grid mod 6: the closure stops it at its first
+    // report (how many reports come before the end depends on the machine's
+    // speed, so the test does not count on a later one)
     let g = Graph::grid(30, 30, GridFlags::CLASSIC).unwrap();
     let mut game = System::new(&g, 6, None, None).unwrap();
     let calls = Arc::new(AtomicUsize::new(0));
     let c = calls.clone();
-    game.set_progress(move |_| c.fetch_add(1, Ordering::SeqCst) < 2).unwrap();
+    game.set_progress(move |_| {
+        c.fetch_add(1, Ordering::SeqCst);
+        false
+    })
+    .unwrap();
     let e = game.solve().unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Cancelled, "{}", e);
-    assert_eq!(calls.load(Ordering::SeqCst), 3);
+    assert_eq!(calls.load(Ordering::SeqCst), 1);
 
     // the same system solves to the end, with a callback that lets it run
     let done = Arc::new(AtomicUsize::new(0));
