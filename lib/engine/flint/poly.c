@@ -216,6 +216,75 @@ static void tmulX(nmod_poly_t r, const nmod_poly_t a, size_t C, unsigned d, uint
     _nmod_poly_normalise(r);
 }
 
+/* m->H = h or h^2 (sq: h = y^C - 1 alone) with its preinverse, and
+ * X = -(d + y + y^-1) mod H (y^-1 = 2 y^(C-1) - y^(2C-1) mod h^2); t is
+ * scratch. */
+static void torus_ring(tmod *m, nmod_poly_t X, nmod_poly_t t, const nmod_poly_t h, size_t C,
+                       unsigned d, uint64_t p, bool sq)
+{
+    if (sq)
+        nmod_poly_set(m->H, h);
+    else
+        nmod_poly_mul(m->H, h, h);
+    nmod_poly_reverse(m->Hinv, m->H, nmod_poly_length(m->H));
+    nmod_poly_inv_series(m->Hinv, m->Hinv, nmod_poly_length(m->H));
+    nmod_poly_zero(t);
+    nmod_poly_zero(X);
+    if (sq) {
+        nmod_poly_set_coeff_ui(t, C - 1, 1);
+        nmod_poly_neg(X, t);
+    } else {
+        nmod_poly_set_coeff_ui(X, 2 * C - 1, 1);
+        nmod_poly_set_coeff_ui(t, C - 1, 2 % p);
+        nmod_poly_sub(X, X, t);
+    }                                              /* -y^-1 */
+    nmod_poly_zero(t);
+    nmod_poly_set_coeff_ui(t, 1, 1);
+    nmod_poly_set_coeff_ui(t, 0, d % p);
+    nmod_poly_rem(t, t, m->H);
+    nmod_poly_sub(X, X, t);                        /* -y^-1 - y - d */
+    nmod_poly_rem(X, X, m->H);
+}
+
+static void ring_clear(tmod *m, nmod_poly_t h, nmod_poly_struct **all, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        nmod_poly_clear(all[i]);
+    nmod_poly_clear(h);
+    nmod_poly_clear(m->H);
+    nmod_poly_clear(m->Hinv);
+}
+
+/* (A, B) = (P_{N-1}, P_N) at X mod H, N >= 1, by the bits of N (doubling:
+ * P_{2n} = P_n^2 - P_{n-1}^2, P_{2n-1} = P_{n-1} (2 P_n - X P_{n-1})). */
+static void torus_cheb(nmod_poly_t A, nmod_poly_t B, nmod_poly_t t1, nmod_poly_t t2,
+                       const nmod_poly_t X, size_t N, size_t C, unsigned d, uint64_t p, bool sq,
+                       const tmod *m)
+{
+    nmod_poly_one(A);
+    nmod_poly_set(B, X);
+    int top = 0;
+    while (((size_t)1 << (top + 1)) <= N)
+        top++;
+    for (int i = top - 1; i >= 0; i--) {
+        tmulX(t1, A, C, d, p, sq);
+        nmod_poly_scalar_mul_nmod(t2, B, 2 % p);
+        nmod_poly_sub(t2, t2, t1);
+        tmul(t2, A, t2, m);                        /* P_{2n-1} */
+        nmod_poly_sub(t1, B, A);
+        nmod_poly_add(B, B, A);
+        tmul(B, B, t1, m);                         /* P_{2n} = (P_n + P_{n-1})(P_n - P_{n-1}) */
+        nmod_poly_swap(A, t2);
+        if ((N >> i) & 1) {
+            /* step: (P_n, P_{n+1} = X P_n - P_{n-1}) */
+            tmulX(t1, B, C, d, p, sq);
+            nmod_poly_sub(t1, t1, A);
+            nmod_poly_swap(A, B);
+            nmod_poly_swap(B, t1);
+        }
+    }
+}
+
 /* job (the classic nullity's): rows = R >= cols = C */
 static int torus_nullity_body(void *arg)
 {
@@ -238,51 +307,9 @@ static int torus_nullity_body(void *arg)
     bool sq = C % p != 0;
     nmod_poly_set_coeff_ui(h, C, 1);
     nmod_poly_set_coeff_ui(h, 0, p - 1 % p);
-    if (sq)
-        nmod_poly_set(m.H, h);
-    else
-        nmod_poly_mul(m.H, h, h);
-    nmod_poly_reverse(m.Hinv, m.H, nmod_poly_length(m.H));
-    nmod_poly_inv_series(m.Hinv, m.Hinv, nmod_poly_length(m.H));
-    /* X = -(d + y + y^-1) mod H, y^-1 = 2 y^(C-1) - y^(2C-1) (y^(C-1) mod h) */
-    if (sq) {
-        nmod_poly_set_coeff_ui(t1, C - 1, 1);
-        nmod_poly_neg(X, t1);
-    } else {
-        nmod_poly_set_coeff_ui(X, 2 * C - 1, 1);
-        nmod_poly_set_coeff_ui(t1, C - 1, 2 % p);
-        nmod_poly_sub(X, X, t1);
-    }                                              /* -y^-1 */
-    nmod_poly_zero(t1);
-    nmod_poly_set_coeff_ui(t1, 1, 1);
-    nmod_poly_set_coeff_ui(t1, 0, job->d % p);
-    nmod_poly_rem(t1, t1, m.H);
-    nmod_poly_sub(X, X, t1);                       /* -y^-1 - y - d */
-    nmod_poly_rem(X, X, m.H);
-    /* (A, B) = (P_{n-1}, P_n) at X, from n = 1 up to n = N by the bits of N */
-    nmod_poly_one(A);
-    nmod_poly_set(B, X);
-    int top = 0;
-    while (((size_t)1 << (top + 1)) <= N)
-        top++;
-    for (int i = top - 1; i >= 0; i--) {
-        /* double: P_{2n} = P_n^2 - P_{n-1}^2, P_{2n-1} = P_{n-1} (2 P_n - X P_{n-1}) */
-        tmulX(t1, A, C, job->d, p, sq);
-        nmod_poly_scalar_mul_nmod(t2, B, 2 % p);
-        nmod_poly_sub(t2, t2, t1);
-        tmul(t2, A, t2, &m);                       /* P_{2n-1} */
-        nmod_poly_sub(t1, B, A);
-        nmod_poly_add(B, B, A);
-        tmul(B, B, t1, &m);                        /* P_{2n} = (P_n + P_{n-1})(P_n - P_{n-1}) */
-        nmod_poly_swap(A, t2);
-        if ((N >> i) & 1) {
-            /* step: (P_n, P_{n+1} = X P_n - P_{n-1}) */
-            tmulX(t1, B, C, job->d, p, sq);
-            nmod_poly_sub(t1, t1, A);
-            nmod_poly_swap(A, B);
-            nmod_poly_swap(B, t1);
-        }
-    }
+    torus_ring(&m, X, t1, h, C, job->d, p, sq);
+    /* (A, B) = (P_{n-1}, P_n) at X, n = N */
+    torus_cheb(A, B, t1, t2, X, N, C, job->d, p, sq, &m);
     /* A = W_{R-2}, B = W_{R-1}; t1 = W_{R-3} = X W_{R-2} - W_{R-1}; t2 = W_R */
     tmulX(t1, A, C, job->d, p, sq);
     nmod_poly_sub(t1, t1, B);
@@ -305,11 +332,7 @@ static int torus_nullity_body(void *arg)
         nmod_poly_gcd(g2, g2, h);
     }
     job->nullity = (size_t)nmod_poly_degree(g1) + (size_t)nmod_poly_degree(g2);
-    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
-        nmod_poly_clear(all[i]);
-    nmod_poly_clear(h);
-    nmod_poly_clear(m.H);
-    nmod_poly_clear(m.Hinv);
+    ring_clear(&m, h, all, sizeof all / sizeof *all);
     return TOGGLE_OK;
 }
 
@@ -325,6 +348,47 @@ int toggle__grid_torus_nullity(uint64_t p, size_t rows, size_t cols, unsigned d,
         return TOGGLE_OK;
     }
     rc = toggle__flint_call(torus_nullity_body, &job, "torus polynomial nullity");
+    if (!rc)
+        *nullity = job.nullity;
+    return rc;
+}
+
+/* ---- the square cylinder ----------------------------------------------------
+ * Rows wrap left-right only: x_0 = u, x_r = P_r(X) u in S (X = -T as for
+ * the torus), and the last row's equation is P_R(X) u = 0. The kernel of
+ * multiplication by g in F_p[y] / (h) is (h / gcd(g, h)) S, of dimension
+ * deg gcd(g, h): nullity = deg gcd(P_R(X) mod h, h). O(M(C) log R). */
+static int cylinder_nullity_body(void *arg)
+{
+    nullity_job *job = arg;
+    uint64_t p = job->p;
+    size_t R = job->rows, C = job->cols;
+    tmod m;
+    nmod_poly_t h, X, A, B, t1, t2;
+    nmod_poly_init(m.H, p);
+    nmod_poly_init(m.Hinv, p);
+    nmod_poly_init(h, p);
+    nmod_poly_struct *all[] = {X, A, B, t1, t2};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        nmod_poly_init(all[i], p);
+    nmod_poly_set_coeff_ui(h, C, 1);
+    nmod_poly_set_coeff_ui(h, 0, p - 1 % p);
+    torus_ring(&m, X, t1, h, C, job->d, p, true);
+    torus_cheb(A, B, t1, t2, X, R, C, job->d, p, true, &m);
+    nmod_poly_gcd(t1, h, B);                       /* gcd(h, 0) = h */
+    job->nullity = (size_t)nmod_poly_degree(t1);
+    ring_clear(&m, h, all, sizeof all / sizeof *all);
+    return TOGGLE_OK;
+}
+
+int toggle__grid_cylinder_nullity(uint64_t p, size_t rows, size_t cols, unsigned d,
+                                  size_t *nullity)
+{
+    int rc = toggle__grid_poly_dims(rows, cols);
+    if (rc)
+        return rc;
+    nullity_job job = {p, rows, cols, d, 0};
+    rc = toggle__flint_call(cylinder_nullity_body, &job, "cylinder polynomial nullity");
     if (!rc)
         *nullity = job.nullity;
     return rc;

@@ -67,4 +67,11 @@ static inline int toggle__grid_poly_nullity(uint64_t p, size_t rows, size_t cols
  * TOGGLE_EUNSUPPORTED and records no message (the caller eliminates). */
 int toggle__grid_torus_nullity(uint64_t p, size_t rows, size_t cols, unsigned d, size_t *nullity);
 
+/* Nullity of the rows x cols square-lattice cylinder (columns wrap, rows
+ * do not; d as above) by polynomials: deg gcd(P_rows(X) mod h, h) with
+ * h = y^cols - 1 and X = -(d + y + y^-1) (docs/transfer.md). O(M(C) log R).
+ * Without FLINT: TOGGLE_EUNSUPPORTED, no message. */
+int toggle__grid_cylinder_nullity(uint64_t p, size_t rows, size_t cols, unsigned d,
+                                  size_t *nullity);
+
 #endif

@@ -201,3 +201,10 @@ int toggle__grid_torus_nullity(uint64_t p, size_t rows, size_t cols, unsigned d,
     (void)p, (void)rows, (void)cols, (void)d, (void)nullity;
     return TOGGLE_EUNSUPPORTED; /* silent: toggle_grid_nullity eliminates instead */
 }
+
+int toggle__grid_cylinder_nullity(uint64_t p, size_t rows, size_t cols, unsigned d,
+                                  size_t *nullity)
+{
+    (void)p, (void)rows, (void)cols, (void)d, (void)nullity;
+    return TOGGLE_EUNSUPPORTED; /* silent: the caller bounds it otherwise */
+}

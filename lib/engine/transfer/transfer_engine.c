@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "engine/flint/poly.h"
 
 /* The dense engine of this build for the small systems: FLINT, or the
  * library's own without FLINT (-Dflint=disabled). */
@@ -378,9 +379,75 @@ static size_t first_constraint(const tframe *f)
 
 /* ---- the lanes: L values per cell, packed bits for p = 2 ------------------- */
 
+/* Narrow lanes: a cell's L lanes are packed `per` to a word, lw bits each
+ * (1 for F_2; for odd p the narrowest of 4, 8, 16, 32 with p <= 2^(lw-1),
+ * else one 64-bit word per lane). Odd p adds and subtracts a word's fields
+ * at once without carries between them: s = a + b < 2p per field, and the
+ * field's top bit of s + 2^(lw-1) - p says s >= p (docs/transfer.md). */
+typedef struct {
+    unsigned lw;     /* bits per lane */
+    size_t per;      /* lanes per word */
+    uint64_t fmask;  /* one field's mask */
+    uint64_t hi;     /* the top bit of every field */
+    uint64_t kk;     /* 2^(lw-1) - p in every field */
+    uint64_t pb;     /* p in every field */
+} lanefmt;
+
+static unsigned lane_bits(uint64_t p)
+{
+    if (p == 2)
+        return 1;
+    for (unsigned lw = 4; lw <= 32; lw *= 2)
+        if (p <= (uint64_t)1 << (lw - 1))
+            return lw;
+    return 64;
+}
+
+static void lanefmt_init(lanefmt *lf, uint64_t p)
+{
+    memset(lf, 0, sizeof *lf);
+    lf->lw = lane_bits(p);
+    lf->per = 64 / lf->lw;
+    lf->fmask = lf->lw == 64 ? ~(uint64_t)0 : ((uint64_t)1 << lf->lw) - 1;
+    if (lf->lw == 1 || lf->lw == 64)
+        return;
+    for (size_t i = 0; i < lf->per; i++) {
+        unsigned sh = (unsigned)(i * lf->lw);
+        lf->hi |= (uint64_t)1 << (sh + lf->lw - 1);
+        lf->kk |= (((uint64_t)1 << (lf->lw - 1)) - p) << sh;
+        lf->pb |= p << sh;
+    }
+}
+
+/* Words per cell of L lanes. */
+static size_t lane_words(uint64_t p, size_t L)
+{
+    size_t per = 64 / lane_bits(p), nw = (L + per - 1) / per;
+    return nw ? nw : 1;
+}
+
+/* Fields of s (each < 2p) reduced mod p. */
+static inline uint64_t swar_reduce(const lanefmt *lf, uint64_t s)
+{
+    uint64_t t = ((s + lf->kk) & lf->hi) >> (lf->lw - 1);
+    return s - (((t << lf->lw) - t) & lf->pb);
+}
+
+/* Field-wise w * a mod p (w < p). */
+static uint64_t swar_mul(const lanefmt *lf, uint64_t a, uint64_t w, uint64_t p)
+{
+    uint64_t o = 0;
+    for (size_t i = 0; i < lf->per; i++) {
+        unsigned sh = (unsigned)(i * lf->lw);
+        o |= toggle__mulmod((a >> sh) & lf->fmask, w, p) << sh;
+    }
+    return o;
+}
+
 typedef struct {
     const tframe *f;
     size_t L, nw;            /* lanes, words per cell */
+    lanefmt lf;
     size_t blane;            /* the lane that carries b */
     uint64_t *saved;         /* nuk rows: the unknown rows' cells */
     uint64_t *ring;          /* ring of Hf + Hb + 1 computed rows */
@@ -397,12 +464,25 @@ static uint64_t *row_ptr(lanes *ln, size_t r)
 }
 
 /* acc -= w * x over the lanes. */
-static inline void lane_axpy(uint64_t *acc, const uint64_t *x, uint64_t w, size_t nw, uint64_t p)
+static inline void lane_axpy(const lanes *ln, uint64_t *acc, const uint64_t *x, uint64_t w)
 {
+    size_t nw = ln->nw;
+    uint64_t p = ln->f->p;
+    const lanefmt *lf = &ln->lf;
     if (p == 2) {
         if (w & 1)
             for (size_t i = 0; i < nw; i++)
                 acc[i] ^= x[i];
+    } else if (lf->lw < 64) {
+        if (w == 1)
+            for (size_t i = 0; i < nw; i++)
+                acc[i] = swar_reduce(lf, acc[i] + (lf->pb - x[i]));
+        else if (w == p - 1)
+            for (size_t i = 0; i < nw; i++)
+                acc[i] = swar_reduce(lf, acc[i] + x[i]);
+        else
+            for (size_t i = 0; i < nw; i++)
+                acc[i] = swar_reduce(lf, acc[i] + (lf->pb - swar_mul(lf, x[i], w, p)));
     } else if (w == 1) {
         for (size_t i = 0; i < nw; i++)
             acc[i] = toggle__submod(acc[i], x[i], p);
@@ -415,6 +495,27 @@ static inline void lane_axpy(uint64_t *acc, const uint64_t *x, uint64_t w, size_
     }
 }
 
+/* acc = w * acc over the lanes (odd p). */
+static inline void lane_scale(const lanes *ln, uint64_t *acc, uint64_t w)
+{
+    for (size_t i = 0; i < ln->nw; i++)
+        acc[i] = ln->lf.lw < 64 ? swar_mul(&ln->lf, acc[i], w, ln->f->p)
+                                : toggle__mulmod(acc[i], w, ln->f->p);
+}
+
+static inline uint64_t lane_get(const lanes *ln, const uint64_t *cell, size_t l)
+{
+    const lanefmt *lf = &ln->lf;
+    return (cell[l / lf->per] >> ((l % lf->per) * lf->lw)) & lf->fmask;
+}
+
+/* Lane l of cell := v (the lane is 0 before). */
+static inline void lane_set(const lanes *ln, uint64_t *cell, size_t l, uint64_t v)
+{
+    const lanefmt *lf = &ln->lf;
+    cell[l / lf->per] |= (v & lf->fmask) << ((l % lf->per) * lf->lw);
+}
+
 /* The residual sum_t w x - b (lane 0 carries b when with_b) of equation e of
  * frame row r into acc, negated: acc = b - sum (entries except skip_lead). */
 static void eq_residual(lanes *ln, const rowpat *pt, size_t r, size_t e, bool with_b,
@@ -425,10 +526,7 @@ static void eq_residual(lanes *ln, const rowpat *pt, size_t r, size_t e, bool wi
     memset(ln->acc, 0, nw * sizeof *ln->acc);
     if (with_b) {
         uint64_t bv = toggle__vecs_get(&s->b, 0, frame_cell(f, r, e));
-        if (f->p == 2)
-            ln->acc[ln->blane >> 6] = (bv & 1) << (ln->blane & 63);
-        else
-            ln->acc[ln->blane] = bv;
+        lane_set(ln, ln->acc, ln->blane, bv);
     }
     for (size_t t = pt->start[e]; t < pt->start[e + 1]; t++) {
         const tentry *en = &pt->ent[t];
@@ -437,7 +535,7 @@ static void eq_residual(lanes *ln, const rowpat *pt, size_t r, size_t e, bool wi
         int64_t q = (int64_t)r + en->dq;
         if (f->wrap)
             q = ((q % (int64_t)f->R) + (int64_t)f->R) % (int64_t)f->R;
-        lane_axpy(ln->acc, row_ptr(ln, (size_t)q) + en->col * nw, en->w, nw, f->p);
+        lane_axpy(ln, ln->acc, row_ptr(ln, (size_t)q) + en->col * nw, en->w);
     }
 }
 
@@ -719,12 +817,11 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
             } else {
                 /* x_var = inv (b - the sum of the other terms) */
                 memset(acc, 0, nw * sizeof *acc);
-                acc[ln->blane] = bv;
+                lane_set(ln, acc, ln->blane, bv);
                 for (; tm < te; tm++)
-                    lane_axpy(acc, base[tm->slot] + tm->col * nw, tm->w, nw, f->p);
+                    lane_axpy(ln, acc, base[tm->slot] + tm->col * nw, tm->w);
                 if (pt->pinv[t] != 1)
-                    for (size_t i = 0; i < nw; i++)
-                        acc[i] = toggle__mulmod(acc[i], pt->pinv[t], f->p);
+                    lane_scale(ln, acc, pt->pinv[t]);
             }
         }
         if (sink)
@@ -755,9 +852,8 @@ static int lanes_init(lanes *ln, const tframe *f, size_t L)
     memset(ln, 0, sizeof *ln);
     ln->f = f;
     ln->L = L;
-    ln->nw = f->p == 2 ? (L + 63) / 64 : L;
-    if (ln->nw == 0)
-        ln->nw = 1;
+    lanefmt_init(&ln->lf, f->p);
+    ln->nw = lane_words(f->p, L);
     ln->nring = f->Hf + f->Hb + 1;
     size_t rowwords = f->C * ln->nw;
     ln->saved = toggle__calloc(f->nuk * rowwords, sizeof *ln->saved);
@@ -768,19 +864,6 @@ static int lanes_init(lanes *ln, const tframe *f, size_t L)
         return toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer chase");
     }
     return TOGGLE_OK;
-}
-
-static inline uint64_t lane_get(const lanes *ln, const uint64_t *cell, size_t l)
-{
-    return ln->f->p == 2 ? (cell[l >> 6] >> (l & 63)) & 1 : cell[l];
-}
-
-static inline void lane_set(const lanes *ln, uint64_t *cell, size_t l, uint64_t v)
-{
-    if (ln->f->p == 2)
-        cell[l >> 6] |= (v & 1) << (l & 63);
-    else
-        cell[l] = v;
 }
 
 /* ---- the small system ------------------------------------------------------ */
@@ -1229,6 +1312,51 @@ static bool is_board(const toggle_system *s)
                         s->graph->kind == TOGGLE_KIND_STENCIL);
 }
 
+/* The nullity when a formula gives it without elimination (the square
+ * torus and cylinder, by polynomials), else bound (the small system's
+ * unknowns: A's structural bound is no smaller on the boards this engine
+ * chases, and walking A for it costs more than the chase). */
+static int known_nullity(const toggle_system *s, size_t bound, size_t *d)
+{
+    const toggle_graph *g = s->graph;
+    *d = bound;
+    if (g->kind != TOGGLE_KIND_GRID)
+        return TOGGLE_OK;
+    uint32_t top = g->flags & ~(uint32_t)TOGGLE_GRID_NO_SELF;
+    unsigned self = (g->flags & TOGGLE_GRID_NO_SELF) ? 0 : 1;
+    size_t n = bound;
+    int rc = TOGGLE_EUNSUPPORTED;
+    if (top == TOGGLE_GRID_TORUS)
+        rc = toggle__grid_torus_nullity(s->k, g->rows, g->cols, self, &n);
+    else if (top == TOGGLE_GRID_CYLINDER)
+        rc = toggle__grid_cylinder_nullity(s->k, g->rows, g->cols, self, &n);
+    if (rc == TOGGLE_EUNSUPPORTED) /* without FLINT (silent) */
+        return TOGGLE_OK;
+    if (rc)
+        return rc;
+    *d = n < bound ? n : bound;
+    return TOGGLE_OK;
+}
+
+/* Bytes of the lanes of L lanes (lanes_init) and, when the sliced F_2
+ * chase serves them, its lane-major copies (chase_sliced). */
+static unsigned __int128 lanes_bytes(const tframe *f, bool sliced, size_t L)
+{
+    size_t rows = f->nuk + f->Hf + f->Hb + 1, nw = lane_words(f->p, L);
+    unsigned __int128 b = ((unsigned __int128)rows * f->C + 1) * nw * 8;
+    if (sliced && L <= SLICED_MAX_LANES) {
+        size_t CW = (f->C + 63) / 64, DW = (2 * f->C + 63) / 64 + 1;
+        b += ((unsigned __int128)rows * L * DW + (unsigned __int128)(L + 1) * CW) * 8;
+    }
+    return b;
+}
+
+/* The estimate follows transfer_solve's allocations phase by phase: the
+ * row patterns (alive throughout), then the larger of building the small
+ * system, solving it (the engine AUTO picks for it, its own estimate), and
+ * chasing the answers (the kernel and x, the small solution, d + 1 lanes,
+ * the tail's canonical form). The nullity d is exact for the torus and the
+ * cylinder (polynomials), else the small system's m unknowns. */
 static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
 {
     if (!is_board(s))
@@ -1237,49 +1365,79 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
     bool oom;
     if (!frame_pick(s, &f, &oom))
         return pick_error(oom);
-    size_t m = f.nuk * f.C, nw = f.p == 2 ? (m + 64) / 64 : m + 1;
-    size_t rows = f.nuk + f.Hf + f.Hb + 1 + f.nuk; /* saved, ring, residuals */
-    size_t ncls = f.ncls, C = f.C;
-    frame_clear(&f);
-    size_t vec, small, smallvec;
-    if (!toggle__vecs_bytes(s->n, 1, s->k, &vec) || !toggle__vecs_bytes(m, m + 1, s->k, &small) ||
-        !toggle__vecs_bytes(m, 1, s->k, &smallvec))
+    size_t m = f.nuk * f.C, C = f.C, P = 0;
+    for (size_t q = 1; q <= 2 && !P; q++)
+        if (shift_invariant(&f, q))
+            P = q;
+    bool sliced = sliced_ok(&f);
+    unsigned __int128 pat = (unsigned __int128)2 * toggle__graph_max_column(s->graph) * 8;
+    for (size_t c = 0; c < f.ncls; c++) {
+        const rowpat *pt = &f.cls[c];
+        if (pt->built)
+            pat += (unsigned __int128)pt->start[C] * (sizeof(tentry) + sizeof(struct pterm))
+                 + (unsigned __int128)(6 * C + 2) * 8
+                 + (pt->sterm ? SLICED_MAX_TERMS * (sizeof(struct sterm) + 8 * ((C + 63) / 64))
+                              : 0);
+    }
+    pat += (unsigned __int128)f.ncls * sizeof(rowpat);
+    size_t d = m;
+    int rc = known_nullity(s, m, &d);
+    if (rc) {
+        frame_clear(&f);
+        return rc;
+    }
+    size_t vec, kern, sys, sysb, smallsol;
+    if (!toggle__vecs_bytes(s->n, 1, s->k, &vec) || !toggle__vecs_bytes(s->n, d, s->k, &kern) ||
+        !toggle__vecs_bytes(m, m, s->k, &sys) || !toggle__vecs_bytes(m, 1, s->k, &sysb) ||
+        !toggle__vecs_bytes(m, d + 1, s->k, &smallsol)) {
+        frame_clear(&f);
         return toggle__error(TOGGLE_EOVERFLOW, "board of %zu cells overflows size_t", s->n);
-    unsigned __int128 lanes = (unsigned __int128)rows * C * nw * 8 + (unsigned __int128)ncls * C * 64;
-    /* the small system m x m (E, then a system of its own) and its solve by
-     * the engine AUTO picks for it (no certificate: small_system) */
+    }
+    /* the small system m x m and its solve by the engine AUTO picks for it
+     * (no certificate: small_system), its nullity d at most */
     toggle_system shape;
     toggle__system_init_shape(&shape, m, m, s);
     shape.engine = TOGGLE_ENGINE_AUTO;
     shape.budget = 0;
+    shape.nullity_hint = d + 1;
     int why = TOGGLE_EUNSUPPORTED;
     const toggle__engine_entry *se = toggle__engine_choose(&shape, &why);
     uint64_t inner = 0;
-    int rc = se ? se->engine->estimate(&shape, &inner) : why;
-    if (rc)
+    rc = se ? se->engine->estimate(&shape, &inner) : why;
+    if (rc) {
+        frame_clear(&f);
         return rc;
-    unsigned __int128 solve_small = inner;
-    unsigned __int128 e1 = lanes + (unsigned __int128)m * m * 8 + small;
-    unsigned __int128 e2 = lanes + small + solve_small;
-    /* the answers: x and the kernel, whose nullity is at most the small
-     * system's unknowns and the structural bound (readout.c), with the
-     * small solution and the lanes for them */
-    uint64_t answers = 0, scratch = 0;
-    size_t d = m;
-    /* the structural bound costs a walk and 3 words a cell: only when the
-     * kernel at m vectors would dominate */
-    if ((unsigned __int128)vec * m > lanes + small &&
-        (rc = toggle__answers_estimate(s, &answers, &d, &scratch)))
-        return rc;
-    if (d > m)
-        d = m;
-    unsigned __int128 e3 = lanes + (unsigned __int128)m * 8 + small
-                         + (unsigned __int128)vec * (d + 1);
-    unsigned __int128 e = e1 > e2 ? e1 : e2;
-    if (e < e3)
-        e = e3;
-    if (e < scratch)
-        e = scratch;
+    }
+    size_t mw = (m + 63) / 64;
+    unsigned __int128 m8 = (unsigned __int128)m * 8, build, solve;
+    unsigned __int128 packed = (unsigned __int128)m * mw * 8 + mw * 8 + 8;
+    unsigned __int128 dense = (unsigned __int128)sys + sysb;
+    if (P) {
+        size_t L = f.nuk * P + 1;
+        unsigned __int128 ln = lanes_bytes(&f, sliced, L) + m8 * lane_words(f.p, L) + 16 * C;
+        /* F_2: E transposed and E (m x m bits each); odd p: E in words and
+         * the system made of it */
+        build = ln + (f.p == 2 ? 2 * packed + (unsigned __int128)(4 * C / 64 + 4) * 8
+                               : (unsigned __int128)m * m8 + m8 + dense);
+        solve = (f.p == 2 ? packed : dense) + inner;
+    } else {
+        unsigned __int128 ln = lanes_bytes(&f, sliced, m + 1);
+        unsigned __int128 res = m8 * lane_words(f.p, m + 1);
+        build = ln + res + (f.p == 2 ? packed : (unsigned __int128)m * m8 + m8 + dense);
+        solve = ln + m8 + (f.p == 2 ? packed : dense) + inner;
+    }
+    /* the answers: kernel, x, the small solution, d + 1 lanes, U, the
+     * residuals, the tail (H rows of d + 1 vectors), the row buffer */
+    size_t L = d + 1, H = f.Hf + f.Hb < f.R ? f.Hf + f.Hb : f.R, hc = H * C;
+    unsigned __int128 ans = (unsigned __int128)kern + vec + smallsol + lanes_bytes(&f, sliced, L)
+                          + m8 + (m8 * lane_words(f.p, L) + 8) + (unsigned __int128)L * m8
+                          + (unsigned __int128)L * hc * 8 + (hc > m ? hc : m) * 8 + d * 9
+                          + (unsigned __int128)L * ((C + 63) / 64) * 8;
+    frame_clear(&f);
+    unsigned __int128 e = build > solve ? build : solve;
+    if (e < ans)
+        e = ans;
+    e += pat;
     *bytes = e > UINT64_MAX ? UINT64_MAX : (uint64_t)e;
     return TOGGLE_OK;
 }

@@ -17,7 +17,8 @@
 #include "testutil.h"
 #include "tu_engine.h"
 
-static const uint64_t primes[] = {2, 3, 5, 7, 1000000007ull};
+/* 3, 5, 7: 4-bit lanes; 101: 8; 32749: 16; 10^9 + 7: 32; 2^61 - 1: 64 */
+static const uint64_t primes[] = {2, 3, 5, 7, 101, 32749, 1000000007ull, 2305843009213693951ull};
 #define NPRIMES (sizeof primes / sizeof *primes)
 
 /* Solve s with engine e; NULL when the engine declines (EUNSUPPORTED). */
