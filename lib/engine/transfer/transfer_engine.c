@@ -1431,7 +1431,8 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
     size_t L = d + 1, H = f.Hf + f.Hb < f.R ? f.Hf + f.Hb : f.R, hc = H * C;
     unsigned __int128 ans = (unsigned __int128)kern + vec + smallsol + lanes_bytes(&f, sliced, L)
                           + m8 + (m8 * lane_words(f.p, L) + 8) + (unsigned __int128)L * m8
-                          + (unsigned __int128)L * hc * 8 + (hc > m ? hc : m) * 8 + d * 9
+                          + (unsigned __int128)L * hc * 8 + (hc > m ? hc : m) * 8
+                          + (unsigned __int128)L * 17
                           + (unsigned __int128)L * ((C + 63) / 64) * 8;
     frame_clear(&f);
     unsigned __int128 e = build > solve ? build : solve;
@@ -1446,6 +1447,7 @@ typedef struct {
     toggle_solution *sol;
     bool with_b;
     uint64_t *tbuf; /* F_2: L rows of (C + 63) / 64 words */
+    uint64_t **dst; /* odd p: lane l's vector (x, then the kernel), or NULL */
 } out_ctx;
 
 static void write_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row,
@@ -1476,6 +1478,40 @@ static void write_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row
             toggle__vecs *v = ctx->with_b && l == 0 ? &ctx->sol->x : &ctx->sol->kernel;
             size_t i = ctx->with_b && l == 0 ? 0 : l - ctx->with_b;
             or_bits(toggle__vecs_row(v, i), r * f->C, ctx->tbuf + l * CW, f->C);
+        }
+        return;
+    }
+    if (f->p != 2 && !f->tr && ctx->dst) {
+        /* odd p, board rows: lane l's field of every cell, straight into
+         * its vector's narrow storage at r C + j */
+        size_t per = ln->lf.per, base = r * f->C, nw = ln->nw, C = f->C;
+        uint64_t fm = ln->lf.fmask;
+        for (size_t l = 0; l < ln->L; l++) {
+            const uint64_t *src = row + l / per;
+            unsigned sh = (unsigned)((l % per) * ln->lf.lw);
+            switch (ctx->sol->kernel.width) {
+            case 8: {
+                uint8_t *d = (uint8_t *)ctx->dst[l] + base;
+                for (size_t j = 0; j < C; j++)
+                    d[j] = (uint8_t)((src[j * nw] >> sh) & fm);
+                break;
+            }
+            case 16: {
+                uint16_t *d = (uint16_t *)ctx->dst[l] + base;
+                for (size_t j = 0; j < C; j++)
+                    d[j] = (uint16_t)((src[j * nw] >> sh) & fm);
+                break;
+            }
+            case 32: {
+                uint32_t *d = (uint32_t *)ctx->dst[l] + base;
+                for (size_t j = 0; j < C; j++)
+                    d[j] = (uint32_t)((src[j * nw] >> sh) & fm);
+                break;
+            }
+            default:
+                for (size_t j = 0; j < C; j++)
+                    ctx->dst[l][base + j] = (src[j * nw] >> sh) & fm;
+            }
         }
         return;
     }
@@ -1696,13 +1732,21 @@ static int transfer_solve(const toggle_system *s, toggle_solution *sol)
             full = dn > 0;
         }
         load_lanes(&ln, U, m);
-        out_ctx ctx = {sol, solvable, NULL};
+        out_ctx ctx = {sol, solvable, NULL, NULL};
         if (f.p == 2 && !(ctx.tbuf = toggle__calloc(L * ((f.C + 63) / 64), sizeof *ctx.tbuf))) {
             rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer answers");
             goto out;
         }
+        if (f.p != 2 && !(ctx.dst = toggle__malloc_array(L, sizeof *ctx.dst))) {
+            rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer answers");
+            goto out;
+        }
+        for (size_t l = 0; ctx.dst && l < L; l++)
+            ctx.dst[l] = solvable && l == 0 ? toggle__vecs_row(&sol->x, 0)
+                                            : toggle__vecs_row(&sol->kernel, l - solvable);
         rc = chase(&ln, solvable, s, resid, write_row, &ctx);
         toggle__free(ctx.tbuf);
+        toggle__free(ctx.dst);
         if (rc)
             goto out;
         for (size_t i = 0; i < m * ln.nw; i++)
