@@ -89,6 +89,10 @@ static size_t class_of(const tframe *f, size_t r)
 {
     size_t par = (f->g->kind == TOGGLE_KIND_GRID && f->g->npar == 2) ? (r & 1) : 0;
     size_t top = r < f->HH ? r : f->HH, bot = f->R - 1 - r < f->HH ? f->R - 1 - r : f->HH;
+    /* across a wrap no row is near an edge: one class (per parity, when
+     * the parities alternate all the way round) */
+    if (f->wrap && (f->g->npar == 1 || f->R % 2 == 0))
+        top = bot = f->HH;
     return (par * (f->HH + 1) + top) * (f->HH + 1) + bot;
 }
 
