@@ -322,11 +322,18 @@ static int torus_nullity_body(void *arg)
     nmod_poly_neg(m12, B);
     nmod_poly_add(m21, X, t1);
     nmod_poly_neg(m21, m21);
-    nmod_poly_gcd(g1, h, A);
-    nmod_poly_gcd(g1, g1, m12);
-    nmod_poly_gcd(g1, g1, m21);
+    /* G1 divides G2 (v_f(G1) = min(k1, e) <= min(k1 + k2, 2e)) and h, so
+     * G1 = gcd(gcd(G2, h), entries): one gcd of full degree (with det),
+     * the others start from gcd(G2, h), of degree about the nullity */
     nmod_poly_rem(det, det, m.H);
     nmod_poly_gcd(g2, m.H, det);                   /* gcd(H, 0) = H */
+    if (sq)
+        nmod_poly_set(g1, g2);
+    else
+        nmod_poly_gcd(g1, g2, h);
+    nmod_poly_gcd(g1, g1, A);
+    nmod_poly_gcd(g1, g1, m12);
+    nmod_poly_gcd(g1, g1, m21);
     if (!sq) {
         nmod_poly_div(g2, g2, g1);
         nmod_poly_gcd(g2, g2, h);
