@@ -1438,11 +1438,14 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
                           + (unsigned __int128)L * hc * 8 + (hc > m ? hc : m) * 8
                           + (unsigned __int128)L * 17
                           + (unsigned __int128)L * ((C + 63) / 64) * 8;
+    ans += ans / 8; /* the small engine's answers are read out through copies */
     frame_clear(&f);
     unsigned __int128 e = build > solve ? build : solve;
     if (e < ans)
         e = ans;
-    e += pat;
+    /* small blocks besides: the handles of the solutions and the small
+     * system, the small engine's own scratch of a few rows */
+    e += pat + 8192 + (unsigned __int128)32 * C;
     *bytes = e > UINT64_MAX ? UINT64_MAX : (uint64_t)e;
     return TOGGLE_OK;
 }
