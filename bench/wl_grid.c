@@ -237,6 +237,8 @@ static const board_arg boards[] = {
     /* 30..32: the cylinder over F_2, hex and tri over F_3 at 1000 x 1000 */
     {1000, 1000, 2, A, NULL, TOGGLE_GRID_CYLINDER},
     {1000, 1000, 3, C, NULL, 0}, {1000, 1000, 3, A, NULL, TOGGLE_GRID_TRI},
+    /* 33, 34: hex over F_3 at 1000 x 1000, the F_3 torus at 1000 x 1000 */
+    {1000, 1000, 3, A, NULL, TOGGLE_GRID_HEX}, {1000, 1000, 3, A, NULL, TOGGLE_GRID_TORUS},
 #undef A
 };
 static const nullity_arg nullities[] = {
@@ -287,6 +289,8 @@ static const bench_workload grid_workloads[] = {
     BOARD("grid/topo/f2/1000/cylinder", "grid/topo/f2/1000", "cylinder", "classic", 0, 3, 30),
     BOARD("grid/topo/p3/1000/classic", "grid/topo/p3/1000", "classic", "classic", 0, 3, 31),
     BOARD("grid/topo/p3/1000/tri", "grid/topo/p3/1000", "tri", "classic", 0, 1, 32),
+    BOARD("grid/topo/p3/1000/hex", "grid/topo/p3/1000", "hex", "classic", 0, 1, 33),
+    BOARD("grid/topo/p3/1000/torus", "grid/topo/p3/1000", "torus", "classic", 0, 1, 34),
     {"grid/nullity-torus/f2/1000/classic", "grid/nullity-torus/f2/1000", "classic", "classic", 1,
      5, nullity_setup, nullity_run, nullity_teardown, &nullities[2]},
     {"grid/nullity-torus/f2/1000/torus", "grid/nullity-torus/f2/1000", "torus", "classic", 1, 5,
