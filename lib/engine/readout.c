@@ -71,6 +71,31 @@ static void note_mu(void *ctx, size_t i, size_t j, uint64_t v)
     }
 }
 
+/* mu + 1 of each row of a dense A, read from the row's end (packed rows a
+ * word at a time): O(m) for dense rows, where a walk over every entry
+ * would cost m * n callbacks. */
+static int dense_mu(const toggle_system *s, size_t *rm)
+{
+    size_t n = s->n;
+    for (size_t i = 0; i < s->m; i++) {
+        size_t j = n;
+        if (s->a.packed) {
+            const uint64_t *r = toggle__vecs_row(&s->a, i);
+            size_t w = n / 64 + (n % 64 != 0);
+            uint64_t last = n % 64 ? ((uint64_t)1 << (n % 64)) - 1 : ~(uint64_t)0;
+            uint64_t x = w ? r[w - 1] & last : 0;
+            while (w > 1 && !x)
+                x = r[--w - 1];
+            j = x ? (w - 1) * 64 + 64 - (size_t)__builtin_clzll((unsigned long long)x) : 0;
+        } else {
+            while (j && !toggle__vecs_get(&s->a, i, j - 1))
+                j--;
+        }
+        rm[i] = j;
+    }
+    return TOGGLE_OK;
+}
+
 static size_t longest_increasing(const size_t *a, size_t m, size_t *tails)
 {
     size_t len = 0;
@@ -118,7 +143,7 @@ static int nullity_bound(const toggle_system *s, uint64_t *scratch, size_t *boun
                 board ? g->rows : 0, board ? g->cols : 0};
     size_t *tails = toggle__malloc_array(m, sizeof *tails);
     int rc = c.rm && tails && (!board || c.cm)
-           ? toggle__system_each_entry(s, note_mu, &c)
+           ? (g ? toggle__system_each_entry(s, note_mu, &c) : dense_mu(s, c.rm))
            : toggle__error(TOGGLE_ENOMEM, "out of memory bounding the kernel");
     if (!rc) {
         size_t run = longest_increasing(c.rm, m, tails);
