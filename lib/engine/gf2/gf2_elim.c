@@ -415,7 +415,10 @@ static void index_rows(void *ctx, unsigned t, unsigned nt)
         else
             for (unsigned b = 0; b < j->nb; b++)
                 x |= j->lut[b][(uint8_t)(row[a->w0 + j->pos[b] / 8] >> (j->pos[b] % 8 * 8))];
-        /* row i gets pivot rows, which are zero left of word w0 */
+        /* row i gets pivot rows, which are zero left of word w0. (Not needed
+         * for the skip: x != 0 means a pivot column at word >= lead[i], so
+         * the next block starts at that word or later; kept as the plain
+         * lower bound.) */
         if (x && j->lead[i] > a->w0)
             j->lead[i] = a->w0;
         uint8_t *d = (uint8_t *)a->idx + i * GF2_MAXT;
