@@ -7,6 +7,7 @@
  * the gf2 row's ratio is against M4RI, the FLINT row's against gf2. */
 #include "harness.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -367,6 +368,75 @@ static void build_teardown(void *state)
     free(st);
 }
 
+/* The machine's own two-thread capacity, the reference for the thread
+ * groups: a streaming xor over 16 MiB (the row pass's access pattern), 48
+ * sweeps, split in halves over 1 or 2 threads. On a shared machine its
+ * t2 / t1 wall ratio says what two threads can gain at that moment. */
+typedef struct cap_state {
+    uint64_t *buf;
+    size_t words;
+    unsigned threads;
+} cap_state;
+
+typedef struct cap_part {
+    uint64_t *p;
+    size_t n;
+} cap_part;
+
+static void *cap_setup(const void *arg)
+{
+    cap_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return NULL;
+    st->threads = *(const unsigned *)arg;
+    st->words = (size_t)2 << 20;
+    if (!(st->buf = malloc(st->words * sizeof *st->buf))) {
+        free(st);
+        return NULL;
+    }
+    uint64_t seed = 7;
+    for (size_t i = 0; i < st->words; i++)
+        st->buf[i] = rng_next(&seed);
+    return st;
+}
+
+static void *cap_sweep(void *arg)
+{
+    cap_part *c = arg;
+    for (unsigned pass = 0; pass < 48; pass++)
+        for (size_t w = 1; w < c->n; w++)
+            c->p[w] ^= c->p[w - 1] + pass;
+    return NULL;
+}
+
+static int cap_run(void *state, int check)
+{
+    cap_state *st = state;
+    (void)check;
+    size_t half = st->words / 2;
+    cap_part a = {st->buf, half}, b = {st->buf + half, st->words - half};
+    if (st->threads < 2) {
+        cap_sweep(&a);
+        cap_sweep(&b);
+        return 0;
+    }
+    pthread_t t;
+    if (pthread_create(&t, NULL, cap_sweep, &b))
+        return 1;
+    cap_sweep(&a);
+    pthread_join(t, NULL);
+    return 0;
+}
+
+static void cap_teardown(void *state)
+{
+    cap_state *st = state;
+    free(st->buf);
+    free(st);
+}
+
+static const unsigned cap_threads[] = {1, 2};
+
 #define BIG(grp, i, reps)                                                                        M4RI_WL(grp "/m4ri", grp, 0, reps, &big_specs[i])                                          TOGGLE_WL(grp "/toggle-gf2", grp, "toggle-gf2", "m4ri", 0, reps, &big_specs[i + 1])
 #define THREADS(grp, i, reps)                                                                    TOGGLE_WL(grp "/toggle-gf2-t1", grp, "toggle-gf2-t1", NULL, 0, reps, &big_specs[i]),        TOGGLE_WL(grp "/toggle-gf2-t2", grp, "toggle-gf2-t2", "toggle-gf2-t1", 0, reps,                      &big_specs[i + 1])
 
@@ -378,6 +448,10 @@ static const bench_workload gf2_big_workloads[] = {
     BIG("gf2/rect2NxN/4096", 8, 3),
     BIG("gf2/rectNx2N/4096", 10, 3),
     BIG("gf2/lowrank/16384", 19, 1),
+    {"gf2/threads/capacity/spin-t1", "gf2/threads/capacity", "xor-t1", NULL, 0, 3, cap_setup,
+     cap_run, cap_teardown, &cap_threads[0]},
+    {"gf2/threads/capacity/spin-t2", "gf2/threads/capacity", "xor-t2", "xor-t1", 0, 3, cap_setup,
+     cap_run, cap_teardown, &cap_threads[1]},
     THREADS("gf2/threads/dense/8192", 12, 3),
     THREADS("gf2/threads/lightsout/100", 14, 3),
     THREADS("gf2/threads/dense/16384", 16, 1),

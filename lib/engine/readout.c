@@ -2,6 +2,94 @@
  * [A | b]: shared by the elimination engines (flint, gf2). */
 #include "engine.h"
 
+/* out |= the bits of t (bit r: R[r][f]) deposited on the pivot columns of
+ * words 0 .. nw - 1: word w takes bits cnt[w] .. cnt[w + 1] - 1 of t on the
+ * set bits of P[w] (a bit deposit, pdep). Compiled for BMI2 on x86. */
+#define KERNEL_DEPOSIT_BODY(PDEP)                                                        \
+    for (size_t w = 0; w < nw; w++) {                                                    \
+        uint64_t m = P[w];                                                               \
+        if (!m)                                                                          \
+            continue;                                                                    \
+        size_t o = cnt[w];                                                               \
+        unsigned sh = (unsigned)(o & 63), len = (unsigned)(cnt[w + 1] - o);               \
+        uint64_t x = t[o >> 6] >> sh;                                                    \
+        if (sh && sh + len > 64)                                                         \
+            x |= t[(o >> 6) + 1] << (64 - sh);                                           \
+        if (x)                                                                           \
+            out[w] |= PDEP(x, m);                                                        \
+    }
+
+static inline uint64_t soft_pdep(uint64_t x, uint64_t m)
+{
+    uint64_t r = 0;
+    for (; m && x; m &= m - 1, x >>= 1)
+        if (x & 1)
+            r |= m & (0 - m);
+    return r;
+}
+
+typedef void (*deposit_fn)(uint64_t *out, const uint64_t *t, const uint64_t *P,
+                           const size_t *cnt, size_t nw);
+static void deposit_generic(uint64_t *out, const uint64_t *t, const uint64_t *P,
+                            const size_t *cnt, size_t nw)
+{
+    KERNEL_DEPOSIT_BODY(soft_pdep)
+}
+#if defined(__GNUC__) && defined(__x86_64__)
+__attribute__((target("bmi2"))) static void deposit_bmi2(uint64_t *out, const uint64_t *t,
+                                                         const uint64_t *P, const size_t *cnt,
+                                                         size_t nw)
+{
+    KERNEL_DEPOSIT_BODY(__builtin_ia32_pdep_di)
+}
+#define DEPOSIT_PICK() (__builtin_cpu_supports("bmi2") ? deposit_bmi2 : deposit_generic)
+#else
+#define DEPOSIT_PICK() deposit_generic
+#endif
+
+/* The kernel basis over GF(2) from a packed RREF R: vector v (free column
+ * f) is e_f plus column f of R on the pivot columns. R's columns are read
+ * 64 at a time by a 64 x 64 bit-block transpose (column f of R becomes a
+ * row of rank_a bits) and deposited on the pivot columns a word at a time:
+ * O(nullity * n / 64) word operations, where reading R a bit at a time
+ * costs nullity * rank strided reads. */
+static int kernel_gf2(toggle__vecs *K, const toggle__vecs *R, size_t rank_a, const size_t *pivot,
+                      size_t n)
+{
+    size_t RW = rank_a / 64 + (rank_a % 64 != 0), NW = n / 64 + (n % 64 != 0);
+    uint64_t *T = toggle__malloc_array(64 * (RW ? RW : 1), sizeof *T);
+    uint64_t *P = toggle__calloc(NW ? NW : 1, sizeof *P);
+    size_t *cnt = toggle__malloc_array(NW + 1, sizeof *cnt);
+    if (!T || !P || !cnt) {
+        TOGGLE__FREE_ALL(T, P, cnt);
+        return toggle__error(TOGGLE_ENOMEM, "out of memory reading the kernel basis");
+    }
+    for (size_t r = 0; r < rank_a; r++)
+        P[pivot[r] >> 6] |= (uint64_t)1 << (pivot[r] & 63);
+    cnt[0] = 0;
+    for (size_t w = 0; w < NW; w++)
+        cnt[w + 1] = cnt[w] + (size_t)__builtin_popcountll((unsigned long long)P[w]);
+    deposit_fn deposit = DEPOSIT_PICK();
+    for (size_t wc = 0, v = 0; wc < NW; wc++) {
+        size_t c = n - wc * 64 < 64 ? n - wc * 64 : 64;
+        uint64_t fm = ~P[wc] & (c == 64 ? ~(uint64_t)0 : ((uint64_t)1 << c) - 1);
+        if (!fm)
+            continue;
+        if (rank_a)
+            toggle__bits_transpose(T, RW, R->data + wc, R->stride, rank_a, c);
+        for (; fm; fm &= fm - 1) {
+            unsigned b = (unsigned)__builtin_ctzll((unsigned long long)fm);
+            uint64_t *out = toggle__vecs_row(K, v++);
+            out[wc] |= (uint64_t)1 << b;
+            /* rows whose pivot is right of f are zero in column f (RREF) */
+            if (rank_a)
+                deposit(out, T + b * RW, P, cnt, wc + 1);
+        }
+    }
+    TOGGLE__FREE_ALL(T, P, cnt);
+    return TOGGLE_OK;
+}
+
 int toggle__readout_rref(const toggle_system *s, toggle_solution *sol, const toggle__vecs *R,
                          size_t rank, const size_t *pivot, uint64_t held)
 {
@@ -19,9 +107,16 @@ int toggle__readout_rref(const toggle_system *s, toggle_solution *sol, const tog
         rc = toggle__vecs_init(&sol->kernel, n, sol->nullity, k);
     if (rc)
         return rc;
+    bool bits = k == 2 && R && R->packed && sol->kernel.packed; /* word-wise readout */
+    if (bits) {
+        if ((rc = kernel_gf2(&sol->kernel, R, rank_a, pivot, n))) {
+            toggle__vecs_clear(&sol->kernel);
+            return rc;
+        }
+    }
     /* Free column f gives e_f - sum R[i][f] e_pivot[i]; only the pivot rows
      * i whose pivot lies left of f can have an entry in column f. */
-    for (size_t f = 0, v = 0, i = 0; f < n; f++) {
+    for (size_t f = 0, v = 0, i = 0; f < n && !bits; f++) {
         if (i < rank_a && pivot[i] == f) {
             i++;
             continue;
@@ -71,6 +166,31 @@ static void note_mu(void *ctx, size_t i, size_t j, uint64_t v)
     }
 }
 
+/* mu + 1 of each row of a dense A, read from the row's end (packed rows a
+ * word at a time): O(m) for dense rows, where a walk over every entry
+ * would cost m * n callbacks. */
+static int dense_mu(const toggle_system *s, size_t *rm)
+{
+    size_t n = s->n;
+    for (size_t i = 0; i < s->m; i++) {
+        size_t j = n;
+        if (s->a.packed) {
+            const uint64_t *r = toggle__vecs_row(&s->a, i);
+            size_t w = n / 64 + (n % 64 != 0);
+            uint64_t last = n % 64 ? ((uint64_t)1 << (n % 64)) - 1 : ~(uint64_t)0;
+            uint64_t x = w ? r[w - 1] & last : 0;
+            while (w > 1 && !x)
+                x = r[--w - 1];
+            j = x ? (w - 1) * 64 + 64 - (size_t)__builtin_clzll((unsigned long long)x) : 0;
+        } else {
+            while (j && !toggle__vecs_get(&s->a, i, j - 1))
+                j--;
+        }
+        rm[i] = j;
+    }
+    return TOGGLE_OK;
+}
+
 static size_t longest_increasing(const size_t *a, size_t m, size_t *tails)
 {
     size_t len = 0;
@@ -118,7 +238,7 @@ static int nullity_bound(const toggle_system *s, uint64_t *scratch, size_t *boun
                 board ? g->rows : 0, board ? g->cols : 0};
     size_t *tails = toggle__malloc_array(m, sizeof *tails);
     int rc = c.rm && tails && (!board || c.cm)
-           ? toggle__system_each_entry(s, note_mu, &c)
+           ? (g ? toggle__system_each_entry(s, note_mu, &c) : dense_mu(s, c.rm))
            : toggle__error(TOGGLE_ENOMEM, "out of memory bounding the kernel");
     if (!rc) {
         size_t run = longest_increasing(c.rm, m, tails);

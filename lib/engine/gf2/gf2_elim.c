@@ -25,7 +25,7 @@
 #define GF2_MAX_PANEL 16
 /* Measured (docs/gf2.md): the blocked form does not beat the plain one yet
  * on this machine at N <= 16384, so AUTO keeps the plain form. */
-#define GF2_BLOCK_MIN_ROWS ((size_t)1 << 62)
+#define GF2_BLOCK_MIN_ROWS SIZE_MAX
 
 #if defined(__GNUC__)
 #define GF2_INLINE static inline __attribute__((always_inline))
@@ -239,12 +239,12 @@ GF2_CLONES(pass, pass_args)
  * columns without one; their columns go to pc[0 ..]. The pivot rows end at
  * rows r .. r + kbar - 1, reduced among themselves on the pivot columns.
  * Rows below are not modified except by swaps (mirrored in perm when it is
- * not NULL). *next receives the first
+ * not NULL, and in lead). *next receives the first
  * column not examined (all examined non-pivot columns are zero below row
  * r + kbar after the row pass). Returns kbar. */
 static unsigned find_pivots(uint64_t *M, size_t stride, size_t rows, size_t r, size_t c,
                             unsigned K, size_t W, size_t cols, size_t *pc, size_t *next,
-                            size_t *perm)
+                            size_t *perm, size_t *lead)
 {
     size_t w0 = c >> 6, n = W - w0;
     size_t end = (w0 + GF2_SPANW) * 64 < cols ? (w0 + GF2_SPANW) * 64 : cols;
@@ -313,6 +313,9 @@ static unsigned find_pivots(uint64_t *M, size_t stride, size_t rows, size_t r, s
                 perm[hit] = perm[r + found];
                 perm[r + found] = t;
             }
+            size_t t = lead[hit];
+            lead[hit] = lead[r + found];
+            lead[r + found] = t;
         }
         for (unsigned l = 0; l < found; l++) {
             uint64_t *q = M + (r + l) * stride;
@@ -392,6 +395,7 @@ typedef struct plain_job {
     const unsigned *pos;
     uint64_t (*lut)[256];
     const size_t *pc;
+    size_t *lead;     /* per row: a lower bound on its first nonzero word */
 } plain_job;
 
 static void index_rows(void *ctx, unsigned t, unsigned nt)
@@ -400,16 +404,23 @@ static void index_rows(void *ctx, unsigned t, unsigned nt)
     const pass_args *a = &j->a;
     size_t lo, hi;
     split(a->rows, t, nt, 64, &lo, &hi);
+    size_t wl = j->pc[a->kbar - 1] >> 6; /* the last word holding a pivot column */
     for (size_t i = lo; i < hi; i++) {
         const uint64_t *row = a->M + i * a->stride;
         uint64_t x = 0;
-        if (i >= a->skip_lo && i < a->skip_hi)
-            x = 0;
+        if ((i >= a->skip_lo && i < a->skip_hi) || j->lead[i] > wl)
+            x = 0; /* a pivot row, or zero on every pivot column: not read */
         else if (!j->gaps)
             x = window(row, j->pc[0], a->kbar);
         else
             for (unsigned b = 0; b < j->nb; b++)
                 x |= j->lut[b][(uint8_t)(row[a->w0 + j->pos[b] / 8] >> (j->pos[b] % 8 * 8))];
+        /* row i gets pivot rows, which are zero left of word w0. (Not needed
+         * for the skip: x != 0 means a pivot column at word >= lead[i], so
+         * the next block starts at that word or later; kept as the plain
+         * lower bound.) */
+        if (x && j->lead[i] > a->w0)
+            j->lead[i] = a->w0;
         uint8_t *d = (uint8_t *)a->idx + i * GF2_MAXT;
         for (unsigned q = 0; q < GF2_MAXT; q++) {
             d[q] = q < j->nt ? (uint8_t)(x & (((uint64_t)1 << j->kk) - 1)) : 0;
@@ -423,7 +434,7 @@ static void pass_cols(void *ctx, unsigned t, unsigned nt)
     plain_job *j = ctx;
     pass_args a = j->a;
     size_t lo, hi;
-    split(j->a.W - j->a.w0, t, nt, 8, &lo, &hi);
+    split(j->a.W - j->a.w0, t, nt, 2, &lo, &hi);
     if (lo >= hi)
         return;
     a.w0 = j->a.w0 + lo;
@@ -438,7 +449,8 @@ static uint64_t plain_bytes(size_t rows, size_t W, unsigned threads)
     choose_plan(rows, W, &p);
     uint64_t tw = (uint64_t)p.nt << p.k;
     unsigned T = useful_threads(rows, W, threads);
-    return T * (tw * p.strip * 8 + 64) + (uint64_t)rows * GF2_MAXT + GF2_LUTB * 256 * 8 + 64;
+    return T * (tw * p.strip * 8 + 64) + (uint64_t)rows * (GF2_MAXT + sizeof(size_t)) +
+           GF2_LUTB * 256 * 8 + 64;
 }
 
 /* RREF of M in place by Four-Russians blocks (docs/gf2.md); perm (may be
@@ -459,8 +471,18 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
         return toggle__error(TOGGLE_EOVERFLOW, "GF(2) workspace overflows size_t");
     uint64_t *tabs[GF2_MAX_THREADS] = {0};
     uint8_t *idx = toggle__calloc(idxb, 1);
+    size_t *lead = toggle__malloc_array(rows, sizeof *lead);
     uint64_t (*lut)[256] = NULL; /* allocated at the first block with gaps */
-    int rc = idx ? TOGGLE_OK : TOGGLE_ENOMEM;
+    int rc = idx && lead ? TOGGLE_OK : TOGGLE_ENOMEM;
+    /* lead[i]: a lower bound on row i's first nonzero word (W: none); rows
+     * that are zero on a block's pivot columns are then skipped unread */
+    for (size_t i = 0; i < rows && !rc; i++) {
+        const uint64_t *row = M + i * stride;
+        size_t w = 0;
+        while (w < W && !row[w])
+            w++;
+        lead[i] = w;
+    }
     for (unsigned t = 0; t < T && !rc; t++)
         if (!(tabs[t] = toggle__malloc_array(tabw, sizeof(uint64_t))))
             rc = TOGGLE_ENOMEM;
@@ -472,8 +494,12 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
         if (pr && (cancel = toggle__progress(pr, c, cols)))
             break;
         size_t next, *pc = pivots + r;
-        unsigned kbar = find_pivots(M, stride, rows, r, c, Kmax, W, cols, pc, &next, perm);
+        unsigned kbar = find_pivots(M, stride, rows, r, c, Kmax, W, cols, pc, &next, perm, lead);
         if (kbar > 0) {
+            /* rows r.. are zero left of column c: the pivot rows, combined
+             * among themselves, start at word c / 64 or later */
+            for (unsigned l = 0; l < kbar; l++)
+                lead[r + l] = c >> 6;
             /* tables of k bits each; the last may be narrower */
             unsigned nt = (kbar + p.k - 1) / p.k, nb = 0, pos[GF2_LUTB];
             int gaps = pc[kbar - 1] - pc[0] != kbar - 1;
@@ -490,7 +516,7 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
                       .w0 = w0, .W = W, .piv = M + r * stride, .k = p.k, .nt = nt,
                       .kbar = kbar, .strip = p.strip, .tab = tabs[0], .idx = idx},
                 .tabs = tabs, .pass = pass, .gaps = gaps, .nb = nb, .kk = p.k, .nt = nt,
-                .pos = pos, .lut = lut, .pc = pc,
+                .pos = pos, .lut = lut, .pc = pc, .lead = lead,
             };
             /* small blocks stay on the caller: a hand-off costs microseconds */
             int par = T > 1 && (uint64_t)rows * (W - w0) >= ((uint64_t)1 << 14);
@@ -504,6 +530,7 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
     for (unsigned t = 0; t < T; t++)
         toggle__free(tabs[t]);
     toggle__free(idx);
+    toggle__free(lead);
     toggle__free(lut);
     if (rc)
         return toggle__error(TOGGLE_ENOMEM, "out of memory for GF(2) elimination tables");
