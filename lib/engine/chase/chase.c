@@ -6,24 +6,20 @@
 
 #include "engine/engine.h"
 #include "engine/flint/poly.h"
+#include "chase.h"
 
-/* The board as the chase sees it: R frame rows of C cells, chased from the
- * last frame row upward. When the board is wider than tall the frame is its
- * transpose (tr), so that the small system has min(rows, cols) unknowns.
- * Frame cell (r, j) is board cell r * C + j, or j * R + r when transposed. */
-typedef struct {
-    size_t R, C;
-    bool tr;
-    unsigned d;         /* 1: the pressed cell toggles itself (classic), 0: no self */
-    uint64_t p;
-    const toggle__vecs *b; /* right-hand side (N values) or NULL for zero */
-    toggle__vecs *out;  /* where to write the frame rows, or NULL */
-    size_t outvec;      /* which vector of out */
-} frame;
+typedef toggle__chase_frame frame;
+
+/* The board row of frame row r. */
+static size_t board_row(const frame *f, size_t r)
+{
+    return f->flip ? f->R - 1 - r : r;
+}
 
 static size_t cell_index(const frame *f, size_t r, size_t j)
 {
-    return f->tr ? j * f->R + r : r * f->C + j;
+    size_t br = board_row(f, r);
+    return f->tr ? j * f->R + br : br * f->C + j;
 }
 
 /* ---- F_2: 64 cells per word ---------------------------------------------- */
@@ -36,7 +32,7 @@ static void gf2_load_b(const frame *f, size_t r, uint64_t *bw, size_t W)
     if (!f->tr) {
         /* bits [r C, r C + C) of the packed right-hand side */
         const uint64_t *src = toggle__vecs_row(f->b, 0);
-        size_t off = r * f->C, q = off >> 6;
+        size_t off = board_row(f, r) * f->C, q = off >> 6;
         unsigned sh = off & 63;
         size_t last = (f->b->len - 1) >> 6;
         for (size_t i = 0; i < W; i++) {
@@ -48,7 +44,7 @@ static void gf2_load_b(const frame *f, size_t r, uint64_t *bw, size_t W)
             bw[W - 1] &= ((uint64_t)1 << (f->C & 63)) - 1;
     } else {
         for (size_t j = 0; j < f->C; j++)
-            bw[j >> 6] |= toggle__vecs_get(f->b, 0, j * f->R + r) << (j & 63);
+            bw[j >> 6] |= toggle__vecs_get(f->b, 0, cell_index(f, r, j)) << (j & 63);
     }
 }
 
@@ -74,12 +70,12 @@ static void gf2_store(const frame *f, size_t r, const uint64_t *x)
 {
     uint64_t *dst = toggle__vecs_row(f->out, f->outvec);
     if (!f->tr) {
-        put_bits(dst, r * f->C, x, f->C);
+        put_bits(dst, board_row(f, r) * f->C, x, f->C);
         return;
     }
     for (size_t j = 0; j < f->C; j++)
         if ((x[j >> 6] >> (j & 63)) & 1) {
-            size_t t = j * f->R + r;
+            size_t t = cell_index(f, r, j);
             dst[t >> 6] |= (uint64_t)1 << (t & 63);
         }
 }
@@ -135,7 +131,7 @@ static void gf2_chase(const frame *f, const uint64_t *w, uint64_t *virt, void *w
             if (f->out) {                                                            \
                 toggle__vecs *o = f->out;                                            \
                 if (!f->tr && o->width == 8 * sizeof(T)) {                           \
-                    memcpy((T *)toggle__vecs_row(o, f->outvec) + r * C, cur + 1,     \
+                    memcpy((T *)toggle__vecs_row(o, f->outvec) + board_row(f, r) * C, cur + 1,     \
                            C * sizeof(T));                                           \
                 } else {                                                             \
                     for (size_t j = 0; j < C; j++)                                   \
@@ -145,7 +141,7 @@ static void gf2_chase(const frame *f, const uint64_t *w, uint64_t *virt, void *w
             if (!f->b) {                                                             \
                 memset(bl, 0, C * sizeof(T));                                        \
             } else if (!f->tr && f->b->width == 8 * sizeof(T)) {                    \
-                memcpy(bl, (const T *)toggle__vecs_row(f->b, 0) + r * C, C * sizeof(T)); \
+                memcpy(bl, (const T *)toggle__vecs_row(f->b, 0) + board_row(f, r) * C, C * sizeof(T)); \
             } else {                                                                 \
                 for (size_t j = 0; j < C; j++)                                       \
                     bl[j] = (T)toggle__vecs_get(f->b, 0, cell_index(f, r, j));       \
@@ -199,10 +195,9 @@ static void chase_big(const frame *f, const uint64_t *w, uint64_t *virt, void *w
     memcpy(virt, cur + 1, C * sizeof *virt);
 }
 
-typedef void (*chase_fn)(const frame *, const uint64_t *, uint64_t *, void *);
+typedef toggle__chase_fn chase_fn;
 
-/* The chase routine for p and its work size in bytes (C cells per row). */
-static chase_fn pick_chase(uint64_t p, size_t C, size_t *bytes)
+chase_fn toggle__chase_pick(uint64_t p, size_t C, size_t *bytes)
 {
     size_t W = (C + 63) / 64;
     if (p == 2) {
@@ -235,7 +230,9 @@ static bool chase_probe(const toggle_system *s, char *why, size_t len)
     if (g->flags & ~(uint32_t)TOGGLE_GRID_NO_SELF)
         return toggle__probe_no(why, len, "the chase engine handles classic and no-self grids "
                                 "only (not torus or Moore; grid flags 0x%x)", (unsigned)g->flags);
-    return toggle__probe_prime(s, "chase", why, len);
+    if (!toggle__is_prime(s->k))
+        return toggle__chase_composite_probe(s, why, len);
+    return true;
 }
 
 static void frame_for(const toggle_system *s, frame *f)
@@ -251,6 +248,8 @@ static void frame_for(const toggle_system *s, frame *f)
 
 static int chase_estimate(const toggle_system *s, uint64_t *bytes)
 {
+    if (!toggle__is_prime(s->k))
+        return toggle__chase_composite_estimate(s, bytes);
     frame f;
     frame_for(s, &f);
     size_t dn = 0, vec, work;
@@ -259,14 +258,14 @@ static int chase_estimate(const toggle_system *s, uint64_t *bytes)
         return rc;
     if (!toggle__vecs_bytes(s->n, 1, s->k, &vec))
         return toggle__error(TOGGLE_EOVERFLOW, "board of %zu cells overflows size_t", s->n);
-    pick_chase(f.p, f.C, &work);
+    toggle__chase_pick(f.p, f.C, &work);
     /* the chase's rows (w, the virtual row, its work), then either the
      * small system's polynomials (a few of degree max(R, C)), or, after
      * them, the answers: the particular solution and the kernel on the
-     * board, the small kernel (the certificate is the engine layer's) */
+     * board, the small kernel and the certificate (chase_certify) */
     unsigned __int128 rows = (unsigned __int128)f.C * 2 * 8 + work;
     unsigned __int128 small = (unsigned __int128)toggle__grid_small_bytes(f.R, f.C);
-    unsigned __int128 answers = (unsigned __int128)vec * (dn + 1) + (unsigned __int128)f.C * dn * 8;
+    unsigned __int128 answers = (unsigned __int128)vec * (dn + 2) + (unsigned __int128)f.C * dn * 8;
     unsigned __int128 e = rows + (small > answers ? small : answers);
     *bytes = e > UINT64_MAX ? UINT64_MAX : (uint64_t)e;
     return TOGGLE_OK;
@@ -343,12 +342,14 @@ static bool all_zero(const uint64_t *v, size_t n)
 
 static int chase_solve(const toggle_system *s, toggle_solution *sol)
 {
+    if (!toggle__is_prime(s->k))
+        return toggle__chase_composite_solve(s, sol);
     frame f;
     frame_for(s, &f);
     size_t C = f.C, workbytes, dn = 0;
     uint64_t p = f.p;
     int solvable = 0, rc;
-    chase_fn chase = pick_chase(p, C, &workbytes);
+    chase_fn chase = toggle__chase_pick(p, C, &workbytes);
     uint64_t *w = toggle__malloc_array(C, 2 * sizeof *w);
     void *work = toggle__malloc(workbytes);
     uint64_t *kern = NULL;
@@ -404,5 +405,14 @@ out:
     return rc;
 }
 
-/* The certificate comes from the policy: a grid's A is symmetric. */
-const toggle__engine toggle__engine_chase = {chase_probe, chase_estimate, chase_solve, NULL};
+/* A grid's A is symmetric: for prime k the certificate is the policy's
+ * (from the kernel basis); for composite k the Howell engine's. */
+static int chase_certify(const toggle_system *s, toggle_solution *sol)
+{
+    if (!toggle__is_prime(s->k))
+        return toggle__chase_composite_certify(s, sol);
+    return toggle__certify_from_kernel(s, sol);
+}
+
+const toggle__engine toggle__engine_chase = {chase_probe, chase_estimate, chase_solve,
+                                             chase_certify};
