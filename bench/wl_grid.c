@@ -237,6 +237,9 @@ static const board_arg boards[] = {
     /* 30..32: the cylinder over F_2, hex and tri over F_3 at 1000 x 1000 */
     {1000, 1000, 2, A, NULL, TOGGLE_GRID_CYLINDER},
     {1000, 1000, 3, C, NULL, 0}, {1000, 1000, 3, A, NULL, TOGGLE_GRID_TRI},
+    /* 33..35: composite k by the chase against the same board mod 3 */
+    {500, 500, 3, C, NULL, 0}, {500, 500, 12, C, NULL, 0},
+    {500, 500, (uint64_t)1 << 32, C, NULL, 0},
 #undef A
 };
 static const nullity_arg nullities[] = {
@@ -287,6 +290,9 @@ static const bench_workload grid_workloads[] = {
     BOARD("grid/topo/f2/1000/cylinder", "grid/topo/f2/1000", "cylinder", "classic", 0, 3, 30),
     BOARD("grid/topo/p3/1000/classic", "grid/topo/p3/1000", "classic", "classic", 0, 3, 31),
     BOARD("grid/topo/p3/1000/tri", "grid/topo/p3/1000", "tri", "classic", 0, 1, 32),
+    BOARD("grid/composite/500/mod3", "grid/composite/500", "mod3", "mod3", 1, 5, 33),
+    BOARD("grid/composite/500/mod12", "grid/composite/500", "mod12", "mod3", 1, 5, 34),
+    BOARD("grid/composite/500/mod2^32", "grid/composite/500", "mod2^32", "mod3", 1, 5, 35),
     {"grid/nullity-torus/f2/1000/classic", "grid/nullity-torus/f2/1000", "classic", "classic", 1,
      5, nullity_setup, nullity_run, nullity_teardown, &nullities[2]},
     {"grid/nullity-torus/f2/1000/torus", "grid/nullity-torus/f2/1000", "torus", "classic", 1, 5,

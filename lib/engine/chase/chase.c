@@ -117,13 +117,14 @@ static void gf2_chase(const frame *f, const uint64_t *w, uint64_t *virt, void *w
  * three branch-free min(v, v - m) steps; the lane type is the narrowest with
  * 5p <= 2^bits, so 16-bit lanes serve p <= 13107 and gcc vectorises the loop
  * for the baseline ISA (SSE2 on x86-64; see docs/grid.md). */
-#define DEFINE_LANE_CHASE(NAME, T)                                                   \
+#define DEFINE_LANE_CHASE(NAME, T, POW2)                                                 \
     static void NAME(const frame *f, const uint64_t *w, uint64_t *virt, void *work_) \
     {                                                                                \
         size_t C = f->C;                                                             \
         T *cur = work_, *nxt = cur + (C + 2), *prv = nxt + (C + 2), *bl = prv + (C + 2); \
         const T p1 = (T)f->p, p2 = (T)(2 * f->p), p4 = (T)(4 * f->p);                 \
         const T dm = f->d ? (T)~(T)0 : 0;                                            \
+        const T mask = (T)(f->p - 1);                                                \
         memset(cur, 0, 3 * (C + 2) * sizeof(T));                                     \
         for (size_t j = 0; j < C; j++)                                               \
             cur[j + 1] = (T)w[j];                                                    \
@@ -148,10 +149,16 @@ static void gf2_chase(const frame *f, const uint64_t *w, uint64_t *virt, void *w
             }                                                                        \
             for (size_t j = 0; j < C; j++) {                                         \
                 T s = (T)(cur[j] + cur[j + 2] + (T)(cur[j + 1] & dm) + nxt[j + 1]);  \
-                T v = (T)(bl[j] + p4 - s), u;                                        \
-                u = (T)(v - p4); v = u < v ? u : v;                                  \
-                u = (T)(v - p2); v = u < v ? u : v;                                  \
-                u = (T)(v - p1); v = u < v ? u : v;                                  \
+                T v;                                                                 \
+                if (POW2) { /* k = 2^e: wrap, then keep e bits */                    \
+                    v = (T)((T)(bl[j] - s) & mask);                                  \
+                } else {                                                             \
+                    T u;                                                             \
+                    v = (T)(bl[j] + p4 - s);                                         \
+                    u = (T)(v - p4); v = u < v ? u : v;                              \
+                    u = (T)(v - p2); v = u < v ? u : v;                              \
+                    u = (T)(v - p1); v = u < v ? u : v;                              \
+                }                                                                    \
                 prv[j + 1] = v;                                                      \
             }                                                                        \
             T *t = nxt;                                                              \
@@ -163,9 +170,13 @@ static void gf2_chase(const frame *f, const uint64_t *w, uint64_t *virt, void *w
             virt[j] = cur[j + 1];                                                    \
     }
 
-DEFINE_LANE_CHASE(chase_u16, uint16_t)
-DEFINE_LANE_CHASE(chase_u32, uint32_t)
-DEFINE_LANE_CHASE(chase_u64, uint64_t)
+DEFINE_LANE_CHASE(chase_u16, uint16_t, 0)
+DEFINE_LANE_CHASE(chase_u32, uint32_t, 0)
+DEFINE_LANE_CHASE(chase_u64, uint64_t, 0)
+/* Composite k = 2^e (e >= 2): plain wrapping lanes, masked to e bits. */
+DEFINE_LANE_CHASE(chase_pow2_u16, uint16_t, 1)
+DEFINE_LANE_CHASE(chase_pow2_u32, uint32_t, 1)
+DEFINE_LANE_CHASE(chase_pow2_u64, uint64_t, 1)
 
 /* Any p up to 2^63 - 1: plain modular steps. */
 static void chase_big(const frame *f, const uint64_t *w, uint64_t *virt, void *work_)
@@ -203,6 +214,11 @@ chase_fn toggle__chase_pick(uint64_t p, size_t C, size_t *bytes)
     if (p == 2) {
         *bytes = 4 * W * sizeof(uint64_t);
         return gf2_chase;
+    }
+    if (!(p & (p - 1))) {
+        unsigned sz = p <= (uint64_t)1 << 16 ? 2 : p <= (uint64_t)1 << 32 ? 4 : 8;
+        *bytes = 4 * (C + 2) * sz;
+        return sz == 2 ? chase_pow2_u16 : sz == 4 ? chase_pow2_u32 : chase_pow2_u64;
     }
     if (p <= UINT16_MAX / 5) {
         *bytes = 4 * (C + 2) * sizeof(uint16_t);
