@@ -20,6 +20,8 @@ typedef struct {
     const toggle__vecs *b; /* right-hand side (N values) or NULL for zero */
     toggle__vecs *out;  /* where to write the frame rows, or NULL */
     size_t outvec;      /* which vector of out */
+    toggle__pool *pool; /* the solve's threads (NULL: one): column strips */
+    bool shared;        /* set by the chase: strips share output words */
 } toggle__chase_frame;
 
 /* One chase from the last frame row w (C values < p) upward; virt receives
@@ -31,6 +33,9 @@ typedef void (*toggle__chase_fn)(const toggle__chase_frame *f, const uint64_t *w
 /* The chase routine for modulus p (2 only for F_2) with C cells per row,
  * and its work size in bytes. */
 toggle__chase_fn toggle__chase_pick(uint64_t p, size_t C, size_t *bytes);
+/* The extra bytes a chase allocates when its frame has a pool of nt
+ * threads (the strips' rows and the shared state). */
+size_t toggle__chase_thread_bytes(uint64_t p, size_t C, unsigned nt);
 
 /* Composite k (composite.c): can the chase give the Howell engine's
  * answers for s (silent, like a probe)? */

@@ -102,6 +102,7 @@ static int ctx_init(cctx *c, const toggle_system *s)
     c->f.d = (g->flags & TOGGLE_GRID_NO_SELF) ? 0 : 1;
     c->f.p = s->k;
     c->chase = toggle__chase_pick(s->k, c->C, &work);
+    c->f.pool = toggle__pool_new(toggle__system_threads(s)); /* NULL: one thread */
     c->work = toggle__malloc(work);
     c->v = toggle__malloc_array(c->C, sizeof *c->v);
     if (!c->work || !c->v)
@@ -111,6 +112,7 @@ static int ctx_init(cctx *c, const toggle_system *s)
 
 static void ctx_free(cctx *c)
 {
+    toggle__pool_free(c->f.pool);
     toggle__free(c->work);
     toggle__free(c->v);
 }
@@ -448,6 +450,9 @@ int toggle__chase_composite_estimate(const toggle_system *s, uint64_t *bytes)
     if (!toggle__vecs_bytes(s->n, 1, s->k, &vec))
         return toggle__error(TOGGLE_EOVERFLOW, "board of %zu cells overflows size_t", s->n);
     toggle__chase_pick(s->k, C, &work);
+    unsigned nt = toggle__system_threads(s);
+    if (nt > 1) /* the strips' rows */
+        work += toggle__chase_thread_bytes(s->k, C, nt);
     /* the kernel's size: a Howell row per leading cell of the first row,
      * at most the nullity over F_p for a prime part, at most C otherwise */
     unsigned __int128 gens = 0, dense = 0, D = 0;

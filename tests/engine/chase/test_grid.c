@@ -243,6 +243,67 @@ START_TEST(composite_more_moduli)
 }
 END_TEST
 
+/* TOGGLE_OPT_THREADS: the chase runs column strips on the solve's threads;
+ * 1, 2, 3 and 8 threads give identical answers (the rows must be wide
+ * enough for the strips: 4 halos of 64 cells each per thread). */
+static toggle_solution *solve_threads(const toggle_graph *g, uint64_t k, const uint64_t *start,
+                                      unsigned threads)
+{
+    toggle_system *s = NULL;
+    toggle_solution *sol = NULL;
+    ck_assert_int_eq(toggle_system_new(&s, g, k, start, NULL), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_CHASE),
+                     TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_THREADS, threads), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, 0), TOGGLE_OK);
+    ck_assert_msg(toggle_solve(&sol, s) == TOGGLE_OK, "%s", toggle_last_error());
+    toggle_system_free(s);
+    return sol;
+}
+
+START_TEST(threads_identical)
+{
+    static const struct {
+        size_t rows, cols;
+        uint64_t k;
+        uint32_t flags;
+    } cases[] = {
+        {600, 700, 2, 0}, {700, 600, 3, 0}, {520, 530, 5, TOGGLE_GRID_NO_SELF},
+        {2100, 2100, 2, 0}, {2050, 2060, 3, 0}, {600, 800, 12, 0},
+        {300, 900, (uint64_t)1 << 32, TOGGLE_GRID_NO_SELF}, {540, 700, 1000000007ull, 0},
+        {623, 611, 2, TOGGLE_GRID_NO_SELF}, {599, 599, 7, 0}, {560, 560, 4, 0},
+    };
+    static const unsigned threads[] = {2, 3, 8};
+    tu_rng rng = tu_rng_for(49);
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        size_t n = cases[c].rows * cases[c].cols;
+        uint64_t k = cases[c].k;
+        uint64_t *start = malloc(n * sizeof *start);
+        for (size_t i = 0; i < n; i++)
+            start[i] = tu_below(&rng, k);
+        toggle_graph *g = NULL;
+        ck_assert_int_eq(toggle_graph_new_grid(&g, cases[c].rows, cases[c].cols, cases[c].flags),
+                         TOGGLE_OK);
+        toggle_solution *one = solve_threads(g, k, start, 1);
+        for (size_t t = 0; t < sizeof threads / sizeof *threads; t++) {
+            toggle_solution *many = solve_threads(g, k, start, threads[t]);
+            char what[96];
+            snprintf(what, sizeof what, "%zux%zu mod %llu, %u threads", cases[c].rows,
+                     cases[c].cols, (unsigned long long)k, threads[t]);
+            ck_assert_msg(toggle_solution_is_solvable(many) == toggle_solution_is_solvable(one),
+                          "%s: solvability differs", what);
+            ck_assert_msg(toggle_solution_nullity(many) == toggle_solution_nullity(one),
+                          "%s: nullity differs", what);
+            compare_vectors(many, one, n, what);
+            toggle_solution_free(many);
+        }
+        toggle_solution_free(one);
+        toggle_graph_free(g);
+        free(start);
+    }
+}
+END_TEST
+
 /* Every board up to 24 x 24 (classic), over one prime per board in turn so
  * that every prime meets every shape class; the multiplier adds primes. */
 START_TEST(every_board_to_24)
@@ -684,6 +745,7 @@ static Suite *grid_suite(void)
     GRID_CASE(every_board_to_24);
     GRID_CASE(composite_every_board_to_12);
     GRID_CASE(composite_more_moduli);
+    GRID_CASE(threads_identical);
     GRID_CASE(every_prime_small_boards);
     GRID_CASE(random_rectangles_to_40);
     GRID_CASE(singular_boards);
