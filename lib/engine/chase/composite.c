@@ -18,6 +18,7 @@
 
 #include "chase.h"
 #include "engine/flint/poly.h"
+#include "engine/gf2/gf2.h"
 #include "engine/howell/howell.h"
 
 #define MAX_PP 16 /* distinct primes of a k < 2^64: at most 15 */
@@ -154,6 +155,72 @@ static void field_rhs(const cctx *c, const uint64_t *z, uint64_t div, uint64_t q
     }
 }
 
+/* For p = 2 the lifting's F_2 solves are products with L^{-1} mod 2, made
+ * once: the RREF of [L | I] (packed, the gf2 engine's elimination) is
+ * [I | L^{-1}]. *inv: C rows of (C + 63) / 64 words; NULL (and OK) when
+ * L is singular mod 2. */
+static int f2_inverse(cctx *c, uint64_t **inv)
+{
+    size_t C = c->C, W = (C + 63) / 64, S = (2 * C + 63) / 64, rank = 0;
+    *inv = NULL;
+    uint64_t *M = toggle__calloc(C * S, sizeof *M), *cols = toggle__calloc(C ? 3 * C : 1, 8);
+    size_t *piv = toggle__malloc_array(C, sizeof *piv);
+    uint64_t *out = toggle__calloc(C * W, sizeof *out);
+    int rc = M && cols && piv && out ? TOGGLE_OK
+                                     : toggle__error(TOGGLE_ENOMEM, "out of memory for the chase");
+    if (!rc) {
+        /* columns L e_j mod 2 by the recurrence of part_dense */
+        uint64_t *e0 = cols + 2 * C, *prev = cols, *cur = cols + C;
+        e0[0] = 1;
+        run(c, e0, false, NULL, 0);
+        for (size_t i = 0; i < C; i++)
+            cur[i] = c->v[i] & 1;
+        for (size_t j = 0; j < C; j++) {
+            if (j) {
+                for (size_t i = 0; i < C; i++)
+                    e0[i] = (i ? cur[i - 1] : 0) ^ (i + 1 < C ? cur[i + 1] : 0) ^
+                            (j >= 2 ? prev[i] : 0);
+                memcpy(prev, cur, C * sizeof *cur);
+                memcpy(cur, e0, C * sizeof *cur);
+            }
+            for (size_t i = 0; i < C; i++)
+                M[i * S + (j >> 6)] |= cur[i] << (j & 63);
+        }
+        for (size_t i = 0; i < C; i++)
+            M[i * S + ((C + i) >> 6)] |= (uint64_t)1 << ((C + i) & 63);
+        rc = toggle__gf2_rref(M, C, 2 * C, S, piv, &rank);
+    }
+    bool full = !rc && rank == C && (C == 0 || piv[C - 1] == C - 1);
+    for (size_t i = 0; full && i < C; i++)
+        for (size_t j = 0; j < C; j++)
+            if ((M[i * S + ((C + j) >> 6)] >> ((C + j) & 63)) & 1)
+                out[i * W + (j >> 6)] |= (uint64_t)1 << (j & 63);
+    toggle__free(M);
+    toggle__free(cols);
+    toggle__free(piv);
+    if (full)
+        *inv = out;
+    else
+        toggle__free(out);
+    return rc;
+}
+
+/* delta = inv rhs over F_2 (rhs: C values mod 2). */
+static void f2_apply(const uint64_t *inv, size_t C, const uint64_t *rhs, uint64_t *packed,
+                     uint64_t *delta)
+{
+    size_t W = (C + 63) / 64;
+    memset(packed, 0, W * sizeof *packed);
+    for (size_t j = 0; j < C; j++)
+        packed[j >> 6] |= (rhs[j] & 1) << (j & 63);
+    for (size_t i = 0; i < C; i++) {
+        uint64_t acc = 0;
+        for (size_t t = 0; t < W; t++)
+            acc ^= inv[i * W + t] & packed[t];
+        delta[i] = (uint64_t)__builtin_parityll(acc);
+    }
+}
+
 /* e = 1, or e > 1 with L invertible mod p (p-adic lifting: each step makes
  * the residual vanish mod one more power of p). *dense: L is singular mod p
  * and e > 1, nothing done. z: the virtual row of w = 0 (mod k). */
@@ -161,7 +228,7 @@ static int part_lift(cctx *c, const ppow *pp, const uint64_t *z, part *out, bool
 {
     size_t C = c->C, dn = 0;
     int solvable = 0, rc = TOGGLE_OK;
-    uint64_t *rhs = toggle__malloc_array(C, 2 * sizeof *rhs), *kern = NULL;
+    uint64_t *rhs = toggle__malloc_array(C + 1, 3 * sizeof *rhs), *kern = NULL, *inv = NULL;
     out->w = toggle__calloc(C ? C : 1, sizeof *out->w);
     *dense = false;
     if (!rhs || !out->w)
@@ -171,9 +238,14 @@ static int part_lift(cctx *c, const ppow *pp, const uint64_t *z, part *out, bool
         if (i)
             run(c, out->w, true, NULL, 0);
         field_rhs(c, i ? c->v : z, pe, pp->q, pp->p, rhs);
-        if ((rc = toggle__grid_small_solve(pp->p, c->R, C, c->f.d, rhs, delta, &solvable, &dn,
-                                           &kern)))
+        if (inv) {
+            f2_apply(inv, C, rhs, delta + C, delta);
+        } else if ((rc = toggle__grid_small_solve(pp->p, c->R, C, c->f.d, rhs, delta, &solvable,
+                                                  &dn, &kern))) {
             break;
+        } else if (pp->p == 2 && pp->e > 2 && !dn && (rc = f2_inverse(c, &inv))) {
+            break;
+        }
         if (pp->e == 1) { /* the field: any particular solution, the kernel basis */
             out->solvable = solvable;
             memcpy(out->w, delta, C * sizeof *delta);
@@ -198,6 +270,7 @@ static int part_lift(cctx *c, const ppow *pp, const uint64_t *z, part *out, bool
         out->solvable = true;
     }
     toggle__free(rhs);
+    toggle__free(inv);
     return rc;
 }
 
@@ -465,6 +538,9 @@ int toggle__chase_composite_estimate(const toggle_system *s, uint64_t *bytes)
         size_t g = pp[t].e == 1 ? dn : dn ? C : 0;
         D += g;
         gens += (unsigned __int128)g * C * 8;
+        if (pp[t].p == 2 && pp[t].e > 2 && !dn) /* L^{-1} mod 2 and [L | I] */
+            dense = (unsigned __int128)C * ((2 * (uint64_t)C + 63) / 64 + (C + 63) / 64) * 8 +
+                    toggle__gf2_workspace_bytes(C, 2 * (size_t)C, NULL) + 4 * (uint64_t)C * 8;
         if (pp[t].e > 1 && dn) /* the dense Howell form of the small system */
             dense = (unsigned __int128)(3 * (uint64_t)C + 2) * (2 * (uint64_t)C + 1) * 8 +
                     (unsigned __int128)C * (C + 2) * 16;
