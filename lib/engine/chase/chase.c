@@ -89,7 +89,7 @@ static void put_bits(uint64_t *dst, size_t off, const uint64_t *src, size_t nbit
     }
     size_t endword = (off + nbits - 1) >> 6;
     for (size_t i = 0; i < W; i++) {
-        or_word(&dst[q + i], src[i] << sh, shared && i == 0);
+        or_word(&dst[q + i], src[i] << sh, shared && (i == 0 || q + i == endword));
         if (q + i + 1 <= endword)
             or_word(&dst[q + i + 1], src[i] >> (64 - sh), shared && q + i + 1 == endword);
     }
