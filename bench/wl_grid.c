@@ -239,8 +239,34 @@ static const board_arg boards[] = {
     {1000, 1000, 3, C, NULL, 0}, {1000, 1000, 3, A, NULL, TOGGLE_GRID_TRI},
     /* 33, 34: hex over F_3 at 1000 x 1000, the F_3 torus at 1000 x 1000 */
     {1000, 1000, 3, A, NULL, TOGGLE_GRID_HEX}, {1000, 1000, 3, A, NULL, TOGGLE_GRID_TORUS},
+    /* 35..37: composite k by the chase against the same board mod 3 */
+    {500, 500, 3, C, NULL, 0}, {500, 500, 12, C, NULL, 0},
+    {500, 500, (uint64_t)1 << 32, C, NULL, 0},
 #undef A
 };
+/* The chase on 1 and 2 threads (TOGGLE_OPT_THREADS; compare wall time). */
+typedef struct {
+    board_arg b;
+    unsigned threads;
+} threads_arg;
+
+static const threads_arg threaded[] = {
+    {{1000, 1000, 2, C, NULL, 0}, 1}, {{1000, 1000, 2, C, NULL, 0}, 2},
+    {{4000, 4000, 2, C, NULL, 0}, 1}, {{4000, 4000, 2, C, NULL, 0}, 2},
+    {{2000, 2000, 3, C, NULL, 0}, 1}, {{2000, 2000, 3, C, NULL, 0}, 2},
+};
+
+static void *threads_setup(const void *arg)
+{
+    const threads_arg *a = arg;
+    board_state *st = board_state_setup(&a->b);
+    if (st && toggle_system_set_option(st->s, TOGGLE_OPT_THREADS, a->threads)) {
+        board_teardown(st);
+        return NULL;
+    }
+    return st;
+}
+
 static const nullity_arg nullities[] = {
     {100000, 2, 0, 0}, {100000, 3, 0, 0},
     /* 2..5: the torus nullity by polynomials against the classic one */
@@ -250,6 +276,9 @@ static const nullity_arg nullities[] = {
 
 #define BOARD(name, group, impl, base, quick, reps, i) \
     {name, group, impl, base, quick, reps, board_state_setup, board_run, board_teardown, &boards[i]}
+
+#define THREADS(name, group, impl, quick, reps, i)                                          \
+    {name, group, impl, "t1", quick, reps, threads_setup, board_run, board_teardown, &threaded[i]}
 
 static const bench_workload grid_workloads[] = {
     {"grid/sweep/70x19/chase", "grid/sweep/70x19", "chase", NULL, 1, 5, sweep_setup, sweep_run,
@@ -291,6 +320,15 @@ static const bench_workload grid_workloads[] = {
     BOARD("grid/topo/p3/1000/tri", "grid/topo/p3/1000", "tri", "classic", 0, 1, 32),
     BOARD("grid/topo/p3/1000/hex", "grid/topo/p3/1000", "hex", "classic", 0, 1, 33),
     BOARD("grid/topo/p3/1000/torus", "grid/topo/p3/1000", "torus", "classic", 0, 1, 34),
+    BOARD("grid/composite/500/mod3", "grid/composite/500", "mod3", "mod3", 1, 5, 35),
+    BOARD("grid/composite/500/mod12", "grid/composite/500", "mod12", "mod3", 1, 5, 36),
+    BOARD("grid/composite/500/mod2^32", "grid/composite/500", "mod2^32", "mod3", 1, 5, 37),
+    THREADS("grid/threads/f2/1000/t1", "grid/threads/f2/1000", "t1", 1, 9, 0),
+    THREADS("grid/threads/f2/1000/t2", "grid/threads/f2/1000", "t2", 1, 9, 1),
+    THREADS("grid/threads/f2/4000/t1", "grid/threads/f2/4000", "t1", 0, 7, 2),
+    THREADS("grid/threads/f2/4000/t2", "grid/threads/f2/4000", "t2", 0, 7, 3),
+    THREADS("grid/threads/p3/2000/t1", "grid/threads/p3/2000", "t1", 0, 7, 4),
+    THREADS("grid/threads/p3/2000/t2", "grid/threads/p3/2000", "t2", 0, 7, 5),
     {"grid/nullity-torus/f2/1000/classic", "grid/nullity-torus/f2/1000", "classic", "classic", 1,
      5, nullity_setup, nullity_run, nullity_teardown, &nullities[2]},
     {"grid/nullity-torus/f2/1000/torus", "grid/nullity-torus/f2/1000", "torus", "classic", 1, 5,

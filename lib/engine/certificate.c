@@ -7,7 +7,7 @@
 /* y = K / (b.K) for the first kernel vector K with b.K != 0 (A symmetric,
  * k prime): the canonical solution of A^T y = 0, b.y = 1, since its free
  * coordinates are those of A's canonical kernel basis (docs/design.md). */
-static int from_kernel(const toggle_system *s, toggle_solution *sol)
+int toggle__certify_from_kernel(const toggle_system *s, toggle_solution *sol)
 {
     uint64_t k = s->k;
     for (size_t i = 0; i < sol->kernel.count; i++) {
@@ -69,7 +69,7 @@ int toggle__certify(const toggle__engine_entry *e, toggle__cert_route route,
         return TOGGLE_OK;
     switch (route) {
     case TOGGLE__CERT_ENGINE: return e->engine->certify(s, sol);
-    case TOGGLE__CERT_KERNEL: return from_kernel(s, sol);
+    case TOGGLE__CERT_KERNEL: return toggle__certify_from_kernel(s, sol);
     default: return by_transpose(e, s, sol);
     }
 }

@@ -135,7 +135,7 @@ static void su_none(fx *f) { (void)f; }
 static void su_graph(fx *f) { need(toggle_graph_new_grid(&f->g, 4, 4, 0), "graph"); }
 /* The all-off to all-on 4x4 game mod 2: chase, nullity 4, 16 solutions. */
 static void su_grid(fx *f) { f->sol = tu_solve_grid(4, 4, TOGGLE_GRID_CLASSIC, 2, &f->g, &f->s); }
-/* 5x5 mod 6 (Howell, 108 solutions) and 5x5 mod 3 (chase, 27). */
+/* 5x5 mod 6 (chase, the Howell answers: 108 solutions) and 5x5 mod 3 (chase, 27). */
 static void su_grid6(fx *f) { f->sol = tu_solve_grid(5, 5, TOGGLE_GRID_CLASSIC, 6, &f->g, &f->s); }
 static void su_grid3(fx *f) { f->sol = tu_solve_grid(5, 5, TOGGLE_GRID_CLASSIC, 3, &f->g, &f->s); }
 static void su_parsed(fx *f) { parse(f, SYS_MOD3, 3); }
@@ -697,7 +697,7 @@ static const solve_case solve_cases[] = {
      "0"},
     {"4x4 no-self grid mod 2", NULL, 4, 4, TOGGLE_GRID_NO_SELF, -1, 2, 0, TOGGLE_ENGINE_CHASE, 1,
      NULL},
-    {"5x5 classic grid mod 6", NULL, 5, 5, 0, -1, 6, 0, TOGGLE_ENGINE_HOWELL, 1, "108"},
+    {"5x5 classic grid mod 6", NULL, 5, 5, 0, -1, 6, 0, TOGGLE_ENGINE_CHASE, 1, "108"},
     {"mod 4, unsolvable", "2|1\n", 0, 0, 0, -1, 4, 0, TOGGLE_ENGINE_HOWELL, 0, "0"},
     {"mod 6 matrix", "1 2|3\n", 0, 0, 0, -1, 6, 0, TOGGLE_ENGINE_HOWELL, 1, "6"},
     {"3x3 torus mod 2", NULL, 3, 3, TOGGLE_GRID_TORUS, -1, 2, 0, TOGGLE_ENGINE_TRANSFER, 1, "16"},

@@ -6,156 +6,188 @@
 
 #include "engine/engine.h"
 #include "engine/flint/poly.h"
+#include "chase.h"
 
-/* The board as the chase sees it: R frame rows of C cells, chased from the
- * last frame row upward. When the board is wider than tall the frame is its
- * transpose (tr), so that the small system has min(rows, cols) unknowns.
- * Frame cell (r, j) is board cell r * C + j, or j * R + r when transposed. */
-typedef struct {
-    size_t R, C;
-    bool tr;
-    unsigned d;         /* 1: the pressed cell toggles itself (classic), 0: no self */
-    uint64_t p;
-    const toggle__vecs *b; /* right-hand side (N values) or NULL for zero */
-    toggle__vecs *out;  /* where to write the frame rows, or NULL */
-    size_t outvec;      /* which vector of out */
-} frame;
+typedef toggle__chase_frame frame;
+
+/* The board row of frame row r. */
+static size_t board_row(const frame *f, size_t r)
+{
+    return f->flip ? f->R - 1 - r : r;
+}
 
 static size_t cell_index(const frame *f, size_t r, size_t j)
 {
-    return f->tr ? j * f->R + r : r * f->C + j;
+    size_t br = board_row(f, r);
+    return f->tr ? j * f->R + br : br * f->C + j;
+}
+
+/* ---- segments -------------------------------------------------------------- */
+/* A chase runs over the units of a frame row: cells (lanes of T with one
+ * zero pad unit on each side) or, for F_2, words of 64 cells (no pads). A
+ * segment holds units [lo, hi) of the current, next and new rows and the
+ * right-hand side in its own buffers, and stores units [slo, shi); one
+ * thread runs the whole row as one segment, several threads run column
+ * strips with halos (see the driver below). */
+typedef struct {
+    size_t lo, hi, slo, shi;
+    void *cur, *nxt, *prv, *bl;
+} seg;
+
+/* Frame rows r0, r0 - 1, ..., r0 - nrows + 1: store each (when f->out), then
+ * make the row above it; on return g->cur and g->nxt hold the state. */
+typedef void (*seg_fn)(const frame *f, seg *g, size_t r0, size_t nrows);
+
+/* *p |= v; atomically where another strip may write the same word. */
+static void or_word(uint64_t *p, uint64_t v, bool atomic)
+{
+    if (atomic)
+        __atomic_fetch_or(p, v, __ATOMIC_RELAXED);
+    else
+        *p |= v;
 }
 
 /* ---- F_2: 64 cells per word ---------------------------------------------- */
 
-static void gf2_load_b(const frame *f, size_t r, uint64_t *bw, size_t W)
+/* Words [wlo, whi) of the right-hand side of frame row r. */
+static void gf2_load_b(const frame *f, size_t r, uint64_t *bw, size_t wlo, size_t whi)
 {
-    memset(bw, 0, W * sizeof *bw);
+    size_t n = whi - wlo, C = f->C, W = (C + 63) / 64;
+    memset(bw, 0, n * sizeof *bw);
     if (!f->b)
         return;
     if (!f->tr) {
-        /* bits [r C, r C + C) of the packed right-hand side */
+        /* bits [r C + 64 wlo, ...) of the packed right-hand side */
         const uint64_t *src = toggle__vecs_row(f->b, 0);
-        size_t off = r * f->C, q = off >> 6;
+        size_t off = board_row(f, r) * C + 64 * wlo, q = off >> 6;
         unsigned sh = off & 63;
         size_t last = (f->b->len - 1) >> 6;
-        for (size_t i = 0; i < W; i++) {
+        for (size_t i = 0; i < n; i++) {
             uint64_t lo = src[q + i] >> sh;
             uint64_t hi = (sh && q + i + 1 <= last) ? src[q + i + 1] << (64 - sh) : 0;
             bw[i] = lo | hi;
         }
-        if (f->C & 63)
-            bw[W - 1] &= ((uint64_t)1 << (f->C & 63)) - 1;
+        if (whi == W && (C & 63))
+            bw[n - 1] &= ((uint64_t)1 << (C & 63)) - 1;
     } else {
-        for (size_t j = 0; j < f->C; j++)
-            bw[j >> 6] |= toggle__vecs_get(f->b, 0, j * f->R + r) << (j & 63);
+        size_t end = 64 * whi < C ? 64 * whi : C;
+        for (size_t j = 64 * wlo; j < end; j++)
+            bw[(j >> 6) - wlo] |= toggle__vecs_get(f->b, 0, cell_index(f, r, j)) << (j & 63);
     }
 }
 
-/* OR nbits bits of src into dst starting at bit offset off (dst bits there are 0). */
-static void put_bits(uint64_t *dst, size_t off, const uint64_t *src, size_t nbits)
+/* OR nbits bits of src into dst starting at bit offset off (dst bits there
+ * are 0); shared: the first and last words may be another strip's too. */
+static void put_bits(uint64_t *dst, size_t off, const uint64_t *src, size_t nbits, bool shared)
 {
     size_t W = (nbits + 63) / 64, q = off >> 6;
     unsigned sh = off & 63;
     if (sh == 0) {
         for (size_t i = 0; i < W; i++)
-            dst[q + i] |= src[i];
+            or_word(&dst[q + i], src[i], shared && (i == 0 || i + 1 == W));
         return;
     }
     size_t endword = (off + nbits - 1) >> 6;
     for (size_t i = 0; i < W; i++) {
-        dst[q + i] |= src[i] << sh;
+        or_word(&dst[q + i], src[i] << sh, shared && (i == 0 || q + i == endword));
         if (q + i + 1 <= endword)
-            dst[q + i + 1] |= src[i] >> (64 - sh);
+            or_word(&dst[q + i + 1], src[i] >> (64 - sh), shared && q + i + 1 == endword);
     }
 }
 
-static void gf2_store(const frame *f, size_t r, const uint64_t *x)
+/* Store words [slo, shi) of frame row r (x: word slo). */
+static void gf2_store(const frame *f, size_t r, const uint64_t *x, size_t slo, size_t shi)
 {
     uint64_t *dst = toggle__vecs_row(f->out, f->outvec);
+    size_t c0 = 64 * slo, c1 = 64 * shi < f->C ? 64 * shi : f->C;
     if (!f->tr) {
-        put_bits(dst, r * f->C, x, f->C);
+        put_bits(dst, board_row(f, r) * f->C + c0, x, c1 - c0, f->shared);
         return;
     }
-    for (size_t j = 0; j < f->C; j++)
-        if ((x[j >> 6] >> (j & 63)) & 1) {
-            size_t t = j * f->R + r;
-            dst[t >> 6] |= (uint64_t)1 << (t & 63);
+    for (size_t j = c0; j < c1; j++)
+        if ((x[(j - c0) >> 6] >> (j & 63)) & 1) {
+            size_t t = cell_index(f, r, j);
+            or_word(&dst[t >> 6], (uint64_t)1 << (t & 63), f->shared);
         }
 }
 
-/* One chase from the last frame row w (C values) upward; virt receives the
- * virtual row above the board (C values): zero iff w leads to a solution. */
-static void gf2_chase(const frame *f, const uint64_t *w, uint64_t *virt, void *work_)
+static void gf2_seg(const frame *f, seg *g, size_t r0, size_t nrows)
 {
-    uint64_t *work = work_;
-    size_t C = f->C, W = (C + 63) / 64;
-    uint64_t *cur = work, *nxt = work + W, *prv = work + 2 * W, *bw = work + 3 * W;
-    uint64_t last = (C & 63) ? ((uint64_t)1 << (C & 63)) - 1 : ~(uint64_t)0;
+    size_t C = f->C, W = (C + 63) / 64, n = g->hi - g->lo;
+    uint64_t *cur = g->cur, *nxt = g->nxt, *prv = g->prv, *bw = g->bl;
+    uint64_t last = (g->hi == W && (C & 63)) ? ((uint64_t)1 << (C & 63)) - 1 : ~(uint64_t)0;
     uint64_t dm = f->d ? ~(uint64_t)0 : 0;
-    memset(cur, 0, 2 * W * sizeof *cur);
-    for (size_t j = 0; j < C; j++)
-        cur[j >> 6] |= (w[j] & 1) << (j & 63);
-    for (size_t r = f->R; r-- > 0;) {
+    for (size_t k = 0; k < nrows; k++) {
+        size_t r = r0 - k;
         if (f->out)
-            gf2_store(f, r, cur);
-        gf2_load_b(f, r, bw, W);
+            gf2_store(f, r, cur + (g->slo - g->lo), g->slo, g->shi);
+        gf2_load_b(f, r, bw, g->lo, g->hi);
         /* x_{r-1} = b_r + T x_r + x_{r+1}: T adds left, right and (d) self. */
-        for (size_t i = 0; i < W; i++) {
+        for (size_t i = 0; i < n; i++) {
             uint64_t left = (cur[i] << 1) | (i ? cur[i - 1] >> 63 : 0);
-            uint64_t right = (cur[i] >> 1) | (i + 1 < W ? cur[i + 1] << 63 : 0);
+            uint64_t right = (cur[i] >> 1) | (i + 1 < n ? cur[i + 1] << 63 : 0);
             prv[i] = bw[i] ^ left ^ right ^ (cur[i] & dm) ^ nxt[i];
         }
-        prv[W - 1] &= last;
+        prv[n - 1] &= last;
         uint64_t *t = nxt;
         nxt = cur;
         cur = prv;
         prv = t;
     }
-    for (size_t j = 0; j < C; j++)
-        virt[j] = (cur[j >> 6] >> (j & 63)) & 1;
+    g->cur = cur;
+    g->nxt = nxt;
+    g->prv = prv;
 }
 
-/* ---- odd p: narrow lanes with lazy reduction ------------------------------ */
+/* ---- odd p and composite k: narrow lanes with lazy reduction --------------- */
 /* Each new cell is b + 4p - (four terms < p), below 5p, brought under p by
  * three branch-free min(v, v - m) steps; the lane type is the narrowest with
  * 5p <= 2^bits, so 16-bit lanes serve p <= 13107 and gcc vectorises the loop
- * for the baseline ISA (SSE2 on x86-64; see docs/grid.md). */
-#define DEFINE_LANE_CHASE(NAME, T)                                                   \
-    static void NAME(const frame *f, const uint64_t *w, uint64_t *virt, void *work_) \
+ * for the baseline ISA (SSE2 on x86-64; see docs/grid.md). For k = 2^e the
+ * lanes wrap and keep e bits. */
+#define DEFINE_LANE_SEG(NAME, T, POW2)                                               \
+    static void NAME(const frame *f, seg *g, size_t r0, size_t nrows)                \
     {                                                                                \
-        size_t C = f->C;                                                             \
-        T *cur = work_, *nxt = cur + (C + 2), *prv = nxt + (C + 2), *bl = prv + (C + 2); \
+        size_t C = f->C, lo = g->lo, n = g->hi - g->lo;                              \
+        T *cur = g->cur, *nxt = g->nxt, *prv = g->prv, *bl = g->bl;                  \
         const T p1 = (T)f->p, p2 = (T)(2 * f->p), p4 = (T)(4 * f->p);                 \
         const T dm = f->d ? (T)~(T)0 : 0;                                            \
-        memset(cur, 0, 3 * (C + 2) * sizeof(T));                                     \
-        for (size_t j = 0; j < C; j++)                                               \
-            cur[j + 1] = (T)w[j];                                                    \
-        for (size_t r = f->R; r-- > 0;) {                                            \
+        const T mask = (T)(f->p - 1);                                                \
+        for (size_t k = 0; k < nrows; k++) {                                         \
+            size_t r = r0 - k;                                                       \
             if (f->out) {                                                            \
                 toggle__vecs *o = f->out;                                            \
+                size_t s0 = g->slo, s1 = g->shi;                                     \
                 if (!f->tr && o->width == 8 * sizeof(T)) {                           \
-                    memcpy((T *)toggle__vecs_row(o, f->outvec) + r * C, cur + 1,     \
-                           C * sizeof(T));                                           \
+                    memcpy((T *)toggle__vecs_row(o, f->outvec) + board_row(f, r) * C + s0, \
+                           cur + 1 + (s0 - lo), (s1 - s0) * sizeof(T));              \
                 } else {                                                             \
-                    for (size_t j = 0; j < C; j++)                                   \
-                        toggle__vecs_set(o, f->outvec, cell_index(f, r, j), cur[j + 1]); \
+                    for (size_t j = s0; j < s1; j++)                                 \
+                        toggle__vecs_set(o, f->outvec, cell_index(f, r, j),          \
+                                         cur[1 + j - lo]);                           \
                 }                                                                    \
             }                                                                        \
             if (!f->b) {                                                             \
-                memset(bl, 0, C * sizeof(T));                                        \
+                memset(bl, 0, n * sizeof(T));                                        \
             } else if (!f->tr && f->b->width == 8 * sizeof(T)) {                    \
-                memcpy(bl, (const T *)toggle__vecs_row(f->b, 0) + r * C, C * sizeof(T)); \
+                memcpy(bl, (const T *)toggle__vecs_row(f->b, 0) + board_row(f, r) * C + lo, \
+                       n * sizeof(T));                                               \
             } else {                                                                 \
-                for (size_t j = 0; j < C; j++)                                       \
-                    bl[j] = (T)toggle__vecs_get(f->b, 0, cell_index(f, r, j));       \
+                for (size_t j = 0; j < n; j++)                                       \
+                    bl[j] = (T)toggle__vecs_get(f->b, 0, cell_index(f, r, lo + j));  \
             }                                                                        \
-            for (size_t j = 0; j < C; j++) {                                         \
+            for (size_t j = 0; j < n; j++) {                                         \
                 T s = (T)(cur[j] + cur[j + 2] + (T)(cur[j + 1] & dm) + nxt[j + 1]);  \
-                T v = (T)(bl[j] + p4 - s), u;                                        \
-                u = (T)(v - p4); v = u < v ? u : v;                                  \
-                u = (T)(v - p2); v = u < v ? u : v;                                  \
-                u = (T)(v - p1); v = u < v ? u : v;                                  \
+                T v;                                                                 \
+                if (POW2) {                                                          \
+                    v = (T)((T)(bl[j] - s) & mask);                                  \
+                } else {                                                             \
+                    T u;                                                             \
+                    v = (T)(bl[j] + p4 - s);                                         \
+                    u = (T)(v - p4); v = u < v ? u : v;                              \
+                    u = (T)(v - p2); v = u < v ? u : v;                              \
+                    u = (T)(v - p1); v = u < v ? u : v;                              \
+                }                                                                    \
                 prv[j + 1] = v;                                                      \
             }                                                                        \
             T *t = nxt;                                                              \
@@ -163,66 +195,243 @@ static void gf2_chase(const frame *f, const uint64_t *w, uint64_t *virt, void *w
             cur = prv;                                                               \
             prv = t;                                                                 \
         }                                                                            \
-        for (size_t j = 0; j < C; j++)                                               \
-            virt[j] = cur[j + 1];                                                    \
+        g->cur = cur;                                                                \
+        g->nxt = nxt;                                                                \
+        g->prv = prv;                                                                \
     }
 
-DEFINE_LANE_CHASE(chase_u16, uint16_t)
-DEFINE_LANE_CHASE(chase_u32, uint32_t)
-DEFINE_LANE_CHASE(chase_u64, uint64_t)
+DEFINE_LANE_SEG(seg_u16, uint16_t, 0)
+DEFINE_LANE_SEG(seg_u32, uint32_t, 0)
+DEFINE_LANE_SEG(seg_u64, uint64_t, 0)
+DEFINE_LANE_SEG(seg_pow2_u16, uint16_t, 1)
+DEFINE_LANE_SEG(seg_pow2_u32, uint32_t, 1)
+DEFINE_LANE_SEG(seg_pow2_u64, uint64_t, 1)
 
 /* Any p up to 2^63 - 1: plain modular steps. */
-static void chase_big(const frame *f, const uint64_t *w, uint64_t *virt, void *work_)
+static void seg_big(const frame *f, seg *g, size_t r0, size_t nrows)
 {
-    size_t C = f->C;
-    uint64_t p = f->p;
-    uint64_t *cur = work_, *nxt = cur + (C + 2), *prv = nxt + (C + 2);
-    memset(cur, 0, 3 * (C + 2) * sizeof *cur);
-    memcpy(cur + 1, w, C * sizeof *w);
-    for (size_t r = f->R; r-- > 0;) {
+    size_t lo = g->lo, n = g->hi - g->lo;
+    uint64_t p = f->p, *cur = g->cur, *nxt = g->nxt, *prv = g->prv;
+    for (size_t k = 0; k < nrows; k++) {
+        size_t r = r0 - k;
         if (f->out)
-            for (size_t j = 0; j < C; j++)
-                toggle__vecs_set(f->out, f->outvec, cell_index(f, r, j), cur[j + 1]);
-        for (size_t j = 0; j < C; j++) {
+            for (size_t j = g->slo; j < g->shi; j++)
+                toggle__vecs_set(f->out, f->outvec, cell_index(f, r, j), cur[1 + j - lo]);
+        for (size_t j = 0; j < n; j++) {
             uint64_t s = toggle__addmod(cur[j], cur[j + 2], p);
             if (f->d)
                 s = toggle__addmod(s, cur[j + 1], p);
             s = toggle__addmod(s, nxt[j + 1], p);
-            prv[j + 1] = toggle__submod(f->b ? toggle__vecs_get(f->b, 0, cell_index(f, r, j)) : 0,
-                                        s, p);
+            uint64_t bj = f->b ? toggle__vecs_get(f->b, 0, cell_index(f, r, lo + j)) : 0;
+            prv[j + 1] = toggle__submod(bj, s, p);
         }
         uint64_t *t = nxt;
         nxt = cur;
         cur = prv;
         prv = t;
     }
-    memcpy(virt, cur + 1, C * sizeof *virt);
+    g->cur = cur;
+    g->nxt = nxt;
+    g->prv = prv;
 }
 
-typedef void (*chase_fn)(const frame *, const uint64_t *, uint64_t *, void *);
+/* ---- the driver -------------------------------------------------------------- */
 
-/* The chase routine for p and its work size in bytes (C cells per row). */
-static chase_fn pick_chase(uint64_t p, size_t C, size_t *bytes)
+typedef struct {
+    seg_fn fn;
+    size_t us;     /* bytes per unit */
+    size_t pad;    /* pad units on each side */
+    size_t units;  /* units per row */
+    size_t halo;   /* halo units of a strip: enough for `block` rows */
+} kern;
+
+/* Rows per block between two joins of the strips. */
+#define CHASE_BLOCK 64
+
+static kern kernel_for(uint64_t p, size_t C)
 {
-    size_t W = (C + 63) / 64;
-    if (p == 2) {
-        *bytes = 4 * W * sizeof(uint64_t);
-        return gf2_chase;
+    kern k = {seg_big, 8, 1, C, CHASE_BLOCK};
+    if (p == 2)
+        return (kern){gf2_seg, 8, 0, (C + 63) / 64, (CHASE_BLOCK + 63) / 64};
+    if (!(p & (p - 1))) {
+        k.us = p <= (uint64_t)1 << 16 ? 2 : p <= (uint64_t)1 << 32 ? 4 : 8;
+        k.fn = k.us == 2 ? seg_pow2_u16 : k.us == 4 ? seg_pow2_u32 : seg_pow2_u64;
+    } else if (p <= UINT16_MAX / 5) {
+        k.us = 2;
+        k.fn = seg_u16;
+    } else if (p <= UINT32_MAX / 5) {
+        k.us = 4;
+        k.fn = seg_u32;
+    } else if (p <= UINT64_MAX / 5) {
+        k.fn = seg_u64;
     }
-    if (p <= UINT16_MAX / 5) {
-        *bytes = 4 * (C + 2) * sizeof(uint16_t);
-        return chase_u16;
+    return k;
+}
+
+/* Row w (C values) into units (gf2: packed bits; lanes: T values). */
+static void units_from(const kern *k, void *dst, const uint64_t *w, size_t C)
+{
+    if (k->fn == gf2_seg) {
+        uint64_t *d = dst;
+        memset(d, 0, k->units * sizeof *d);
+        for (size_t j = 0; j < C; j++)
+            d[j >> 6] |= (w[j] & 1) << (j & 63);
+        return;
     }
-    if (p <= UINT32_MAX / 5) {
-        *bytes = 4 * (C + 2) * sizeof(uint32_t);
-        return chase_u32;
+    for (size_t j = 0; j < C; j++) {
+        if (k->us == 2)
+            ((uint16_t *)dst)[j] = (uint16_t)w[j];
+        else if (k->us == 4)
+            ((uint32_t *)dst)[j] = (uint32_t)w[j];
+        else
+            ((uint64_t *)dst)[j] = w[j];
     }
-    if (p <= UINT64_MAX / 5) {
-        *bytes = 4 * (C + 2) * sizeof(uint64_t);
-        return chase_u64;
+}
+
+static void units_to(const kern *k, const void *src, uint64_t *v, size_t C)
+{
+    for (size_t j = 0; j < C; j++) {
+        if (k->fn == gf2_seg)
+            v[j] = (((const uint64_t *)src)[j >> 6] >> (j & 63)) & 1;
+        else if (k->us == 2)
+            v[j] = ((const uint16_t *)src)[j];
+        else if (k->us == 4)
+            v[j] = ((const uint32_t *)src)[j];
+        else
+            v[j] = ((const uint64_t *)src)[j];
     }
-    *bytes = 3 * (C + 2) * sizeof(uint64_t);
-    return chase_big;
+}
+
+/* Bytes of one segment's four rows of n units. */
+static size_t seg_bytes(const kern *k, size_t n)
+{
+    return 4 * (n + 2 * k->pad) * k->us;
+}
+
+static void seg_place(const kern *k, seg *g, unsigned char *buf)
+{
+    size_t row = (g->hi - g->lo + 2 * k->pad) * k->us;
+    g->cur = buf;
+    g->nxt = buf + row;
+    g->prv = buf + 2 * row;
+    g->bl = buf + 3 * row;
+}
+
+/* ---- threads: column strips with halos -------------------------------------- */
+/* The state of a chase is two consecutive rows. Strip t owns units [a, b)
+ * and keeps [a - h, b + h) (cut at the board's sides); a unit it keeps but
+ * does not own is wrong after the first row only at its outer edge, and
+ * the wrong part grows by one cell per row, so after CHASE_BLOCK rows the
+ * owned units are still exact (h covers CHASE_BLOCK cells). Each strip then
+ * writes its owned units of the state to the shared copy and the strips
+ * join; the next block starts from there. Every cell is computed by the
+ * same arithmetic as in one thread, so the answers are identical. */
+typedef struct {
+    frame f;              /* the caller's frame with shared = true */
+    const kern *k;
+    seg *segs;            /* one per thread */
+    unsigned char *st[2][2]; /* shared state: [which][cur, nxt], units each */
+    int in;
+    size_t r0, nrows;
+} tjob;
+
+static void strip_block(void *ctx, unsigned t, unsigned nt)
+{
+    (void)nt;
+    tjob *j = ctx;
+    const kern *k = j->k;
+    seg *g = &j->segs[t];
+    size_t us = k->us, n = g->hi - g->lo, own = g->shi - g->slo;
+    memcpy((unsigned char *)g->cur + k->pad * us, j->st[j->in][0] + g->lo * us, n * us);
+    memcpy((unsigned char *)g->nxt + k->pad * us, j->st[j->in][1] + g->lo * us, n * us);
+    k->fn(&j->f, g, j->r0, j->nrows);
+    size_t from = (k->pad + g->slo - g->lo) * us;
+    memcpy(j->st[!j->in][0] + g->slo * us, (unsigned char *)g->cur + from, own * us);
+    memcpy(j->st[!j->in][1] + g->slo * us, (unsigned char *)g->nxt + from, own * us);
+}
+
+/* The strips' units for nt threads, or 0 when the row is too narrow (each
+ * strip should own at least four halos) or the board too small to gain. */
+static bool strips_pay(const frame *f, const kern *k, unsigned nt)
+{
+    return nt > 1 && k->units >= (size_t)nt * 4 * k->halo && f->R > CHASE_BLOCK &&
+           f->R * f->C >= ((size_t)1 << 15);
+}
+
+size_t toggle__chase_thread_bytes(uint64_t p, size_t C, unsigned nt)
+{
+    kern k = kernel_for(p, C);
+    size_t strip = k.units / (nt ? nt : 1) + 2 * k.halo + 1;
+    return 4 * k.units * k.us + (size_t)nt * (seg_bytes(&k, strip) + sizeof(seg));
+}
+
+static bool chase_strips(const frame *f, const kern *k, const uint64_t *w, uint64_t *virt,
+                         unsigned nt)
+{
+    size_t U = k->units, us = k->us, total = 4 * U * us;
+    for (unsigned t = 0; t < nt; t++) {
+        size_t a = U * t / nt, b = U * (t + 1) / nt;
+        size_t lo = a > k->halo ? a - k->halo : 0, hi = b + k->halo < U ? b + k->halo : U;
+        total += seg_bytes(k, hi - lo);
+    }
+    seg *segs = toggle__calloc(nt, sizeof *segs);
+    unsigned char *mem = toggle__calloc(total, 1);
+    if (!segs || !mem) { /* one thread does it all */
+        toggle__free(segs);
+        toggle__free(mem);
+        return false;
+    }
+    tjob j = {*f, k, segs, {{mem, mem + U * us}, {mem + 2 * U * us, mem + 3 * U * us}}, 0, 0, 0};
+    j.f.shared = true;
+    unsigned char *at = mem + 4 * U * us;
+    for (unsigned t = 0; t < nt; t++) {
+        seg *g = &segs[t];
+        g->slo = U * t / nt;
+        g->shi = U * (t + 1) / nt;
+        g->lo = g->slo > k->halo ? g->slo - k->halo : 0;
+        g->hi = g->shi + k->halo < U ? g->shi + k->halo : U;
+        seg_place(k, g, at);
+        at += seg_bytes(k, g->hi - g->lo);
+    }
+    units_from(k, j.st[0][0], w, f->C);
+    for (size_t r0 = f->R - 1;; r0 -= j.nrows) {
+        j.r0 = r0;
+        j.nrows = r0 + 1 < CHASE_BLOCK ? r0 + 1 : CHASE_BLOCK;
+        toggle__pool_run(f->pool, strip_block, &j);
+        j.in = !j.in;
+        if (j.nrows == r0 + 1)
+            break;
+    }
+    units_to(k, j.st[j.in][0], virt, f->C);
+    toggle__free(segs);
+    toggle__free(mem);
+    return true;
+}
+
+/* One chase from the last frame row w (C values) upward; virt receives the
+ * virtual row above the board (C values): zero iff w leads to a solution.
+ * With f->pool, column strips run on its threads. */
+static void chase_run(const frame *f, const uint64_t *w, uint64_t *virt, void *work)
+{
+    kern k = kernel_for(f->p, f->C);
+    unsigned nt = toggle__pool_threads(f->pool);
+    if (strips_pay(f, &k, nt) && chase_strips(f, &k, w, virt, nt))
+        return;
+    seg g = {0, k.units, 0, k.units, NULL, NULL, NULL, NULL};
+    memset(work, 0, seg_bytes(&k, k.units));
+    seg_place(&k, &g, work);
+    units_from(&k, (unsigned char *)g.cur + k.pad * k.us, w, f->C);
+    k.fn(f, &g, f->R - 1, f->R);
+    units_to(&k, (unsigned char *)g.cur + k.pad * k.us, virt, f->C);
+}
+
+typedef toggle__chase_fn chase_fn;
+
+chase_fn toggle__chase_pick(uint64_t p, size_t C, size_t *bytes)
+{
+    kern k = kernel_for(p, C);
+    *bytes = seg_bytes(&k, k.units);
+    return chase_run;
 }
 
 /* ---- the engine ------------------------------------------------------------ */
@@ -235,7 +444,9 @@ static bool chase_probe(const toggle_system *s, char *why, size_t len)
     if (g->flags & ~(uint32_t)TOGGLE_GRID_NO_SELF)
         return toggle__probe_no(why, len, "the chase engine handles classic and no-self grids "
                                 "only (not torus or Moore; grid flags 0x%x)", (unsigned)g->flags);
-    return toggle__probe_prime(s, "chase", why, len);
+    if (!toggle__is_prime(s->k))
+        return toggle__chase_composite_probe(s, why, len);
+    return true;
 }
 
 static void frame_for(const toggle_system *s, frame *f)
@@ -251,6 +462,8 @@ static void frame_for(const toggle_system *s, frame *f)
 
 static int chase_estimate(const toggle_system *s, uint64_t *bytes)
 {
+    if (!toggle__is_prime(s->k))
+        return toggle__chase_composite_estimate(s, bytes);
     frame f;
     frame_for(s, &f);
     size_t dn = 0, vec, work;
@@ -259,14 +472,17 @@ static int chase_estimate(const toggle_system *s, uint64_t *bytes)
         return rc;
     if (!toggle__vecs_bytes(s->n, 1, s->k, &vec))
         return toggle__error(TOGGLE_EOVERFLOW, "board of %zu cells overflows size_t", s->n);
-    pick_chase(f.p, f.C, &work);
+    toggle__chase_pick(f.p, f.C, &work);
     /* the chase's rows (w, the virtual row, its work), then either the
      * small system's polynomials (a few of degree max(R, C)), or, after
      * them, the answers: the particular solution and the kernel on the
-     * board, the small kernel (the certificate is the engine layer's) */
+     * board, the small kernel and the certificate (chase_certify) */
+    unsigned nt = toggle__system_threads(s);
+    if (nt > 1) /* the strips' rows */
+        work += toggle__chase_thread_bytes(f.p, f.C, nt);
     unsigned __int128 rows = (unsigned __int128)f.C * 2 * 8 + work;
     unsigned __int128 small = (unsigned __int128)toggle__grid_small_bytes(f.R, f.C);
-    unsigned __int128 answers = (unsigned __int128)vec * (dn + 1) + (unsigned __int128)f.C * dn * 8;
+    unsigned __int128 answers = (unsigned __int128)vec * (dn + 2) + (unsigned __int128)f.C * dn * 8;
     unsigned __int128 e = rows + (small > answers ? small : answers);
     *bytes = e > UINT64_MAX ? UINT64_MAX : (uint64_t)e;
     return TOGGLE_OK;
@@ -343,12 +559,15 @@ static bool all_zero(const uint64_t *v, size_t n)
 
 static int chase_solve(const toggle_system *s, toggle_solution *sol)
 {
+    if (!toggle__is_prime(s->k))
+        return toggle__chase_composite_solve(s, sol);
     frame f;
     frame_for(s, &f);
     size_t C = f.C, workbytes, dn = 0;
     uint64_t p = f.p;
     int solvable = 0, rc;
-    chase_fn chase = pick_chase(p, C, &workbytes);
+    chase_fn chase = toggle__chase_pick(p, C, &workbytes);
+    f.pool = toggle__pool_new(toggle__system_threads(s)); /* NULL: one thread */
     uint64_t *w = toggle__malloc_array(C, 2 * sizeof *w);
     void *work = toggle__malloc(workbytes);
     uint64_t *kern = NULL;
@@ -398,11 +617,21 @@ static int chase_solve(const toggle_system *s, toggle_solution *sol)
     if (f.tr && dn)
         rc = recanonicalise(sol, s->graph->rows, s->graph->cols, dn);
 out:
+    toggle__pool_free(f.pool);
     toggle__free(w);
     toggle__free(work);
     toggle__free(kern);
     return rc;
 }
 
-/* The certificate comes from the policy: a grid's A is symmetric. */
-const toggle__engine toggle__engine_chase = {chase_probe, chase_estimate, chase_solve, NULL};
+/* A grid's A is symmetric: for prime k the certificate is the policy's
+ * (from the kernel basis); for composite k the Howell engine's. */
+static int chase_certify(const toggle_system *s, toggle_solution *sol)
+{
+    if (!toggle__is_prime(s->k))
+        return toggle__chase_composite_certify(s, sol);
+    return toggle__certify_from_kernel(s, sol);
+}
+
+const toggle__engine toggle__engine_chase = {chase_probe, chase_estimate, chase_solve,
+                                             chase_certify};

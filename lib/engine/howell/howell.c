@@ -95,6 +95,43 @@ int toggle__howell(uint64_t *M, size_t rows, size_t cap, size_t cols, uint64_t k
     return TOGGLE_OK;
 }
 
+int toggle__howell_readout(const uint64_t *M, size_t r, const size_t *lead, size_t m, size_t n,
+                           uint64_t k, bool *solvable, size_t *nullity, toggle__vecs *kernel,
+                           toggle__vecs *x, uint64_t *radix)
+{
+    size_t cols = m + 1 + n, first = r, d = 0;
+    long xrow = -1;
+    int rc = TOGGLE_OK;
+    for (size_t i = 0; i < r; i++) {
+        if (lead[i] < m)
+            continue;
+        if (first == r)
+            first = i;
+        if (lead[i] == m) {
+            if (M[i * cols + m] == 1)
+                xrow = (long)i;
+        } else {
+            radix[d++] = k / M[i * cols + lead[i]];
+        }
+    }
+    *solvable = xrow >= 0;
+    *nullity = d;
+    rc = toggle__vecs_init(kernel, n, d, k);
+    for (size_t i = first, v = 0; !rc && i < r; i++) {
+        if (lead[i] <= m)
+            continue;
+        for (size_t j = 0; j < n; j++)
+            toggle__vecs_set(kernel, v, j, M[i * cols + m + 1 + j]);
+        v++;
+    }
+    if (!rc && *solvable) {
+        rc = toggle__vecs_init(x, n, 1, k);
+        for (size_t j = 0; !rc && j < n; j++)
+            toggle__vecs_set(x, 0, j, M[(size_t)xrow * cols + m + 1 + j]);
+    }
+    return rc;
+}
+
 static bool howell_probe(const toggle_system *s, char *why, size_t len)
 {
     /* Prime moduli belong to the field engines (same answers, faster). */
@@ -204,37 +241,9 @@ static int howell_solve(const toggle_system *s, toggle_solution *sol)
             M[(1 + j) * cols + m + 1 + j] = 1;
         rc = toggle__howell(M, n + 1, cap, cols, k, &r, lead, &s->progress);
     }
-    size_t first = r, d = 0;
-    long xrow = -1;
-    for (size_t i = 0; !rc && i < r; i++) {
-        if (lead[i] < m)
-            continue;
-        if (first == r)
-            first = i;
-        if (lead[i] == m) {
-            if (M[i * cols + m] == 1)
-                xrow = (long)i;
-        } else {
-            radix[d++] = k / M[i * cols + lead[i]];
-        }
-    }
-    if (!rc) {
-        sol->solvable = xrow >= 0;
-        sol->nullity = d;
-        rc = toggle__vecs_init(&sol->kernel, n, d, k);
-    }
-    for (size_t i = first, v = 0; !rc && i < r; i++) {
-        if (lead[i] <= m)
-            continue;
-        for (size_t j = 0; j < n; j++)
-            toggle__vecs_set(&sol->kernel, v, j, M[i * cols + m + 1 + j]);
-        v++;
-    }
-    if (!rc && sol->solvable) {
-        rc = toggle__vecs_init(&sol->x, n, 1, k);
-        for (size_t j = 0; !rc && j < n; j++)
-            toggle__vecs_set(&sol->x, 0, j, M[(size_t)xrow * cols + m + 1 + j]);
-    }
+    if (!rc)
+        rc = toggle__howell_readout(M, r, lead, m, n, k, &sol->solvable, &sol->nullity,
+                                    &sol->kernel, &sol->x, radix);
     toggle__free(M);
     toggle__free(lead);
     if (rc)

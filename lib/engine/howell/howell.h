@@ -12,4 +12,15 @@
 int toggle__howell(uint64_t *M, size_t rows, size_t cap, size_t cols, uint64_t k,
                    size_t *rank, size_t *lead, const toggle__progress_state *pr);
 
+/* The answers in the Howell form M (r rows, lead as above) of the rows
+ * (-b | 1 | 0) and (column j of A | 0 | e_j) of an m x n system (m + 1 + n
+ * columns): solvable when the row led by column m has entry 1, x (1 vector,
+ * when solvable) its last n entries, the kernel (nullity vectors of n
+ * entries) the rows led further right, with radix[i] = k / (their leading
+ * entry); radix has room for n entries. m may be 0: then M is a Howell form
+ * of rows (c | x) whose rows led after column 0 span a kernel. */
+int toggle__howell_readout(const uint64_t *M, size_t r, const size_t *lead, size_t m, size_t n,
+                           uint64_t k, bool *solvable, size_t *nullity, toggle__vecs *kernel,
+                           toggle__vecs *x, uint64_t *radix);
+
 #endif

@@ -126,8 +126,12 @@ static void compare_vectors(const toggle_solution *a, const toggle_solution *b, 
     free(v);
 }
 
-/* Solve one board both ways with random start and target, compare and verify. */
-static void cross_check(size_t rows, size_t cols, uint32_t flags, uint64_t k, tu_rng *rng)
+/* Solve one board both ways with random start and target, compare and
+ * verify: against full elimination for prime k; for composite k (howell
+ * set) against the forced Howell engine, radices too, each answer checked
+ * by tu_verify on the test's own matrix (tu_grid_matrix). */
+static void check_board(size_t rows, size_t cols, uint32_t flags, uint64_t k, tu_rng *rng,
+                        bool howell)
 {
     size_t n = rows * cols;
     int self = !(flags & TOGGLE_GRID_NO_SELF);
@@ -137,11 +141,12 @@ static void cross_check(size_t rows, size_t cols, uint32_t flags, uint64_t k, tu
     for (size_t i = 0; i < n; i++) {
         start[i] = mode == 0 ? 0 : tu_below(rng, k);
         target[i] = mode == 0 ? 1 % k : mode == 1 ? tu_below(rng, k) : 0;
-        b[i] = (target[i] + k - start[i]) % k;
+        b[i] = tu_addmod(target[i], start[i] ? k - start[i] : 0, k);
     }
     toggle_graph *g = NULL;
     ck_assert_int_eq(toggle_graph_new_grid(&g, rows, cols, flags), TOGGLE_OK);
-    toggle_solution *full = solve_with(g, k, start, target, TU_ENGINE_PRIME);
+    toggle_solution *full =
+        solve_with(g, k, start, target, howell ? TOGGLE_ENGINE_HOWELL : TU_ENGINE_PRIME);
     toggle_solution *ch = solve_with(g, k, start, target, TOGGLE_ENGINE_CHASE);
     char what[96];
     snprintf(what, sizeof what, "%zux%zu flags %u mod %llu mode %d", rows, cols,
@@ -152,16 +157,33 @@ static void cross_check(size_t rows, size_t cols, uint32_t flags, uint64_t k, tu
     ck_assert_msg(toggle_solution_nullity(ch) == toggle_solution_nullity(full),
                   "%s: nullity %zu, elimination says %zu", what, toggle_solution_nullity(ch),
                   toggle_solution_nullity(full));
+    for (size_t i = 0; i < toggle_solution_nullity(full); i++) {
+        uint64_t r1 = 0, r2 = 0;
+        ck_assert_int_eq(toggle_solution_radix(ch, i, &r1), TOGGLE_OK);
+        ck_assert_int_eq(toggle_solution_radix(full, i, &r2), TOGGLE_OK);
+        ck_assert_msg(r1 == r2, "%s: radix %zu differs", what, i);
+    }
     char c1[1024], c2[1024];
     ck_assert_int_eq(toggle_solution_count_string(ch, c1, sizeof c1, NULL), TOGGLE_OK);
     ck_assert_int_eq(toggle_solution_count_string(full, c2, sizeof c2, NULL), TOGGLE_OK);
     ck_assert_msg(!strcmp(c1, c2), "%s: counts differ", what);
     compare_vectors(ch, full, n, what);
-    const char *err = verify(ch, rows, cols, self, k, b);
+    const char *err;
+    if (howell) {
+        uint64_t *a = tu_grid_matrix(rows, cols, flags);
+        tu_reduce(a, n * n, k);
+        err = tu_verify(ch, a, b, n, n, k, SIZE_MAX);
+        free(a);
+    } else {
+        err = verify(ch, rows, cols, self, k, b);
+    }
     ck_assert_msg(!err, "%s: %s", what, err);
-    size_t pn;
-    ck_assert_int_eq(toggle_grid_nullity(rows, cols, k, flags, &pn), TOGGLE_OK);
-    ck_assert_msg(pn == toggle_solution_nullity(full), "%s: polynomial nullity %zu", what, pn);
+    if (!howell) {
+        size_t pn;
+        ck_assert_int_eq(toggle_grid_nullity(rows, cols, k, flags, &pn), TOGGLE_OK);
+        ck_assert_msg(pn == toggle_solution_nullity(full), "%s: polynomial nullity %zu", what,
+                      pn);
+    }
     toggle_solution_free(full);
     toggle_solution_free(ch);
     toggle_graph_free(g);
@@ -169,6 +191,118 @@ static void cross_check(size_t rows, size_t cols, uint32_t flags, uint64_t k, tu
     free(target);
     free(b);
 }
+
+static void cross_check(size_t rows, size_t cols, uint32_t flags, uint64_t k, tu_rng *rng)
+{
+    check_board(rows, cols, flags, k, rng, false);
+}
+
+static void composite_check(size_t rows, size_t cols, uint32_t flags, uint64_t k, tu_rng *rng)
+{
+    check_board(rows, cols, flags, k, rng, true);
+}
+
+static const uint64_t composites[] = {4, 6, 12, 8, 9, (uint64_t)1 << 32};
+
+/* Every board up to 12 x 12, classic and no-self, over each modulus. */
+static void every_small_board(const uint64_t *ks, size_t nk, bool howell, uint64_t salt)
+{
+    tu_rng rng = tu_rng_for(salt);
+    for (size_t q = 0; q < nk; q++)
+        for (size_t r = 1; r <= 12; r++)
+            for (size_t c = 1; c <= 12; c++) {
+                check_board(r, c, 0, ks[q], &rng, howell);
+                check_board(r, c, TOGGLE_GRID_NO_SELF, ks[q], &rng, howell);
+            }
+}
+
+START_TEST(composite_every_board_to_12)
+{
+    every_small_board(composites, sizeof composites / sizeof *composites, true, 47);
+}
+END_TEST
+
+/* More moduli (several prime powers, squares of large primes, 2^62) on
+ * random boards, and the singular shapes. */
+START_TEST(composite_more_moduli)
+{
+    static const uint64_t ks[] = {10, 18, 25, 27, 36, 60, 72, 210, 1024, 2310,
+                                  (uint64_t)1 << 62, 4294967295ull /* 3 5 17 257 65537 */,
+                                  1000003ull * 1000003ull, 2ull * 1000003ull * 1000003ull};
+    tu_rng rng = tu_rng_for(48);
+    size_t iters = tu_iters(150);
+    for (size_t i = 0; i < iters; i++) {
+        size_t r = 1 + tu_below(&rng, 10), c = 1 + tu_below(&rng, 10);
+        uint32_t flags = tu_below(&rng, 2) ? TOGGLE_GRID_NO_SELF : 0;
+        composite_check(r, c, flags, ks[tu_below(&rng, sizeof ks / sizeof *ks)], &rng);
+    }
+    static const size_t shapes[][2] = {{4, 4}, {5, 5}, {9, 9}, {11, 11}, {3, 8}, {8, 3}};
+    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++)
+        for (size_t q = 0; q < 6; q++)
+            composite_check(shapes[i][0], shapes[i][1], 0, ks[q], &rng);
+}
+END_TEST
+
+/* TOGGLE_OPT_THREADS: the chase runs column strips on the solve's threads;
+ * 1, 2, 3 and 8 threads give identical answers (the rows must be wide
+ * enough for the strips: 4 halos of 64 cells each per thread). */
+static toggle_solution *solve_threads(const toggle_graph *g, uint64_t k, const uint64_t *start,
+                                      unsigned threads)
+{
+    toggle_system *s = NULL;
+    toggle_solution *sol = NULL;
+    ck_assert_int_eq(toggle_system_new(&s, g, k, start, NULL), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_CHASE),
+                     TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_THREADS, threads), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, 0), TOGGLE_OK);
+    ck_assert_msg(toggle_solve(&sol, s) == TOGGLE_OK, "%s", toggle_last_error());
+    toggle_system_free(s);
+    return sol;
+}
+
+START_TEST(threads_identical)
+{
+    static const struct {
+        size_t rows, cols;
+        uint64_t k;
+        uint32_t flags;
+    } cases[] = {
+        {600, 700, 2, 0}, {700, 600, 3, 0}, {520, 530, 5, TOGGLE_GRID_NO_SELF},
+        {2100, 2100, 2, 0}, {2050, 2060, 3, 0}, {600, 800, 12, 0},
+        {300, 900, (uint64_t)1 << 32, TOGGLE_GRID_NO_SELF}, {540, 700, 1000000007ull, 0},
+        {623, 611, 2, TOGGLE_GRID_NO_SELF}, {599, 599, 7, 0}, {560, 560, 4, 0},
+    };
+    static const unsigned threads[] = {2, 3, 8};
+    tu_rng rng = tu_rng_for(49);
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        size_t n = cases[c].rows * cases[c].cols;
+        uint64_t k = cases[c].k;
+        uint64_t *start = malloc(n * sizeof *start);
+        for (size_t i = 0; i < n; i++)
+            start[i] = tu_below(&rng, k);
+        toggle_graph *g = NULL;
+        ck_assert_int_eq(toggle_graph_new_grid(&g, cases[c].rows, cases[c].cols, cases[c].flags),
+                         TOGGLE_OK);
+        toggle_solution *one = solve_threads(g, k, start, 1);
+        for (size_t t = 0; t < sizeof threads / sizeof *threads; t++) {
+            toggle_solution *many = solve_threads(g, k, start, threads[t]);
+            char what[96];
+            snprintf(what, sizeof what, "%zux%zu mod %llu, %u threads", cases[c].rows,
+                     cases[c].cols, (unsigned long long)k, threads[t]);
+            ck_assert_msg(toggle_solution_is_solvable(many) == toggle_solution_is_solvable(one),
+                          "%s: solvability differs", what);
+            ck_assert_msg(toggle_solution_nullity(many) == toggle_solution_nullity(one),
+                          "%s: nullity differs", what);
+            compare_vectors(many, one, n, what);
+            toggle_solution_free(many);
+        }
+        toggle_solution_free(one);
+        toggle_graph_free(g);
+        free(start);
+    }
+}
+END_TEST
 
 /* Every board up to 24 x 24 (classic), over one prime per board in turn so
  * that every prime meets every shape class; the multiplier adds primes. */
@@ -185,13 +319,7 @@ END_TEST
 
 START_TEST(every_prime_small_boards)
 {
-    tu_rng rng = tu_rng_for(42);
-    for (size_t q = 0; q < NPRIMES; q++)
-        for (size_t r = 1; r <= 12; r++)
-            for (size_t c = 1; c <= 12; c++) {
-                cross_check(r, c, 0, primes[q], &rng);
-                cross_check(r, c, TOGGLE_GRID_NO_SELF, primes[q], &rng);
-            }
+    every_small_board(primes, NPRIMES, false, 42);
 }
 END_TEST
 
@@ -516,9 +644,22 @@ START_TEST(torus_falls_back)
     ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_EUNSUPPORTED);
     ck_assert_ptr_null(sol);
     tu_free_all(g, s, NULL);
-    /* composite modulus and non-grid systems are refused by the chase engine */
+    /* composite moduli go to the chase engine (AUTO) unless the modulus
+     * does not factor quickly (two primes over 2^16: AUTO takes Howell) */
     ck_assert_int_eq(toggle_graph_new_grid(&g, 3, 3, 0), TOGGLE_OK);
     ck_assert_int_eq(toggle_system_new(&s, g, 4, NULL, NULL), TOGGLE_OK);
+    ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+    ck_assert_int_eq(toggle_solution_engine(sol), TOGGLE_ENGINE_CHASE);
+    tu_free_all(NULL, s, sol);
+    sol = NULL;
+    ck_assert_int_eq(toggle_system_new(&s, g, 1000003ull * 1000033ull, NULL, NULL), TOGGLE_OK);
+    toggle_clear_error();
+    ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+    ck_assert_int_eq(toggle_solution_engine(sol), TOGGLE_ENGINE_HOWELL);
+    ck_assert_str_eq(toggle_last_error(), "");
+    tu_free_all(NULL, s, sol);
+    sol = NULL;
+    ck_assert_int_eq(toggle_system_new(&s, g, 1000003ull * 1000033ull, NULL, NULL), TOGGLE_OK);
     toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_CHASE);
     ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_EUNSUPPORTED);
     tu_free_all(g, s, NULL);
@@ -602,6 +743,9 @@ static Suite *grid_suite(void)
     GRID_CASE(known_3x3);
     GRID_CASE(strip_singular_iff_2_mod_3);
     GRID_CASE(every_board_to_24);
+    GRID_CASE(composite_every_board_to_12);
+    GRID_CASE(composite_more_moduli);
+    GRID_CASE(threads_identical);
     GRID_CASE(every_prime_small_boards);
     GRID_CASE(random_rectangles_to_40);
     GRID_CASE(singular_boards);
