@@ -118,8 +118,16 @@ static int nullity_bound(const toggle_system *s, uint64_t *scratch, size_t *boun
                 board ? g->rows : 0, board ? g->cols : 0};
     size_t *tails = toggle__malloc_array(m, sizeof *tails);
     int rc = c.rm && tails && (!board || c.cm)
-           ? toggle__system_each_entry(s, note_mu, &c)
-           : toggle__error(TOGGLE_ENOMEM, "out of memory bounding the kernel");
+           ? TOGGLE_OK : toggle__error(TOGGLE_ENOMEM, "out of memory bounding the kernel");
+    if (!rc && !g) /* dense rows: mu(i) from the row's end, not a walk over every entry */
+        for (size_t i = 0; i < m; i++) {
+            size_t j = n;
+            while (j > 0 && !toggle__vecs_get(&s->a, i, j - 1))
+                j--;
+            c.rm[i] = j;
+        }
+    else if (!rc)
+        rc = toggle__system_each_entry(s, note_mu, &c);
     if (!rc) {
         size_t run = longest_increasing(c.rm, m, tails);
         if (board) {

@@ -32,9 +32,11 @@ uint64_t toggle__blas_workspace_bytes(size_t rows, size_t cols);
 
 /* Reduce the rows x cols matrix M (row-major, leading dimension ld, entries
  * centred residues mod p, |v| <= p/2) to its reduced row echelon form in
- * place: on return the first *rank rows hold the RREF with entries in
- * [0, p) (as doubles), pivot[0 .. *rank) the ascending pivot columns.
- * Rows from *rank on are left as scratch. TOGGLE_OK or TOGGLE_ENOMEM
+ * place: on return the first *rank rows hold the RREF's entries in
+ * [0, p) (as doubles) at every non-pivot column, and 1 at their own pivot;
+ * the other pivot columns of those rows (zeros of the RREF) and the rows
+ * from *rank on are left as scratch; pivot[0 .. *rank) the ascending
+ * pivot columns. TOGGLE_OK or TOGGLE_ENOMEM
  * (workspace; M is then scratch). p prime, 2 <= p < TOGGLE__BLAS_MAX_P;
  * threads: BLIS threads for each product (0 counts as 1). */
 int toggle__blas_rref(double *M, size_t rows, size_t cols, size_t ld, uint64_t p,

@@ -385,64 +385,94 @@ static size_t tmax_for(size_t rows, size_t cols)
 
 uint64_t toggle__blas_workspace_bytes(size_t rows, size_t cols)
 {
-    /* phase 1: L11 (t x t) and one chunk of L21; phase 2: U_P (r x r) and
-     * U_F (r x free columns), r <= min(rows, cols): at most r * cols */
+    /* phase 1: L11 (t x t) and one chunk of L21; phase 2: the free
+     * columns, the reorder and one row (U_P and U_F stay in place) */
     unsigned __int128 t = tmax_for(rows, cols);
-    unsigned __int128 r = rows < cols ? rows : cols;
     unsigned __int128 p1 = t * t + (unsigned __int128)TOGGLE__BLAS_CHUNK * t;
-    unsigned __int128 p2 = r * cols;
+    unsigned __int128 p2 = (unsigned __int128)3 * cols;
     unsigned __int128 pk = (unsigned __int128)PACK_COLS * ((unsigned __int128)cols + PACK_ROWS);
     unsigned __int128 w = (p1 > p2 ? p1 : p2) * sizeof(double) + cols * sizeof(size_t)
                         + (pk + (unsigned __int128)rows * BASE) * sizeof(double);
     return w > UINT64_MAX ? UINT64_MAX : (uint64_t)w;
 }
 
+/* row[j] := u row[j] (mod p) over n entries (|u|, |row[j]| <= h: exact). */
+HOT static void scale_row(const fp *f, double *row, double u, size_t n)
+{
+    for (size_t j = 0; j < n; j++)
+        row[j] = red(f, row[j] * u);
+}
+
+/* Columns [c0, c0 + len) of rows [0, rows) reordered: seg[t] := seg[order[t]]
+ * (tmp: len doubles). */
+HOT static void compact_rows(double *M, size_t ld, size_t rows, size_t c0, size_t len,
+                             const size_t *order, double *tmp)
+{
+    for (size_t i = 0; i < rows; i++) {
+        double *seg = M + i * ld + c0;
+        memcpy(tmp, seg, len * sizeof *tmp);
+        for (size_t t = 0; t < len; t++)
+            seg[t] = tmp[order[t]];
+    }
+}
+
 /* Phase 2: the first r rows of M in row echelon form (L entries left of
- * each pivot) become the RREF, entries in [0, p). */
+ * each pivot) become the RREF: every non-pivot column holds its entry in
+ * [0, p), each pivot entry is 1, the other pivot columns are scratch. The
+ * pivot rows are scaled to unit pivots; from the first column c0 that is
+ * not a pivot on, each row's columns are reordered (pivot columns, then
+ * free columns), so that U_P is the leading r x r block of M and U_F the
+ * columns [r, nc), and X = U_P^{-1} U_F is solved in place (no copy of U_P;
+ * when the pivots are the first r columns, the common case, nothing is
+ * moved); X's columns go back to the free columns at the end. */
 static int reduce_echelon(elim *e)
 {
     const fp *f = &e->f;
-    size_t r = e->rank, nc = e->nc, ld = e->ld, nf = nc - r;
+    size_t r = e->rank, nc = e->nc, ld = e->ld, nf = nc - r, c0 = 0;
     for (size_t i = 0; i < r; i++) {
         double *row = e->M + i * ld;
         size_t pc = e->pivot[i];
         double uinv = inverse(f, row[pc]);
-        memset(row, 0, pc * sizeof *row);
         row[pc] = 1;
-        for (size_t j = pc + 1; j < nc; j++)
-            row[j] = red(f, row[j] * uinv);
+        scale_row(f, row + pc + 1, uinv, nc - pc - 1);
     }
+    while (c0 < r && e->pivot[c0] == c0)
+        c0++;
+    size_t len = nc - c0;
     size_t *free_col = toggle__malloc_array(nf ? nf : 1, sizeof *free_col);
-    double *UP = toggle__malloc_array(r * r + r * nf, sizeof *UP);
-    if (!free_col || !UP) {
+    size_t *order = c0 < r ? toggle__malloc_array(len, sizeof *order) : NULL;
+    double *tmp = c0 < r ? toggle__malloc_array(len, sizeof *tmp) : NULL;
+    if (!free_col || (c0 < r && (!order || !tmp))) {
         toggle__free(free_col);
-        toggle__free(UP);
+        toggle__free(order);
+        toggle__free(tmp);
         return toggle__error(TOGGLE_ENOMEM, "out of memory for the back substitution");
     }
-    double *UF = UP + r * r;
     for (size_t j = 0, q = 0, k = 0; j < nc; j++) {
         if (k < r && e->pivot[k] == j)
             k++;
         else
             free_col[q++] = j;
     }
-    for (size_t i = 0; i < r; i++) {
-        const double *row = e->M + i * ld;
-        for (size_t k = 0; k < r; k++)
-            UP[i * r + k] = row[e->pivot[k]];
+    if (c0 < r) {
+        for (size_t k = c0; k < r; k++)
+            order[k - c0] = e->pivot[k] - c0;
         for (size_t q = 0; q < nf; q++)
-            UF[i * nf + q] = row[free_col[q]];
+            order[r - c0 + q] = free_col[q] - c0;
+        compact_rows(e->M, ld, r, c0, len, order, tmp);
     }
     if (nf)
-        upper_solve(f, r, UP, r, nf, UF, nf);
+        upper_solve(f, r, e->M, ld, nf, e->M + r, ld);
+    /* X's column q (at r + q) to free column free_col[q] <= r + q, in
+     * increasing q: no source is overwritten before it is read */
     for (size_t i = 0; i < r; i++) {
         double *row = e->M + i * ld;
-        for (size_t k = 0; k < r; k++)
-            row[e->pivot[k]] = k == i;
         for (size_t q = 0; q < nf; q++)
-            row[free_col[q]] = (double)residue(f, UF[i * nf + q]);
+            row[free_col[q]] = (double)residue(f, row[r + q]);
+        row[e->pivot[i]] = 1;
     }
-    toggle__free(UP);
+    toggle__free(tmp);
+    toggle__free(order);
     toggle__free(free_col);
     return TOGGLE_OK;
 }

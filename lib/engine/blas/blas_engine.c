@@ -133,11 +133,19 @@ static int blas_solve(const toggle_system *s, toggle_solution *sol)
         rc = toggle__blas_rref(M, m, n + 1, n + 1, s->k, toggle__system_threads(s), pivot,
                                &rank);
     if (!rc) {
-        /* the RREF rows as words, in place (one 8-byte entry each) */
+        /* the entries the readout reads as words, in place (one 8-byte
+         * entry each): the non-pivot columns j of the rows whose pivot is
+         * left of j (the RREF's zeros and pivots are never read) */
         uint64_t *W = (uint64_t *)(void *)M;
-        for (size_t i = 0; i < rank * (n + 1); i++) {
-            uint64_t w = (uint64_t)M[i];
-            memcpy(&W[i], &w, sizeof w);
+        for (size_t j = 0, k = 0; j <= n; j++) {
+            if (k < rank && pivot[k] == j) {
+                k++;
+                continue;
+            }
+            for (size_t i = 0; i < k; i++) {
+                uint64_t w = (uint64_t)M[i * (n + 1) + j];
+                memcpy(&W[i * (n + 1) + j], &w, sizeof w);
+            }
         }
         toggle__vecs R = {.len = n + 1, .count = rank, .stride = n + 1, .width = 64, .data = W};
         uint64_t held = (uint64_t)m * (n + 1) * sizeof *M + (uint64_t)m * sizeof *pivot;
