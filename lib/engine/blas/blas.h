@@ -4,6 +4,17 @@
 #ifndef TOGGLE_BLAS_H
 #define TOGGLE_BLAS_H
 
+/* Include this first: the loops around the products select between
+ * values with comparisons (x > h ? x - p : x), and GCC vectorises such a
+ * select only when floating-point operations may not trap (its default,
+ * -ftrapping-math, keeps every loop of the engine scalar; clang's default
+ * already allows it). Values are unchanged: no reassociation, no
+ * contraction (C11 mode: -ffp-contract=off), only the exceptions' flags,
+ * which the engine never reads. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-trapping-math")
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

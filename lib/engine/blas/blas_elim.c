@@ -16,12 +16,13 @@
  * pivots and the non-pivot columns X solve U_P X = U_F (unit upper
  * triangular, recursive, products through the BLAS). */
 #define _POSIX_C_SOURCE 200809L /* blis.h names pthread barriers */
+#include "blas.h" /* first: its pragma (blas.h) */
+
 #include <math.h>
 #include <string.h>
 
 #include <blis.h>
 
-#include "blas.h"
 #include "core.h"
 
 #define BASE 16   /* columns eliminated without the BLAS */
@@ -52,8 +53,10 @@ static inline double red(const fp *f, double x)
     const double magic = 6755399441055744.0; /* 1.5 * 2^52 */
     double q = (x * f->pinv + magic) - magic;
     double r = x - q * f->p;
-    r = r > f->h ? r - f->p : r;
-    r = r < -f->h ? r + f->p : r;
+    /* both candidates computed unconditionally: the selects vectorise */
+    double below = r - f->p, above = r + f->p;
+    r = r > f->h ? below : r;
+    r = r < -f->h ? above : r;
     return r;
 }
 
@@ -269,54 +272,59 @@ static void swap_rows(elim *e, size_t a, size_t b)
 }
 
 /* Columns [c0, c1) of rows [r0, m) without the BLAS. They are copied to
- * a contiguous strip first: walking a column of M touches one page per
- * row, the strip a few cache lines per row (docs/blas.md). Row swaps move
- * the whole rows of M too (the L entries left of c0, the columns right of
- * c1); the strip is written back at the end. */
+ * a strip stored by columns (S[c * rows + i]: walking a column of M
+ * touches one page per row, a column of the strip is contiguous), so that
+ * every step runs along a column: reducing it, the multipliers, and one
+ * axpy per column right of the pivot, all over contiguous rows (they
+ * vectorise). Row swaps move the whole rows of M too (the L entries left
+ * of c0, the columns right of c1); the strip is written back at the end. */
 HOT static size_t base(elim *e, size_t r0, size_t c0, size_t c1)
 {
     const fp *f = &e->f;
     size_t r = r0, ld = e->ld, w = c1 - c0, rows = e->m - r0;
     double *S = e->strip;
-    for (size_t i = 0; i < rows; i++)
-        memcpy(S + i * w, e->M + (r0 + i) * ld + c0, w * sizeof *S);
-    /* below 2^25 the strip's updates wait for their reduction: an entry
-     * collects at most BASE products of two centred residues before it is
-     * read (reduced then) or written back (reduced at the end) */
+    for (size_t i = 0; i < rows; i++) {
+        const double *src = e->M + (r0 + i) * ld + c0;
+        for (size_t j = 0; j < w; j++)
+            S[j * rows + i] = src[j];
+    }
+    /* below 2^24 the strip's updates wait for their reduction: an entry
+     * collects at most BASE - 1 products of two centred residues (each
+     * below 2^48) before its column is reduced, so it stays below 2^52 */
     bool lazy = f->h < 16777216.0;
     for (size_t c = 0; c < w && r < e->m; c++) {
-        size_t i = r - r0;
-        while (i < rows && (S[i * w + c] = red(f, S[i * w + c])) == 0)
+        size_t top = r - r0, i = top;
+        double *col = S + c * rows;
+        for (size_t k = top; k < rows; k++)
+            col[k] = red(f, col[k]);
+        while (i < rows && col[i] == 0)
             i++;
         if (i == rows)
             continue;
-        if (i != r - r0) {
+        if (i != top) {
             swap_rows(e, r0 + i, r);
             for (size_t j = 0; j < w; j++) {
-                double t = S[i * w + j];
-                S[i * w + j] = S[(r - r0) * w + j];
-                S[(r - r0) * w + j] = t;
+                double t = S[j * rows + i];
+                S[j * rows + i] = S[j * rows + top];
+                S[j * rows + top] = t;
             }
         }
-        double *pr = S + (r - r0) * w;
-        for (size_t j = c + 1; j < w; j++)
-            pr[j] = red(f, pr[j]);
-        double uinv = inverse(f, pr[c]);
-        for (i = r - r0 + 1; i < rows; i++) {
-            double *row = S + i * w;
-            double x = red(f, row[c]);
-            if (x == 0) {
-                row[c] = 0;
+        double uinv = inverse(f, col[top]);
+        /* the multipliers, in place: L, read by the trailing update (a
+         * zero entry gives a zero multiplier, and its axpys change nothing) */
+        for (size_t k = top + 1; k < rows; k++)
+            col[k] = red(f, col[k] * uinv);
+        for (size_t j = c + 1; j < w; j++) {
+            double *cj = S + j * rows;
+            double u = cj[top] = red(f, cj[top]); /* the pivot row, reduced */
+            if (u == 0)
                 continue;
-            }
-            double l = red(f, x * uinv);
-            row[c] = l; /* L, read by the trailing update */
             if (lazy)
-                for (size_t j = c + 1; j < w; j++)
-                    row[j] -= l * pr[j];
+                for (size_t k = top + 1; k < rows; k++)
+                    cj[k] -= col[k] * u;
             else
-                for (size_t j = c + 1; j < w; j++)
-                    row[j] = red(f, row[j] - l * pr[j]);
+                for (size_t k = top + 1; k < rows; k++)
+                    cj[k] = red(f, cj[k] - col[k] * u);
         }
         e->pivot[e->rank++] = c0 + c;
         r++;
@@ -324,11 +332,14 @@ HOT static size_t base(elim *e, size_t r0, size_t c0, size_t c1)
     /* the rows below the last pivot may hold unreduced entries right of
      * its column (the pivot rows and the L entries are reduced) */
     if (lazy)
-        for (size_t i = r - r0; i < rows; i++)
-            for (size_t j = 0; j < w; j++)
-                S[i * w + j] = red(f, S[i * w + j]);
-    for (size_t i = 0; i < rows; i++)
-        memcpy(e->M + (r0 + i) * ld + c0, S + i * w, w * sizeof *S);
+        for (size_t j = 0; j < w; j++)
+            for (size_t k = r - r0; k < rows; k++)
+                S[j * rows + k] = red(f, S[j * rows + k]);
+    for (size_t i = 0; i < rows; i++) {
+        double *dst = e->M + (r0 + i) * ld + c0;
+        for (size_t j = 0; j < w; j++)
+            dst[j] = S[j * rows + i];
+    }
     return r - r0;
 }
 

@@ -2,10 +2,11 @@
  * toggle__blas_rref (trailing updates through BLIS's dgemm) and read
  * out by the engine layer's shared readout: the canonical answers of the
  * FLINT engine. docs/blas.md. */
+#include "blas.h" /* first: its pragma (blas.h) */
+
 #include <limits.h>
 #include <string.h>
 
-#include "blas.h"
 #include "toggle/guard.h"
 #include "engine/engine.h"
 
@@ -87,14 +88,28 @@ static void put(void *ctx, size_t i, size_t j, uint64_t v)
     c->M[i * c->ld + j] = centre(c, v);
 }
 
-/* The dense rows of A into M, one loop per entry width. */
-#define FILL_ROWS(T)                                                           \
-    for (size_t i = 0; i < m; i++) {                                           \
-        const T *r = (const T *)(const void *)toggle__vecs_row(a, i);          \
-        double *out = c->M + i * c->ld;                                        \
-        for (size_t j = 0; j < n; j++)                                         \
-            out[j] = centre(c, r[j]);                                          \
+/* The dense rows of A into M, one loop per entry width (restrict and p,
+ * h in locals: the stores to M change neither the row nor them, so the
+ * loop vectorises; a uint8_t row would otherwise alias everything). */
+#define FILL_ROW(T)                                                                        \
+    static inline void fill_row_##T(double *restrict out, const T *restrict r, size_t n,  \
+                                    double p, double h)                                    \
+    {                                                                                      \
+        for (size_t j = 0; j < n; j++) {                                                   \
+            double d = (double)r[j];                                                       \
+            double t = d - p; /* unconditional: no trap to keep, so a select */       \
+            out[j] = d > h ? t : d;                                                        \
+        }                                                                                  \
     }
+FILL_ROW(uint8_t)
+FILL_ROW(uint16_t)
+FILL_ROW(uint32_t)
+FILL_ROW(uint64_t)
+#undef FILL_ROW
+#define FILL_ROWS(T)                                                                       \
+    for (size_t i = 0; i < m; i++)                                                         \
+        fill_row_##T(c->M + i * c->ld, (const T *)(const void *)toggle__vecs_row(a, i), n,  \
+                     c->p, c->h);
 TOGGLE__BLAS_HOT static void fill_dense(const put_ctx *c, const toggle__vecs *a, size_t m,
                                         size_t n)
 {
