@@ -37,9 +37,10 @@
 #define TOGGLE__BLAS_CHUNK 512
 
 /* Bytes of workspace toggle__blas_rref allocates on top of M for an
- * rows x cols matrix (the L gathers of phase 1, the triangular systems of
- * phase 2), not counting the BLAS's own packing buffers. */
-uint64_t toggle__blas_workspace_bytes(size_t rows, size_t cols);
+ * rows x cols matrix on `threads` threads (the L gathers of phase 1, the
+ * reorder of phase 2, each thread's packing buffer), not counting the
+ * BLAS's own packing buffers. */
+uint64_t toggle__blas_workspace_bytes(size_t rows, size_t cols, size_t threads);
 
 /* Reduce the rows x cols matrix M (row-major, leading dimension ld, entries
  * centred residues mod p, |v| <= p/2) to its reduced row echelon form in
@@ -49,7 +50,9 @@ uint64_t toggle__blas_workspace_bytes(size_t rows, size_t cols);
  * from *rank on are left as scratch; pivot[0 .. *rank) the ascending
  * pivot columns. TOGGLE_OK or TOGGLE_ENOMEM
  * (workspace; M is then scratch). p prime, 2 <= p < TOGGLE__BLAS_MAX_P;
- * threads: BLIS threads for each product (0 counts as 1). */
+ * threads: 0 counts as 1; more: a pool of that many threads for this
+ * call, over which the large updates are split by columns (one BLIS thread
+ * each), or BLIS's threads when no pool can be started. */
 int toggle__blas_rref(double *M, size_t rows, size_t cols, size_t ld, uint64_t p,
                       size_t threads, size_t *pivot, size_t *rank);
 

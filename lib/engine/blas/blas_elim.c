@@ -258,8 +258,67 @@ typedef struct {
     size_t m, nc, ld;
     size_t *pivot, rank;
     double *work; /* tmax^2 + CHUNK * tmax */
-    double *strip; /* m * BASE: the base case's columns, row by row */
+    double *strip; /* m * BASE: the base case's columns, column by column */
+    /* with more than one thread: the solve's own pool, and thread t's
+     * arithmetic ft[t] (its packing buffer; one BLIS thread each) */
+    toggle__pool *pool;
+    unsigned nt;
+    fp *ft;
 } elim;
+
+/* Large updates are split by columns over the pool's threads: the
+ * columns of a triangular solve and of a product are independent, so each
+ * thread solves and multiplies its own slice, with its own packing buffer
+ * and one BLIS thread (the splitting, reduction and packing around the
+ * products then run in parallel too, not only BLIS's kernels). A job is
+ * B := T^{-1} B (T lower or upper unit triangular, t x t; t = 0: none),
+ * then C := C - A B (A rows x K; rows = 0: none), over `cols` columns. */
+typedef struct {
+    elim *e;
+    size_t t, K;
+    bool upper;
+    const double *T;
+    size_t ldt;
+    size_t rows;
+    const double *A;
+    size_t lda;
+    double *B;
+    size_t ldb;
+    double *C;
+    size_t ldc, cols;
+} slice_job;
+
+/* Products below this many multiply-adds run on the calling thread (a
+ * round trip through the pool costs tens of microseconds). */
+#define SPLIT_WORK ((double)(1u << 21))
+#define SPLIT_MIN_COLS 64
+
+static void slice_run(void *ctx, unsigned t, unsigned nt)
+{
+    const slice_job *j = ctx;
+    /* slice boundaries on multiples of 8 columns (64 bytes apart) */
+    size_t a = t ? (j->cols * t / nt) & ~(size_t)7 : 0;
+    size_t b = t + 1 < nt ? (j->cols * (t + 1) / nt) & ~(size_t)7 : j->cols;
+    if (a >= b)
+        return;
+    const fp *f = t ? &j->e->ft[t] : &j->e->f;
+    if (j->t && j->upper)
+        upper_solve(f, j->t, j->T, j->ldt, b - a, j->B + a, j->ldb);
+    else if (j->t)
+        lower_solve(f, j->t, j->T, j->ldt, b - a, j->B + a, j->ldb);
+    if (j->rows)
+        gemm_sub(f, j->rows, b - a, j->K, j->A, j->lda, j->B + a, j->ldb,
+                 j->C + a, j->ldc);
+}
+
+static void sliced(elim *e, const slice_job *j)
+{
+    double work = ((double)j->t * j->t / 2 + (double)j->rows * j->K) * (double)j->cols;
+    if (e->pool && j->cols >= SPLIT_MIN_COLS && work >= SPLIT_WORK)
+        toggle__pool_run(e->pool, slice_run, (void *)j);
+    else
+        slice_run((void *)j, 0, 1);
+}
 
 static void swap_rows(elim *e, size_t a, size_t b)
 {
@@ -347,29 +406,31 @@ HOT static size_t base(elim *e, size_t r0, size_t c0, size_t c1)
  * columns [ca, cb) of rows [r0, m): R_T := L11^{-1} R_T, R_B -= L21 R_T. */
 static void update(elim *e, size_t r0, size_t t, const size_t *piv, size_t ca, size_t cb)
 {
-    const fp *f = &e->f;
-    size_t ld = e->ld, cols = cb - ca;
+    size_t ld = e->ld, cols = cb - ca, below = e->m - r0 - t;
     double *RT = e->M + r0 * ld + ca;
     if (piv[t - 1] - piv[0] == t - 1) {
         /* pivots on consecutive columns: L is a block of M itself (its
          * columns are disjoint from the updated ones), no gather */
         double *L = e->M + r0 * ld + piv[0];
-        lower_solve(f, t, L, ld, cols, RT, ld);
-        if (r0 + t < e->m)
-            gemm_sub(f, e->m - r0 - t, cols, t, L + t * ld, ld, RT, ld, RT + t * ld, ld);
+        slice_job j = {e, t, t, false, L, ld, below, L + t * ld, ld, RT, ld, RT + t * ld, ld,
+                       cols};
+        sliced(e, &j);
         return;
     }
     double *L = e->work, *Lc = e->work + t * t;
     for (size_t i = 0; i < t; i++)
         for (size_t k = 0; k < i; k++)
             L[i * t + k] = e->M[(r0 + i) * ld + piv[k]];
-    lower_solve(f, t, L, t, cols, RT, ld);
+    slice_job j = {e, t, 0, false, L, t, 0, NULL, 0, RT, ld, NULL, 0, cols};
+    sliced(e, &j);
     for (size_t i0 = r0 + t; i0 < e->m; i0 += TOGGLE__BLAS_CHUNK) {
         size_t rows = e->m - i0 < TOGGLE__BLAS_CHUNK ? e->m - i0 : TOGGLE__BLAS_CHUNK;
         for (size_t i = 0; i < rows; i++)
             for (size_t k = 0; k < t; k++)
                 Lc[i * t + k] = e->M[(i0 + i) * ld + piv[k]];
-        gemm_sub(f, rows, cols, t, Lc, t, RT, ld, e->M + i0 * ld + ca, ld);
+        slice_job g = {e, 0, t, false, NULL, 0, rows, Lc, t, RT, ld, e->M + i0 * ld + ca, ld,
+                       cols};
+        sliced(e, &g);
     }
 }
 
@@ -394,7 +455,7 @@ static size_t tmax_for(size_t rows, size_t cols)
     return rows < half ? rows : half;
 }
 
-uint64_t toggle__blas_workspace_bytes(size_t rows, size_t cols)
+uint64_t toggle__blas_workspace_bytes(size_t rows, size_t cols, size_t threads)
 {
     /* phase 1: L11 (t x t) and one chunk of L21; phase 2: the free
      * columns, the reorder and one row (U_P and U_F stay in place) */
@@ -402,8 +463,10 @@ uint64_t toggle__blas_workspace_bytes(size_t rows, size_t cols)
     unsigned __int128 p1 = t * t + (unsigned __int128)TOGGLE__BLAS_CHUNK * t;
     unsigned __int128 p2 = (unsigned __int128)3 * cols;
     unsigned __int128 pk = (unsigned __int128)PACK_COLS * ((unsigned __int128)cols + PACK_ROWS);
+    unsigned __int128 nt = threads > 1 ? threads : 1;
     unsigned __int128 w = (p1 > p2 ? p1 : p2) * sizeof(double) + cols * sizeof(size_t)
-                        + (pk + (unsigned __int128)rows * BASE) * sizeof(double);
+                        + (pk * nt + (unsigned __int128)rows * BASE) * sizeof(double)
+                        + nt * (sizeof(fp) + 256); /* the pool and its threads' records */
     return w > UINT64_MAX ? UINT64_MAX : (uint64_t)w;
 }
 
@@ -472,8 +535,10 @@ static int reduce_echelon(elim *e)
             order[r - c0 + q] = free_col[q] - c0;
         compact_rows(e->M, ld, r, c0, len, order, tmp);
     }
-    if (nf)
-        upper_solve(f, r, e->M, ld, nf, e->M + r, ld);
+    if (nf) {
+        slice_job j = {e, r, 0, true, e->M, ld, 0, NULL, 0, e->M + r, ld, NULL, 0, nf};
+        sliced(e, &j);
+    }
     /* X's column q (at r + q) to free column free_col[q] <= r + q, in
      * increasing q: no source is overwritten before it is read */
     for (size_t i = 0; i < r; i++) {
@@ -521,6 +586,38 @@ int toggle__blas_mul_sub(uint64_t p, size_t threads, size_t rows, size_t cols, s
     return TOGGLE_OK;
 }
 
+/* The pool and the other threads' arithmetic (packing buffers of their
+ * own); false when a buffer cannot be had. No pool (one thread, or none
+ * could be started): the products use BLIS's threads instead. */
+static bool threads_init(elim *e, size_t threads, size_t kdim)
+{
+    e->nt = 1;
+    if (threads < 2 || !(e->pool = toggle__pool_new(threads > 64 ? 64 : (unsigned)threads)))
+        return true;
+    unsigned nt = toggle__pool_threads(e->pool);
+    if (!(e->ft = toggle__calloc(nt, sizeof *e->ft)))
+        return false;
+    e->nt = nt;
+    e->f.threads = 1;
+    for (unsigned t = 1; t < nt; t++) {
+        e->ft[t] = e->f;
+        e->ft[t].pack = NULL;
+        if (e->f.pack && !(e->ft[t].pack = toggle__malloc_array((size_t)PACK_COLS *
+                                                                    (kdim + PACK_ROWS),
+                                                                sizeof *e->f.pack)))
+            return false;
+    }
+    return true;
+}
+
+static void threads_free(elim *e)
+{
+    for (unsigned t = 1; e->ft && t < e->nt; t++)
+        toggle__free(e->ft[t].pack);
+    toggle__free(e->ft);
+    toggle__pool_free(e->pool);
+}
+
 int toggle__blas_rref(double *M, size_t rows, size_t cols, size_t ld, uint64_t p,
                       size_t threads, size_t *pivot, size_t *rank)
 {
@@ -533,17 +630,17 @@ int toggle__blas_rref(double *M, size_t rows, size_t cols, size_t ld, uint64_t p
     size_t t = tmax_for(rows, cols);
     e.work = toggle__malloc_array(t * t + (size_t)TOGGLE__BLAS_CHUNK * t, sizeof *e.work);
     e.strip = toggle__malloc_array(rows, BASE * sizeof *e.strip);
-    if (!e.work || !e.strip || !pack_ok) {
-        toggle__free(e.work);
-        toggle__free(e.strip);
-        toggle__free(e.f.pack);
-        return toggle__error(TOGGLE_ENOMEM, "out of memory for the elimination workspace");
-    }
-    echelon(&e, 0, 0, cols);
+    int rc = TOGGLE_OK;
+    if (!e.work || !e.strip || !pack_ok || !threads_init(&e, threads, cols))
+        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the elimination workspace");
+    if (!rc)
+        echelon(&e, 0, 0, cols);
     toggle__free(e.work);
     toggle__free(e.strip);
-    int rc = reduce_echelon(&e);
+    if (!rc)
+        rc = reduce_echelon(&e);
+    threads_free(&e);
     toggle__free(e.f.pack);
-    *rank = e.rank;
+    *rank = rc ? 0 : e.rank;
     return rc;
 }

@@ -62,7 +62,7 @@ static int blas_estimate(const toggle_system *s, uint64_t *bytes)
         return toggle__error(TOGGLE_ENOMEM, "%zu x %zu system is too large for the blas engine",
                              m, n);
     unsigned __int128 e = (unsigned __int128)m * (n + 1) * sizeof(double)
-                        + toggle__blas_workspace_bytes(m, n + 1)
+                        + toggle__blas_workspace_bytes(m, n + 1, toggle__system_threads(s))
                         + (unsigned __int128)m * sizeof(size_t) + blas_buffers(s)
                         + ((unsigned __int128)1 << 20);
     /* (a need past memory is refused by the budget check, which names it) */
