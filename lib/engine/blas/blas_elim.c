@@ -29,6 +29,7 @@
 
 #define HOT TOGGLE__BLAS_HOT
 #define TBASE 32  /* triangular solves below this size: substitution */
+#define GATHER 256 /* pivots of one gathered group of a scattered L */
 
 typedef struct {
     double p, pinv, h;
@@ -257,7 +258,8 @@ typedef struct {
     double *M;
     size_t m, nc, ld;
     size_t *pivot, rank;
-    double *work; /* tmax^2 + CHUNK * tmax */
+    double *work; /* g * (g + CHUNK): a scattered L, gathered in groups of g */
+    size_t g;     /* min(GATHER, rows, cols) */
     double *strip; /* m * BASE: the base case's columns, column by column */
     /* with more than one thread: the solve's own pool, and thread t's
      * arithmetic ft[t] (its packing buffer; one BLIS thread each) */
@@ -417,20 +419,29 @@ static void update(elim *e, size_t r0, size_t t, const size_t *piv, size_t ca, s
         sliced(e, &j);
         return;
     }
-    double *L = e->work, *Lc = e->work + t * t;
-    for (size_t i = 0; i < t; i++)
-        for (size_t k = 0; k < i; k++)
-            L[i * t + k] = e->M[(r0 + i) * ld + piv[k]];
-    slice_job j = {e, t, 0, false, L, t, 0, NULL, 0, RT, ld, NULL, 0, cols};
-    sliced(e, &j);
-    for (size_t i0 = r0 + t; i0 < e->m; i0 += TOGGLE__BLAS_CHUNK) {
-        size_t rows = e->m - i0 < TOGGLE__BLAS_CHUNK ? e->m - i0 : TOGGLE__BLAS_CHUNK;
-        for (size_t i = 0; i < rows; i++)
-            for (size_t k = 0; k < t; k++)
-                Lc[i * t + k] = e->M[(i0 + i) * ld + piv[k]];
-        slice_job g = {e, 0, t, false, NULL, 0, rows, Lc, t, RT, ld, e->M + i0 * ld + ca, ld,
-                       cols};
-        sliced(e, &g);
+    /* scattered pivots: L gathered a group of GATHER pivots at a time (a
+     * blocked forward substitution over [R_T; R_B]: the group's diagonal
+     * block solves its rows of R_T, then every row below the group, in
+     * R_T and R_B, is updated with the group's columns of L) */
+    double *Lg = e->work, *Lc = e->work + e->g * e->g;
+    for (size_t g0 = 0; g0 < t; g0 += e->g) {
+        size_t gn = t - g0 < e->g ? t - g0 : e->g;
+        const size_t *pg = piv + g0;
+        for (size_t i = 0; i < gn; i++)
+            for (size_t k = 0; k < i; k++)
+                Lg[i * gn + k] = e->M[(r0 + g0 + i) * ld + pg[k]];
+        double *Rg = RT + g0 * ld;
+        slice_job j = {e, gn, 0, false, Lg, gn, 0, NULL, 0, Rg, ld, NULL, 0, cols};
+        sliced(e, &j);
+        for (size_t i0 = r0 + g0 + gn; i0 < e->m; i0 += TOGGLE__BLAS_CHUNK) {
+            size_t rows = e->m - i0 < TOGGLE__BLAS_CHUNK ? e->m - i0 : TOGGLE__BLAS_CHUNK;
+            for (size_t i = 0; i < rows; i++)
+                for (size_t k = 0; k < gn; k++)
+                    Lc[i * gn + k] = e->M[(i0 + i) * ld + pg[k]];
+            slice_job g = {e, 0, gn, false, NULL, 0, rows, Lc, gn, Rg, ld, e->M + i0 * ld + ca, ld,
+                           cols};
+            sliced(e, &g);
+        }
     }
 }
 
@@ -449,18 +460,19 @@ static size_t echelon(elim *e, size_t r0, size_t c0, size_t c1)
     return t1 + echelon(e, r0 + t1, cm, c1);
 }
 
-static size_t tmax_for(size_t rows, size_t cols)
+static size_t gather_size(size_t rows, size_t cols)
 {
-    size_t half = cols / 2 + 1;
-    return rows < half ? rows : half;
+    size_t g = rows < cols ? rows : cols;
+    return g < GATHER ? g : GATHER;
 }
 
 uint64_t toggle__blas_workspace_bytes(size_t rows, size_t cols, size_t threads)
 {
-    /* phase 1: L11 (t x t) and one chunk of L21; phase 2: the free
-     * columns, the reorder and one row (U_P and U_F stay in place) */
-    unsigned __int128 t = tmax_for(rows, cols);
-    unsigned __int128 p1 = t * t + (unsigned __int128)TOGGLE__BLAS_CHUNK * t;
+    /* phase 1: a scattered L's gathered group (GATHER x GATHER) and one
+     * chunk of its rows below; phase 2: the free columns, the reorder and
+     * one row (U_P and U_F stay in place) */
+    unsigned __int128 g = gather_size(rows, cols);
+    unsigned __int128 p1 = g * (g + TOGGLE__BLAS_CHUNK);
     unsigned __int128 p2 = (unsigned __int128)3 * cols;
     unsigned __int128 pk = (unsigned __int128)PACK_COLS * ((unsigned __int128)cols + PACK_ROWS);
     unsigned __int128 nt = threads > 1 ? threads : 1;
@@ -627,8 +639,8 @@ int toggle__blas_rref(double *M, size_t rows, size_t cols, size_t ld, uint64_t p
         return TOGGLE_OK;
     bool pack_ok;
     e.f = fp_init(p, threads, cols, &pack_ok);
-    size_t t = tmax_for(rows, cols);
-    e.work = toggle__malloc_array(t * t + (size_t)TOGGLE__BLAS_CHUNK * t, sizeof *e.work);
+    e.g = gather_size(rows, cols);
+    e.work = toggle__malloc_array(e.g * (e.g + TOGGLE__BLAS_CHUNK), sizeof *e.work);
     e.strip = toggle__malloc_array(rows, BASE * sizeof *e.strip);
     int rc = TOGGLE_OK;
     if (!e.work || !e.strip || !pack_ok || !threads_init(&e, threads, cols))

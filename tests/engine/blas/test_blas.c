@@ -2,7 +2,8 @@
  * (solvability, nullity, particular solution, kernel basis, certificate)
  * on random square, rectangular, low-rank and unsolvable systems around
  * every block size of the elimination (16-column base blocks, 32-row
- * triangular bases, the recursion's halves, 512-row update chunks) and for
+ * triangular bases, the recursion's halves, 512-row update chunks, groups
+ * of 256 gathered pivots) and for
  * primes from 2 to just below 2^26 (where one exact product spans only 4
  * terms); every answer checked by the independent verifier. Then AUTO's
  * choice, the probe's refusals, threads (the same answers; BLIS's
@@ -164,6 +165,29 @@ START_TEST(threads_agree_with_flint)
         toggle_system *s = NULL;
         ck_assert_int_eq(toggle_system_new_matrix(&s, m, n, a, b, p), TOGGLE_OK);
         ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_THREADS, 2 + it % 2), TOGGLE_OK);
+        tu_compare_engines(s, TOGGLE_ENGINE_FLINT, TOGGLE_ENGINE_BLAS, a, b, m, n, p);
+        toggle_system_free(s);
+        free(a);
+        free(b);
+    }
+}
+END_TEST
+
+/* Scattered pivots (every third column zero) in a left half with more
+ * than 256 of them: L is gathered in several groups (GATHER in
+ * blas_elim.c), on 1 and 2 threads, packed and plain products. */
+START_TEST(scattered_pivots_past_a_gather_group)
+{
+    tu_rng g = tu_rng_for(608);
+    const uint64_t ps[] = {3, 65521};
+    for (size_t it = 0; it < 4; it++) {
+        size_t m = 700, n = 1100;
+        uint64_t p = ps[it % 2];
+        uint64_t *a = calloc(m * n + 1, sizeof *a), *b = calloc(m + 1, sizeof *b);
+        random_system(&g, m, n, p, ZEROCOLS, 0, (int)(it / 2), a, b);
+        toggle_system *s = NULL;
+        ck_assert_int_eq(toggle_system_new_matrix(&s, m, n, a, b, p), TOGGLE_OK);
+        ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_THREADS, 1 + it / 2), TOGGLE_OK);
         tu_compare_engines(s, TOGGLE_ENGINE_FLINT, TOGGLE_ENGINE_BLAS, a, b, m, n, p);
         toggle_system_free(s);
         free(a);
@@ -419,6 +443,7 @@ int main(void)
     tcase_add_test(tc, probe_refusals);
     tcase_add_test(tc, threads_same_answers_and_restored);
     tcase_add_test(tc, threads_agree_with_flint);
+    tcase_add_test(tc, scattered_pivots_past_a_gather_group);
     tcase_add_test(tc, concurrent_solves);
     tcase_add_test(tc, rref_edges);
     tcase_add_test(tc, products_at_their_bounds);
