@@ -19,6 +19,7 @@
 #include "blas.h" /* first: its pragma (blas.h) */
 
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include <blis.h>
@@ -295,31 +296,54 @@ typedef struct {
 #define SPLIT_WORK ((double)(1u << 21))
 #define SPLIT_MIN_COLS 64
 
-static void slice_run(void *ctx, unsigned t, unsigned nt)
+/* Columns [a, b) of the job on thread t's arithmetic. */
+static void slice_cols(const slice_job *j, unsigned t, size_t a, size_t b)
 {
-    const slice_job *j = ctx;
-    /* slice boundaries on multiples of 8 columns (64 bytes apart) */
-    size_t a = t ? (j->cols * t / nt) & ~(size_t)7 : 0;
-    size_t b = t + 1 < nt ? (j->cols * (t + 1) / nt) & ~(size_t)7 : j->cols;
-    if (a >= b)
-        return;
     const fp *f = t ? &j->e->ft[t] : &j->e->f;
     if (j->t && j->upper)
         upper_solve(f, j->t, j->T, j->ldt, b - a, j->B + a, j->ldb);
     else if (j->t)
         lower_solve(f, j->t, j->T, j->ldt, b - a, j->B + a, j->ldb);
     if (j->rows)
-        gemm_sub(f, j->rows, b - a, j->K, j->A, j->lda, j->B + a, j->ldb,
-                 j->C + a, j->ldc);
+        gemm_sub(f, j->rows, b - a, j->K, j->A, j->lda, j->B + a, j->ldb, j->C + a, j->ldc);
+}
+
+/* The slices are handed out one at a time (a shared counter), several a
+ * thread: on a shared machine a thread that loses its core for a while
+ * leaves its remaining slices to the others instead of holding up the
+ * join with a fixed share. */
+typedef struct {
+    const slice_job *j;
+    size_t slices;
+    atomic_size_t next;
+} slice_run_ctx;
+
+#define SLICES_PER_THREAD 4
+
+static void slice_run(void *ctx, unsigned t, unsigned nt)
+{
+    (void)nt;
+    slice_run_ctx *r = ctx;
+    size_t cols = r->j->cols, n = r->slices;
+    for (size_t c; (c = atomic_fetch_add(&r->next, 1)) < n;) {
+        /* slice boundaries on multiples of 8 columns (64 bytes apart) */
+        size_t a = c ? (cols * c / n) & ~(size_t)7 : 0;
+        size_t b = c + 1 < n ? (cols * (c + 1) / n) & ~(size_t)7 : cols;
+        if (a < b)
+            slice_cols(r->j, t, a, b);
+    }
 }
 
 static void sliced(elim *e, const slice_job *j)
 {
     double work = ((double)j->t * j->t / 2 + (double)j->rows * j->K) * (double)j->cols;
-    if (e->pool && j->cols >= SPLIT_MIN_COLS && work >= SPLIT_WORK)
-        toggle__pool_run(e->pool, slice_run, (void *)j);
-    else
-        slice_run((void *)j, 0, 1);
+    if (!e->pool || j->cols < SPLIT_MIN_COLS || work < SPLIT_WORK) {
+        slice_cols(j, 0, 0, j->cols);
+        return;
+    }
+    size_t n = (size_t)e->nt * SLICES_PER_THREAD, most = j->cols / (SPLIT_MIN_COLS / 2);
+    slice_run_ctx r = {j, n < most ? n : most, 0};
+    toggle__pool_run(e->pool, slice_run, &r);
 }
 
 static void swap_rows(elim *e, size_t a, size_t b)
