@@ -58,7 +58,8 @@ int toggle__engine_run(const toggle__engine_entry *e, const toggle_system *s,
 /* Read solvability, nullity, the particular solution (free variables 0)
  * and the canonical kernel basis out of the reduced row echelon form R of
  * [A | b] (R: at least `rank` rows of n + 1 entries; pivot[i] the pivot
- * column of row i, ascending). The kernel's size is checked against the
+ * column of row i, ascending; only the non-pivot columns right of each
+ * row's pivot are read). The kernel's size is checked against the
  * budget on top of `held` bytes still allocated by the engine. */
 int toggle__readout_rref(const toggle_system *s, toggle_solution *sol, const toggle__vecs *R,
                          size_t rank, const size_t *pivot, uint64_t held);

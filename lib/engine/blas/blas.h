@@ -4,6 +4,17 @@
 #ifndef TOGGLE_BLAS_H
 #define TOGGLE_BLAS_H
 
+/* Include this first: the loops around the products select between
+ * values with comparisons (x > h ? x - p : x), and GCC vectorises such a
+ * select only when floating-point operations may not trap (its default,
+ * -ftrapping-math, keeps every loop of the engine scalar; clang's default
+ * already allows it). Values are unchanged: no reassociation, no
+ * contraction (C11 mode: -ffp-contract=off), only the exceptions' flags,
+ * which the engine never reads. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-trapping-math")
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -16,7 +27,18 @@
  * case, filling the matrix) run at memory speed only with vectors wider
  * than the baseline ISA's: on x86-64 they are built twice and the loader
  * picks the AVX2 copy where the CPU has it (function multiversioning). */
-#if defined(__x86_64__) && defined(__GNUC__) && defined(__ELF__)
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TOGGLE__BLAS_TSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define TOGGLE__BLAS_TSAN 1
+#endif
+/* (not under ThreadSanitizer: the clones' resolvers run while the loader
+ * relocates the library, before the sanitizer's runtime is up, and their
+ * instrumented entry crashes there) */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__ELF__) && !defined(TOGGLE__BLAS_TSAN)
 #define TOGGLE__BLAS_HOT __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
 #define TOGGLE__BLAS_HOT
@@ -26,17 +48,22 @@
 #define TOGGLE__BLAS_CHUNK 512
 
 /* Bytes of workspace toggle__blas_rref allocates on top of M for an
- * rows x cols matrix (the L gathers of phase 1, the triangular systems of
- * phase 2), not counting the BLAS's own packing buffers. */
-uint64_t toggle__blas_workspace_bytes(size_t rows, size_t cols);
+ * rows x cols matrix on `threads` threads (the L gathers of phase 1, the
+ * reorder of phase 2, each thread's packing buffer), not counting the
+ * BLAS's own packing buffers. */
+uint64_t toggle__blas_workspace_bytes(size_t rows, size_t cols, size_t threads);
 
 /* Reduce the rows x cols matrix M (row-major, leading dimension ld, entries
  * centred residues mod p, |v| <= p/2) to its reduced row echelon form in
- * place: on return the first *rank rows hold the RREF with entries in
- * [0, p) (as doubles), pivot[0 .. *rank) the ascending pivot columns.
- * Rows from *rank on are left as scratch. TOGGLE_OK or TOGGLE_ENOMEM
+ * place: on return the first *rank rows hold the RREF's entries in
+ * [0, p) (as doubles) at every non-pivot column, and 1 at their own pivot;
+ * the other pivot columns of those rows (zeros of the RREF) and the rows
+ * from *rank on are left as scratch; pivot[0 .. *rank) the ascending
+ * pivot columns. TOGGLE_OK or TOGGLE_ENOMEM
  * (workspace; M is then scratch). p prime, 2 <= p < TOGGLE__BLAS_MAX_P;
- * threads: BLIS threads for each product (0 counts as 1). */
+ * threads: 0 counts as 1; more: a pool of that many threads for this
+ * call, over which the large updates are split by columns (one BLIS thread
+ * each), or BLIS's threads when no pool can be started. */
 int toggle__blas_rref(double *M, size_t rows, size_t cols, size_t ld, uint64_t p,
                       size_t threads, size_t *pivot, size_t *rank);
 

@@ -16,18 +16,21 @@
  * pivots and the non-pivot columns X solve U_P X = U_F (unit upper
  * triangular, recursive, products through the BLAS). */
 #define _POSIX_C_SOURCE 200809L /* blis.h names pthread barriers */
+#include "blas.h" /* first: its pragma (blas.h) */
+
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include <blis.h>
 
-#include "blas.h"
 #include "core.h"
 
 #define BASE 16   /* columns eliminated without the BLAS */
 
 #define HOT TOGGLE__BLAS_HOT
 #define TBASE 32  /* triangular solves below this size: substitution */
+#define GATHER 256 /* pivots of one gathered group of a scattered L */
 
 typedef struct {
     double p, pinv, h;
@@ -52,8 +55,10 @@ static inline double red(const fp *f, double x)
     const double magic = 6755399441055744.0; /* 1.5 * 2^52 */
     double q = (x * f->pinv + magic) - magic;
     double r = x - q * f->p;
-    r = r > f->h ? r - f->p : r;
-    r = r < -f->h ? r + f->p : r;
+    /* both candidates computed unconditionally: the selects vectorise */
+    double below = r - f->p, above = r + f->p;
+    r = r > f->h ? below : r;
+    r = r < -f->h ? above : r;
     return r;
 }
 
@@ -254,9 +259,92 @@ typedef struct {
     double *M;
     size_t m, nc, ld;
     size_t *pivot, rank;
-    double *work; /* tmax^2 + CHUNK * tmax */
-    double *strip; /* m * BASE: the base case's columns, row by row */
+    double *work; /* g * (g + CHUNK): a scattered L, gathered in groups of g */
+    size_t g;     /* min(GATHER, rows, cols) */
+    double *strip; /* m * BASE: the base case's columns, column by column */
+    /* with more than one thread: the solve's own pool, and thread t's
+     * arithmetic ft[t] (its packing buffer; one BLIS thread each) */
+    toggle__pool *pool;
+    unsigned nt;
+    fp *ft;
 } elim;
+
+/* Large updates are split by columns over the pool's threads: the
+ * columns of a triangular solve and of a product are independent, so each
+ * thread solves and multiplies its own slice, with its own packing buffer
+ * and one BLIS thread (the splitting, reduction and packing around the
+ * products then run in parallel too, not only BLIS's kernels). A job is
+ * B := T^{-1} B (T lower or upper unit triangular, t x t; t = 0: none),
+ * then C := C - A B (A rows x K; rows = 0: none), over `cols` columns. */
+typedef struct {
+    elim *e;
+    size_t t, K;
+    bool upper;
+    const double *T;
+    size_t ldt;
+    size_t rows;
+    const double *A;
+    size_t lda;
+    double *B;
+    size_t ldb;
+    double *C;
+    size_t ldc, cols;
+} slice_job;
+
+/* Products below this many multiply-adds run on the calling thread (a
+ * round trip through the pool costs tens of microseconds). */
+#define SPLIT_WORK ((double)(1u << 21))
+#define SPLIT_MIN_COLS 64
+
+/* Columns [a, b) of the job on thread t's arithmetic. */
+static void slice_cols(const slice_job *j, unsigned t, size_t a, size_t b)
+{
+    const fp *f = t ? &j->e->ft[t] : &j->e->f;
+    if (j->t && j->upper)
+        upper_solve(f, j->t, j->T, j->ldt, b - a, j->B + a, j->ldb);
+    else if (j->t)
+        lower_solve(f, j->t, j->T, j->ldt, b - a, j->B + a, j->ldb);
+    if (j->rows)
+        gemm_sub(f, j->rows, b - a, j->K, j->A, j->lda, j->B + a, j->ldb, j->C + a, j->ldc);
+}
+
+/* The slices are handed out one at a time (a shared counter), several a
+ * thread: on a shared machine a thread that loses its core for a while
+ * leaves its remaining slices to the others instead of holding up the
+ * join with a fixed share. */
+typedef struct {
+    const slice_job *j;
+    size_t slices;
+    atomic_size_t next;
+} slice_run_ctx;
+
+#define SLICES_PER_THREAD 4
+
+static void slice_run(void *ctx, unsigned t, unsigned nt)
+{
+    (void)nt;
+    slice_run_ctx *r = ctx;
+    size_t cols = r->j->cols, n = r->slices;
+    for (size_t c; (c = atomic_fetch_add(&r->next, 1)) < n;) {
+        /* slice boundaries on multiples of 8 columns (64 bytes apart) */
+        size_t a = c ? (cols * c / n) & ~(size_t)7 : 0;
+        size_t b = c + 1 < n ? (cols * (c + 1) / n) & ~(size_t)7 : cols;
+        if (a < b)
+            slice_cols(r->j, t, a, b);
+    }
+}
+
+static void sliced(elim *e, const slice_job *j)
+{
+    double work = ((double)j->t * j->t / 2 + (double)j->rows * j->K) * (double)j->cols;
+    if (!e->pool || j->cols < SPLIT_MIN_COLS || work < SPLIT_WORK) {
+        slice_cols(j, 0, 0, j->cols);
+        return;
+    }
+    size_t n = (size_t)e->nt * SLICES_PER_THREAD, most = j->cols / (SPLIT_MIN_COLS / 2);
+    slice_run_ctx r = {j, n < most ? n : most, 0};
+    toggle__pool_run(e->pool, slice_run, &r);
+}
 
 static void swap_rows(elim *e, size_t a, size_t b)
 {
@@ -269,54 +357,59 @@ static void swap_rows(elim *e, size_t a, size_t b)
 }
 
 /* Columns [c0, c1) of rows [r0, m) without the BLAS. They are copied to
- * a contiguous strip first: walking a column of M touches one page per
- * row, the strip a few cache lines per row (docs/blas.md). Row swaps move
- * the whole rows of M too (the L entries left of c0, the columns right of
- * c1); the strip is written back at the end. */
+ * a strip stored by columns (S[c * rows + i]: walking a column of M
+ * touches one page per row, a column of the strip is contiguous), so that
+ * every step runs along a column: reducing it, the multipliers, and one
+ * axpy per column right of the pivot, all over contiguous rows (they
+ * vectorise). Row swaps move the whole rows of M too (the L entries left
+ * of c0, the columns right of c1); the strip is written back at the end. */
 HOT static size_t base(elim *e, size_t r0, size_t c0, size_t c1)
 {
     const fp *f = &e->f;
     size_t r = r0, ld = e->ld, w = c1 - c0, rows = e->m - r0;
     double *S = e->strip;
-    for (size_t i = 0; i < rows; i++)
-        memcpy(S + i * w, e->M + (r0 + i) * ld + c0, w * sizeof *S);
-    /* below 2^25 the strip's updates wait for their reduction: an entry
-     * collects at most BASE products of two centred residues before it is
-     * read (reduced then) or written back (reduced at the end) */
+    for (size_t i = 0; i < rows; i++) {
+        const double *src = e->M + (r0 + i) * ld + c0;
+        for (size_t j = 0; j < w; j++)
+            S[j * rows + i] = src[j];
+    }
+    /* below 2^24 the strip's updates wait for their reduction: an entry
+     * collects at most BASE - 1 products of two centred residues (each
+     * below 2^48) before its column is reduced, so it stays below 2^52 */
     bool lazy = f->h < 16777216.0;
     for (size_t c = 0; c < w && r < e->m; c++) {
-        size_t i = r - r0;
-        while (i < rows && (S[i * w + c] = red(f, S[i * w + c])) == 0)
+        size_t top = r - r0, i = top;
+        double *col = S + c * rows;
+        for (size_t k = top; k < rows; k++)
+            col[k] = red(f, col[k]);
+        while (i < rows && col[i] == 0)
             i++;
         if (i == rows)
             continue;
-        if (i != r - r0) {
+        if (i != top) {
             swap_rows(e, r0 + i, r);
             for (size_t j = 0; j < w; j++) {
-                double t = S[i * w + j];
-                S[i * w + j] = S[(r - r0) * w + j];
-                S[(r - r0) * w + j] = t;
+                double t = S[j * rows + i];
+                S[j * rows + i] = S[j * rows + top];
+                S[j * rows + top] = t;
             }
         }
-        double *pr = S + (r - r0) * w;
-        for (size_t j = c + 1; j < w; j++)
-            pr[j] = red(f, pr[j]);
-        double uinv = inverse(f, pr[c]);
-        for (i = r - r0 + 1; i < rows; i++) {
-            double *row = S + i * w;
-            double x = red(f, row[c]);
-            if (x == 0) {
-                row[c] = 0;
+        double uinv = inverse(f, col[top]);
+        /* the multipliers, in place: L, read by the trailing update (a
+         * zero entry gives a zero multiplier, and its axpys change nothing) */
+        for (size_t k = top + 1; k < rows; k++)
+            col[k] = red(f, col[k] * uinv);
+        for (size_t j = c + 1; j < w; j++) {
+            double *cj = S + j * rows;
+            double u = cj[top] = red(f, cj[top]); /* the pivot row, reduced */
+            if (u == 0)
                 continue;
-            }
-            double l = red(f, x * uinv);
-            row[c] = l; /* L, read by the trailing update */
             if (lazy)
-                for (size_t j = c + 1; j < w; j++)
-                    row[j] -= l * pr[j];
+                for (size_t k = top + 1; k < rows; k++)
+                    cj[k] -= col[k] * u;
             else
-                for (size_t j = c + 1; j < w; j++)
-                    row[j] = red(f, row[j] - l * pr[j]);
+                for (size_t k = top + 1; k < rows; k++)
+                    cj[k] = red(f, cj[k] - col[k] * u);
         }
         e->pivot[e->rank++] = c0 + c;
         r++;
@@ -324,11 +417,14 @@ HOT static size_t base(elim *e, size_t r0, size_t c0, size_t c1)
     /* the rows below the last pivot may hold unreduced entries right of
      * its column (the pivot rows and the L entries are reduced) */
     if (lazy)
-        for (size_t i = r - r0; i < rows; i++)
-            for (size_t j = 0; j < w; j++)
-                S[i * w + j] = red(f, S[i * w + j]);
-    for (size_t i = 0; i < rows; i++)
-        memcpy(e->M + (r0 + i) * ld + c0, S + i * w, w * sizeof *S);
+        for (size_t j = 0; j < w; j++)
+            for (size_t k = r - r0; k < rows; k++)
+                S[j * rows + k] = red(f, S[j * rows + k]);
+    for (size_t i = 0; i < rows; i++) {
+        double *dst = e->M + (r0 + i) * ld + c0;
+        for (size_t j = 0; j < w; j++)
+            dst[j] = S[j * rows + i];
+    }
     return r - r0;
 }
 
@@ -336,29 +432,40 @@ HOT static size_t base(elim *e, size_t r0, size_t c0, size_t c1)
  * columns [ca, cb) of rows [r0, m): R_T := L11^{-1} R_T, R_B -= L21 R_T. */
 static void update(elim *e, size_t r0, size_t t, const size_t *piv, size_t ca, size_t cb)
 {
-    const fp *f = &e->f;
-    size_t ld = e->ld, cols = cb - ca;
+    size_t ld = e->ld, cols = cb - ca, below = e->m - r0 - t;
     double *RT = e->M + r0 * ld + ca;
     if (piv[t - 1] - piv[0] == t - 1) {
         /* pivots on consecutive columns: L is a block of M itself (its
          * columns are disjoint from the updated ones), no gather */
         double *L = e->M + r0 * ld + piv[0];
-        lower_solve(f, t, L, ld, cols, RT, ld);
-        if (r0 + t < e->m)
-            gemm_sub(f, e->m - r0 - t, cols, t, L + t * ld, ld, RT, ld, RT + t * ld, ld);
+        slice_job j = {e, t, t, false, L, ld, below, L + t * ld, ld, RT, ld, RT + t * ld, ld,
+                       cols};
+        sliced(e, &j);
         return;
     }
-    double *L = e->work, *Lc = e->work + t * t;
-    for (size_t i = 0; i < t; i++)
-        for (size_t k = 0; k < i; k++)
-            L[i * t + k] = e->M[(r0 + i) * ld + piv[k]];
-    lower_solve(f, t, L, t, cols, RT, ld);
-    for (size_t i0 = r0 + t; i0 < e->m; i0 += TOGGLE__BLAS_CHUNK) {
-        size_t rows = e->m - i0 < TOGGLE__BLAS_CHUNK ? e->m - i0 : TOGGLE__BLAS_CHUNK;
-        for (size_t i = 0; i < rows; i++)
-            for (size_t k = 0; k < t; k++)
-                Lc[i * t + k] = e->M[(i0 + i) * ld + piv[k]];
-        gemm_sub(f, rows, cols, t, Lc, t, RT, ld, e->M + i0 * ld + ca, ld);
+    /* scattered pivots: L gathered a group of GATHER pivots at a time (a
+     * blocked forward substitution over [R_T; R_B]: the group's diagonal
+     * block solves its rows of R_T, then every row below the group, in
+     * R_T and R_B, is updated with the group's columns of L) */
+    double *Lg = e->work, *Lc = e->work + e->g * e->g;
+    for (size_t g0 = 0; g0 < t; g0 += e->g) {
+        size_t gn = t - g0 < e->g ? t - g0 : e->g;
+        const size_t *pg = piv + g0;
+        for (size_t i = 0; i < gn; i++)
+            for (size_t k = 0; k < i; k++)
+                Lg[i * gn + k] = e->M[(r0 + g0 + i) * ld + pg[k]];
+        double *Rg = RT + g0 * ld;
+        slice_job j = {e, gn, 0, false, Lg, gn, 0, NULL, 0, Rg, ld, NULL, 0, cols};
+        sliced(e, &j);
+        for (size_t i0 = r0 + g0 + gn; i0 < e->m; i0 += TOGGLE__BLAS_CHUNK) {
+            size_t rows = e->m - i0 < TOGGLE__BLAS_CHUNK ? e->m - i0 : TOGGLE__BLAS_CHUNK;
+            for (size_t i = 0; i < rows; i++)
+                for (size_t k = 0; k < gn; k++)
+                    Lc[i * gn + k] = e->M[(i0 + i) * ld + pg[k]];
+            slice_job g = {e, 0, gn, false, NULL, 0, rows, Lc, gn, Rg, ld, e->M + i0 * ld + ca, ld,
+                           cols};
+            sliced(e, &g);
+        }
     }
 }
 
@@ -377,72 +484,107 @@ static size_t echelon(elim *e, size_t r0, size_t c0, size_t c1)
     return t1 + echelon(e, r0 + t1, cm, c1);
 }
 
-static size_t tmax_for(size_t rows, size_t cols)
+static size_t gather_size(size_t rows, size_t cols)
 {
-    size_t half = cols / 2 + 1;
-    return rows < half ? rows : half;
+    size_t g = rows < cols ? rows : cols;
+    return g < GATHER ? g : GATHER;
 }
 
-uint64_t toggle__blas_workspace_bytes(size_t rows, size_t cols)
+uint64_t toggle__blas_workspace_bytes(size_t rows, size_t cols, size_t threads)
 {
-    /* phase 1: L11 (t x t) and one chunk of L21; phase 2: U_P (r x r) and
-     * U_F (r x free columns), r <= min(rows, cols): at most r * cols */
-    unsigned __int128 t = tmax_for(rows, cols);
-    unsigned __int128 r = rows < cols ? rows : cols;
-    unsigned __int128 p1 = t * t + (unsigned __int128)TOGGLE__BLAS_CHUNK * t;
-    unsigned __int128 p2 = r * cols;
+    /* phase 1: a scattered L's gathered group (GATHER x GATHER) and one
+     * chunk of its rows below; phase 2: the free columns, the reorder and
+     * one row (U_P and U_F stay in place) */
+    unsigned __int128 g = gather_size(rows, cols);
+    unsigned __int128 p1 = g * (g + TOGGLE__BLAS_CHUNK);
+    unsigned __int128 p2 = (unsigned __int128)3 * cols;
     unsigned __int128 pk = (unsigned __int128)PACK_COLS * ((unsigned __int128)cols + PACK_ROWS);
+    unsigned __int128 nt = threads > 1 ? threads : 1;
     unsigned __int128 w = (p1 > p2 ? p1 : p2) * sizeof(double) + cols * sizeof(size_t)
-                        + (pk + (unsigned __int128)rows * BASE) * sizeof(double);
+                        + (pk * nt + (unsigned __int128)rows * BASE) * sizeof(double)
+                        + nt * (sizeof(fp) + 256); /* the pool and its threads' records */
     return w > UINT64_MAX ? UINT64_MAX : (uint64_t)w;
 }
 
+/* row[j] := u row[j] (mod p) over n entries (|u|, |row[j]| <= h: exact). */
+HOT static void scale_row(const fp *f, double *row, double u, size_t n)
+{
+    for (size_t j = 0; j < n; j++)
+        row[j] = red(f, row[j] * u);
+}
+
+/* Columns [c0, c0 + len) of rows [0, rows) reordered: seg[t] := seg[order[t]]
+ * (tmp: len doubles). */
+HOT static void compact_rows(double *M, size_t ld, size_t rows, size_t c0, size_t len,
+                             const size_t *order, double *tmp)
+{
+    for (size_t i = 0; i < rows; i++) {
+        double *seg = M + i * ld + c0;
+        memcpy(tmp, seg, len * sizeof *tmp);
+        for (size_t t = 0; t < len; t++)
+            seg[t] = tmp[order[t]];
+    }
+}
+
 /* Phase 2: the first r rows of M in row echelon form (L entries left of
- * each pivot) become the RREF, entries in [0, p). */
+ * each pivot) become the RREF: every non-pivot column holds its entry in
+ * [0, p), each pivot entry is 1, the other pivot columns are scratch. The
+ * pivot rows are scaled to unit pivots; from the first column c0 that is
+ * not a pivot on, each row's columns are reordered (pivot columns, then
+ * free columns), so that U_P is the leading r x r block of M and U_F the
+ * columns [r, nc), and X = U_P^{-1} U_F is solved in place (no copy of U_P;
+ * when the pivots are the first r columns, the common case, nothing is
+ * moved); X's columns go back to the free columns at the end. */
 static int reduce_echelon(elim *e)
 {
     const fp *f = &e->f;
-    size_t r = e->rank, nc = e->nc, ld = e->ld, nf = nc - r;
+    size_t r = e->rank, nc = e->nc, ld = e->ld, nf = nc - r, c0 = 0;
     for (size_t i = 0; i < r; i++) {
         double *row = e->M + i * ld;
         size_t pc = e->pivot[i];
         double uinv = inverse(f, row[pc]);
-        memset(row, 0, pc * sizeof *row);
         row[pc] = 1;
-        for (size_t j = pc + 1; j < nc; j++)
-            row[j] = red(f, row[j] * uinv);
+        scale_row(f, row + pc + 1, uinv, nc - pc - 1);
     }
+    while (c0 < r && e->pivot[c0] == c0)
+        c0++;
+    size_t len = nc - c0;
     size_t *free_col = toggle__malloc_array(nf ? nf : 1, sizeof *free_col);
-    double *UP = toggle__malloc_array(r * r + r * nf, sizeof *UP);
-    if (!free_col || !UP) {
+    size_t *order = c0 < r ? toggle__malloc_array(len, sizeof *order) : NULL;
+    double *tmp = c0 < r ? toggle__malloc_array(len, sizeof *tmp) : NULL;
+    if (!free_col || (c0 < r && (!order || !tmp))) {
         toggle__free(free_col);
-        toggle__free(UP);
+        toggle__free(order);
+        toggle__free(tmp);
         return toggle__error(TOGGLE_ENOMEM, "out of memory for the back substitution");
     }
-    double *UF = UP + r * r;
     for (size_t j = 0, q = 0, k = 0; j < nc; j++) {
         if (k < r && e->pivot[k] == j)
             k++;
         else
             free_col[q++] = j;
     }
-    for (size_t i = 0; i < r; i++) {
-        const double *row = e->M + i * ld;
-        for (size_t k = 0; k < r; k++)
-            UP[i * r + k] = row[e->pivot[k]];
+    if (c0 < r) {
+        for (size_t k = c0; k < r; k++)
+            order[k - c0] = e->pivot[k] - c0;
         for (size_t q = 0; q < nf; q++)
-            UF[i * nf + q] = row[free_col[q]];
+            order[r - c0 + q] = free_col[q] - c0;
+        compact_rows(e->M, ld, r, c0, len, order, tmp);
     }
-    if (nf)
-        upper_solve(f, r, UP, r, nf, UF, nf);
+    if (nf) {
+        slice_job j = {e, r, 0, true, e->M, ld, 0, NULL, 0, e->M + r, ld, NULL, 0, nf};
+        sliced(e, &j);
+    }
+    /* X's column q (at r + q) to free column free_col[q] <= r + q, in
+     * increasing q: no source is overwritten before it is read */
     for (size_t i = 0; i < r; i++) {
         double *row = e->M + i * ld;
-        for (size_t k = 0; k < r; k++)
-            row[e->pivot[k]] = k == i;
         for (size_t q = 0; q < nf; q++)
-            row[free_col[q]] = (double)residue(f, UF[i * nf + q]);
+            row[free_col[q]] = (double)residue(f, row[r + q]);
+        row[e->pivot[i]] = 1;
     }
-    toggle__free(UP);
+    toggle__free(tmp);
+    toggle__free(order);
     toggle__free(free_col);
     return TOGGLE_OK;
 }
@@ -480,6 +622,38 @@ int toggle__blas_mul_sub(uint64_t p, size_t threads, size_t rows, size_t cols, s
     return TOGGLE_OK;
 }
 
+/* The pool and the other threads' arithmetic (packing buffers of their
+ * own); false when a buffer cannot be had. No pool (one thread, or none
+ * could be started): the products use BLIS's threads instead. */
+static bool threads_init(elim *e, size_t threads, size_t kdim)
+{
+    e->nt = 1;
+    if (threads < 2 || !(e->pool = toggle__pool_new(threads > 64 ? 64 : (unsigned)threads)))
+        return true;
+    unsigned nt = toggle__pool_threads(e->pool);
+    if (!(e->ft = toggle__calloc(nt, sizeof *e->ft)))
+        return false;
+    e->nt = nt;
+    e->f.threads = 1;
+    for (unsigned t = 1; t < nt; t++) {
+        e->ft[t] = e->f;
+        e->ft[t].pack = NULL;
+        if (e->f.pack && !(e->ft[t].pack = toggle__malloc_array((size_t)PACK_COLS *
+                                                                    (kdim + PACK_ROWS),
+                                                                sizeof *e->f.pack)))
+            return false;
+    }
+    return true;
+}
+
+static void threads_free(elim *e)
+{
+    for (unsigned t = 1; e->ft && t < e->nt; t++)
+        toggle__free(e->ft[t].pack);
+    toggle__free(e->ft);
+    toggle__pool_free(e->pool);
+}
+
 int toggle__blas_rref(double *M, size_t rows, size_t cols, size_t ld, uint64_t p,
                       size_t threads, size_t *pivot, size_t *rank)
 {
@@ -489,20 +663,20 @@ int toggle__blas_rref(double *M, size_t rows, size_t cols, size_t ld, uint64_t p
         return TOGGLE_OK;
     bool pack_ok;
     e.f = fp_init(p, threads, cols, &pack_ok);
-    size_t t = tmax_for(rows, cols);
-    e.work = toggle__malloc_array(t * t + (size_t)TOGGLE__BLAS_CHUNK * t, sizeof *e.work);
+    e.g = gather_size(rows, cols);
+    e.work = toggle__malloc_array(e.g * (e.g + TOGGLE__BLAS_CHUNK), sizeof *e.work);
     e.strip = toggle__malloc_array(rows, BASE * sizeof *e.strip);
-    if (!e.work || !e.strip || !pack_ok) {
-        toggle__free(e.work);
-        toggle__free(e.strip);
-        toggle__free(e.f.pack);
-        return toggle__error(TOGGLE_ENOMEM, "out of memory for the elimination workspace");
-    }
-    echelon(&e, 0, 0, cols);
+    int rc = TOGGLE_OK;
+    if (!e.work || !e.strip || !pack_ok || !threads_init(&e, threads, cols))
+        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the elimination workspace");
+    if (!rc)
+        echelon(&e, 0, 0, cols);
     toggle__free(e.work);
     toggle__free(e.strip);
-    int rc = reduce_echelon(&e);
+    if (!rc)
+        rc = reduce_echelon(&e);
+    threads_free(&e);
     toggle__free(e.f.pack);
-    *rank = e.rank;
+    *rank = rc ? 0 : e.rank;
     return rc;
 }

@@ -2,10 +2,11 @@
  * toggle__blas_rref (trailing updates through BLIS's dgemm) and read
  * out by the engine layer's shared readout: the canonical answers of the
  * FLINT engine. docs/blas.md. */
+#include "blas.h" /* first: its pragma (blas.h) */
+
 #include <limits.h>
 #include <string.h>
 
-#include "blas.h"
 #include "toggle/guard.h"
 #include "engine/engine.h"
 
@@ -61,7 +62,7 @@ static int blas_estimate(const toggle_system *s, uint64_t *bytes)
         return toggle__error(TOGGLE_ENOMEM, "%zu x %zu system is too large for the blas engine",
                              m, n);
     unsigned __int128 e = (unsigned __int128)m * (n + 1) * sizeof(double)
-                        + toggle__blas_workspace_bytes(m, n + 1)
+                        + toggle__blas_workspace_bytes(m, n + 1, toggle__system_threads(s))
                         + (unsigned __int128)m * sizeof(size_t) + blas_buffers(s)
                         + ((unsigned __int128)1 << 20);
     /* (a need past memory is refused by the budget check, which names it) */
@@ -87,14 +88,28 @@ static void put(void *ctx, size_t i, size_t j, uint64_t v)
     c->M[i * c->ld + j] = centre(c, v);
 }
 
-/* The dense rows of A into M, one loop per entry width. */
-#define FILL_ROWS(T)                                                           \
-    for (size_t i = 0; i < m; i++) {                                           \
-        const T *r = (const T *)(const void *)toggle__vecs_row(a, i);          \
-        double *out = c->M + i * c->ld;                                        \
-        for (size_t j = 0; j < n; j++)                                         \
-            out[j] = centre(c, r[j]);                                          \
+/* The dense rows of A into M, one loop per entry width (restrict and p,
+ * h in locals: the stores to M change neither the row nor them, so the
+ * loop vectorises; a uint8_t row would otherwise alias everything). */
+#define FILL_ROW(T)                                                                        \
+    static inline void fill_row_##T(double *restrict out, const T *restrict r, size_t n,  \
+                                    double p, double h)                                    \
+    {                                                                                      \
+        for (size_t j = 0; j < n; j++) {                                                   \
+            double d = (double)r[j];                                                       \
+            double t = d - p; /* unconditional: no trap to keep, so a select */       \
+            out[j] = d > h ? t : d;                                                        \
+        }                                                                                  \
     }
+FILL_ROW(uint8_t)
+FILL_ROW(uint16_t)
+FILL_ROW(uint32_t)
+FILL_ROW(uint64_t)
+#undef FILL_ROW
+#define FILL_ROWS(T)                                                                       \
+    for (size_t i = 0; i < m; i++)                                                         \
+        fill_row_##T(c->M + i * c->ld, (const T *)(const void *)toggle__vecs_row(a, i), n,  \
+                     c->p, c->h);
 TOGGLE__BLAS_HOT static void fill_dense(const put_ctx *c, const toggle__vecs *a, size_t m,
                                         size_t n)
 {
@@ -133,11 +148,19 @@ static int blas_solve(const toggle_system *s, toggle_solution *sol)
         rc = toggle__blas_rref(M, m, n + 1, n + 1, s->k, toggle__system_threads(s), pivot,
                                &rank);
     if (!rc) {
-        /* the RREF rows as words, in place (one 8-byte entry each) */
+        /* the entries the readout reads as words, in place (one 8-byte
+         * entry each): the non-pivot columns j of the rows whose pivot is
+         * left of j (the RREF's zeros and pivots are never read) */
         uint64_t *W = (uint64_t *)(void *)M;
-        for (size_t i = 0; i < rank * (n + 1); i++) {
-            uint64_t w = (uint64_t)M[i];
-            memcpy(&W[i], &w, sizeof w);
+        for (size_t j = 0, k = 0; j <= n; j++) {
+            if (k < rank && pivot[k] == j) {
+                k++;
+                continue;
+            }
+            for (size_t i = 0; i < k; i++) {
+                uint64_t w = (uint64_t)M[i * (n + 1) + j];
+                memcpy(&W[i * (n + 1) + j], &w, sizeof w);
+            }
         }
         toggle__vecs R = {.len = n + 1, .count = rank, .stride = n + 1, .width = 64, .data = W};
         uint64_t held = (uint64_t)m * (n + 1) * sizeof *M + (uint64_t)m * sizeof *pivot;

@@ -2,7 +2,8 @@
  * (solvability, nullity, particular solution, kernel basis, certificate)
  * on random square, rectangular, low-rank and unsolvable systems around
  * every block size of the elimination (16-column base blocks, 32-row
- * triangular bases, the recursion's halves, 512-row update chunks) and for
+ * triangular bases, the recursion's halves, 512-row update chunks, groups
+ * of 256 gathered pivots) and for
  * primes from 2 to just below 2^26 (where one exact product spans only 4
  * terms); every answer checked by the independent verifier. Then AUTO's
  * choice, the probe's refusals, threads (the same answers; BLIS's
@@ -140,6 +141,57 @@ START_TEST(agrees_with_flint_large)
         size_t rank = shapes[s][2];
         check_case(&g, shapes[s][0], shapes[s][1], p, rank ? LOWRANK : FULL, rank,
                    (int)(s % 2));
+    }
+}
+END_TEST
+
+/* On 2 and 3 threads (the pool, the updates split by columns, each slice
+ * with its own packing buffer): the FLINT engine's answers, for every
+ * kind (the in-place L and the gathered L, phase 2 in place and
+ * reordered), packed (p = 3, 5) and plain products, updates above and
+ * below the split's threshold. */
+START_TEST(threads_agree_with_flint)
+{
+    tu_rng g = tu_rng_for(607);
+    const size_t shapes[][2] = {{300, 280}, {260, 300}, {530, 520}, {140, 700}, {90, 90}};
+    const uint64_t ps[] = {3, 5, 65521, 33554393};
+    for (size_t it = 0; it < 24; it++) {
+        size_t m = shapes[it % 5][0], n = shapes[it % 5][1], lim = m < n ? m : n;
+        uint64_t p = ps[it % 4];
+        int kind = (int)(it / 4 % 4);
+        uint64_t *a = calloc(m * n + 1, sizeof *a), *b = calloc(m + 1, sizeof *b);
+        random_system(&g, m, n, p, kind, lim / 2 + tu_below(&g, lim / 2), (int)(it % 3 != 2),
+                      a, b);
+        toggle_system *s = NULL;
+        ck_assert_int_eq(toggle_system_new_matrix(&s, m, n, a, b, p), TOGGLE_OK);
+        ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_THREADS, 2 + it % 2), TOGGLE_OK);
+        tu_compare_engines(s, TOGGLE_ENGINE_FLINT, TOGGLE_ENGINE_BLAS, a, b, m, n, p);
+        toggle_system_free(s);
+        free(a);
+        free(b);
+    }
+}
+END_TEST
+
+/* Scattered pivots (every third column zero) in a left half with more
+ * than 256 of them: L is gathered in several groups (GATHER in
+ * blas_elim.c), on 1 and 2 threads, packed and plain products. */
+START_TEST(scattered_pivots_past_a_gather_group)
+{
+    tu_rng g = tu_rng_for(608);
+    const uint64_t ps[] = {3, 65521};
+    for (size_t it = 0; it < 4; it++) {
+        size_t m = 700, n = 1100;
+        uint64_t p = ps[it % 2];
+        uint64_t *a = calloc(m * n + 1, sizeof *a), *b = calloc(m + 1, sizeof *b);
+        random_system(&g, m, n, p, ZEROCOLS, 0, (int)(it / 2), a, b);
+        toggle_system *s = NULL;
+        ck_assert_int_eq(toggle_system_new_matrix(&s, m, n, a, b, p), TOGGLE_OK);
+        ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_THREADS, 1 + it / 2), TOGGLE_OK);
+        tu_compare_engines(s, TOGGLE_ENGINE_FLINT, TOGGLE_ENGINE_BLAS, a, b, m, n, p);
+        toggle_system_free(s);
+        free(a);
+        free(b);
     }
 }
 END_TEST
@@ -390,6 +442,8 @@ int main(void)
     tcase_add_test(tc, auto_choice);
     tcase_add_test(tc, probe_refusals);
     tcase_add_test(tc, threads_same_answers_and_restored);
+    tcase_add_test(tc, threads_agree_with_flint);
+    tcase_add_test(tc, scattered_pivots_past_a_gather_group);
     tcase_add_test(tc, concurrent_solves);
     tcase_add_test(tc, rref_edges);
     tcase_add_test(tc, products_at_their_bounds);
