@@ -54,6 +54,8 @@ extern void *__interceptor_realloc(void *p, size_t size) __attribute__((weak));
 extern void *__interceptor_memalign(size_t align, size_t size) __attribute__((weak));
 extern void __interceptor_free(void *p) __attribute__((weak));
 #define REAL(name) (__interceptor_##name ? __interceptor_##name : __libc_##name)
+/* (FM_NOSAN, failmalloc.h: the wrappers run before the sanitizer has mapped
+ * its shadow memory, while the loader and the sanitizer start up) */
 
 static uint64_t fm_calls, fm_nth, fm_hits;
 static bool fm_sticky;
@@ -70,23 +72,23 @@ static bool tracking;
 static uint64_t track_live;
 static int track_lock_word;
 
-static void track_lock(void)
+FM_NOSAN static void track_lock(void)
 {
     while (__atomic_exchange_n(&track_lock_word, 1, __ATOMIC_ACQUIRE))
         ;
 }
 
-static void track_unlock(void)
+FM_NOSAN static void track_unlock(void)
 {
     __atomic_store_n(&track_lock_word, 0, __ATOMIC_RELEASE);
 }
 
-static size_t slot_of(uintptr_t p)
+FM_NOSAN static size_t slot_of(uintptr_t p)
 {
     return (size_t)((p >> 4) * UINT64_C(0x9E3779B97F4A7C15) >> 46) & (TRACK_SLOTS - 1);
 }
 
-static void track_add(void *ptr, uint64_t seq)
+FM_NOSAN static void track_add(void *ptr, uint64_t seq)
 {
     if (!tracking || !ptr)
         return;
@@ -102,7 +104,7 @@ static void track_add(void *ptr, uint64_t seq)
     track_unlock();
 }
 
-static void track_del(void *ptr)
+FM_NOSAN static void track_del(void *ptr)
 {
     if (!ptr || !__atomic_load_n(&track_live, __ATOMIC_RELAXED))
         return;
@@ -120,7 +122,7 @@ static void track_del(void *ptr)
     track_unlock();
 }
 
-void failmalloc_arm(uint64_t nth, int sticky)
+FM_NOSAN void failmalloc_arm(uint64_t nth, int sticky)
 {
     __atomic_store_n(&fm_calls, 0, __ATOMIC_SEQ_CST);
     fm_hits = 0;
@@ -128,17 +130,17 @@ void failmalloc_arm(uint64_t nth, int sticky)
     __atomic_store_n(&fm_nth, nth, __ATOMIC_SEQ_CST);
 }
 
-uint64_t failmalloc_calls(void)
+FM_NOSAN uint64_t failmalloc_calls(void)
 {
     return __atomic_load_n(&fm_calls, __ATOMIC_SEQ_CST);
 }
 
-uint64_t failmalloc_hits(void)
+FM_NOSAN uint64_t failmalloc_hits(void)
 {
     return fm_hits;
 }
 
-void failmalloc_track(int on)
+FM_NOSAN void failmalloc_track(int on)
 {
     if (on) {
         memset(track_tab, 0, sizeof track_tab);
@@ -147,13 +149,13 @@ void failmalloc_track(int on)
     tracking = on != 0;
 }
 
-uint64_t failmalloc_live(void)
+FM_NOSAN uint64_t failmalloc_live(void)
 {
     return track_live;
 }
 
 /* true: this allocation must fail; *seq: its index (0 while disarmed) */
-static bool fail_now(uint64_t *seq)
+FM_NOSAN static bool fail_now(uint64_t *seq)
 {
     *seq = 0;
     uint64_t nth = __atomic_load_n(&fm_nth, __ATOMIC_RELAXED);
@@ -172,7 +174,7 @@ static bool fail_now(uint64_t *seq)
     return true;
 }
 
-void *malloc(size_t size)
+FM_NOSAN void *malloc(size_t size)
 {
     uint64_t seq;
     if (fail_now(&seq))
@@ -182,7 +184,7 @@ void *malloc(size_t size)
     return p;
 }
 
-void *calloc(size_t n, size_t size)
+FM_NOSAN void *calloc(size_t n, size_t size)
 {
     uint64_t seq;
     if (fail_now(&seq))
@@ -192,7 +194,7 @@ void *calloc(size_t n, size_t size)
     return p;
 }
 
-void *realloc(void *old, size_t size)
+FM_NOSAN void *realloc(void *old, size_t size)
 {
     uint64_t seq;
     if (fail_now(&seq))
@@ -206,13 +208,13 @@ void *realloc(void *old, size_t size)
     return p;
 }
 
-void free(void *p)
+FM_NOSAN void free(void *p)
 {
     track_del(p);
     REAL(free)(p);
 }
 
-int posix_memalign(void **out, size_t align, size_t size)
+FM_NOSAN int posix_memalign(void **out, size_t align, size_t size)
 {
     uint64_t seq;
     if (fail_now(&seq))
@@ -225,7 +227,7 @@ int posix_memalign(void **out, size_t align, size_t size)
     return 0;
 }
 
-void *aligned_alloc(size_t align, size_t size)
+FM_NOSAN void *aligned_alloc(size_t align, size_t size)
 {
     uint64_t seq;
     if (fail_now(&seq))
@@ -235,7 +237,7 @@ void *aligned_alloc(size_t align, size_t size)
     return p;
 }
 
-void *memalign(size_t align, size_t size)
+FM_NOSAN void *memalign(size_t align, size_t size)
 {
     return aligned_alloc(align, size);
 }
