@@ -15,7 +15,18 @@
 #   - without the guard only: FLINT's or GMP's documented abort (SIGABRT
 #     after "Exception (FLINT memory_manager). Unable to allocate memory" or
 #     "GNU MP: Cannot allocate memory").
-# No signal otherwise. Commands with more than FAILMALLOC_MAX (default 40)
+#   - in a build with AddressSanitizer only: the sanitizer's CHECK failure
+#     when its start-up of a new thread (the sweep's) cannot allocate the
+#     stack bounds glibc returns (pthread_getattr_np): the sanitizer's
+#     allocation, not the program's.
+# No signal otherwise. And no leak: every run that exits (not FLINT's abort)
+# writes the allocation indices of the blocks still live at exit
+# (FAILMALLOC_LIVE); the unfailed run's are what libc keeps on purpose
+# (glibc never frees stdout's buffer; the CLI frees everything else, FLINT's
+# caches included). A run failing allocation n may keep, of the blocks
+# allocated before n (the same allocations as the unfailed run's: one
+# thread, --threads 1), only those the unfailed run keeps, and no more blocks
+# allocated after n than the unfailed run keeps from n on. Commands with more than FAILMALLOC_MAX (default 40)
 # allocations are swept on the first and last 25 and a random sample (seed
 # printed; FAILMALLOC_SEED reproduces it).
 set -u
@@ -27,6 +38,9 @@ echo "# FAILMALLOC_SEED=$seed (sample above $max allocations)"
 RANDOM=$seed
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# In a build with gcc's AddressSanitizer the shim is preloaded ahead of
+# libasan (it forwards to it: failmalloc.c), which ASan accepts when told.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 fail=0
 total_sites=0
 total_runs=0
@@ -36,11 +50,11 @@ total_runs=0
 run_cmd() {
     local dir="$1" nth="$2" noguard="$3"
     shift 3
-    rm -rf "$dir"
+    rm -rf "$dir" "$dir.live"
     mkdir -p "$dir"
     # (the outer redirection keeps bash's "Aborted" notices out of the log)
     { (cd "$dir" && LD_PRELOAD="$SHIM" FAILMALLOC_NTH="$nth" FAILMALLOC_HIT="$dir.hit" \
-        FAILMALLOC_COUNT="$dir.count" FAILMALLOC_NOGUARD="$noguard" exec "$@" \
+        FAILMALLOC_COUNT="$dir.count" FAILMALLOC_LIVE="$dir.live" FAILMALLOC_NOGUARD="$noguard" exec "$@" \
         > "$dir.out" 2> "$dir.err"); } 2> /dev/null
 }
 
@@ -49,6 +63,19 @@ digest() {
     local dir="$1"
     # (the JSON "timing" key differs from run to run)
     { sed -E 's/,"timing":\{[^}]*\}//g' "$dir.out"; (cd "$dir" && find . -type f | sort | xargs -r md5sum); } | md5sum
+}
+
+# leaked N: empty when the run that failed allocation N (0: none) keeps no
+# more than the unfailed run ($tmp/ref.live), else what it kept
+leaked() {
+    local n="$1" d="$tmp/run"
+    [ -e "$d.live" ] || return 0
+    awk -v n="$n" 'FILENAME == ARGV[1] { ref[$1] = 1; if (n == 0 || $1 + 0 >= n) after++; next }
+        n == 0 || $1 + 0 < n { if (!($1 in ref)) extra = extra " " $1; next }
+        { mine++ }
+        END { if (extra != "") print "blocks" extra " (allocated before the failure) live at exit";
+              else if (mine > after) print mine " blocks allocated after the failure live at exit, the unfailed run keeps " after + 0 }' \
+        "$tmp/ref.live" "$d.live"
 }
 
 sweep() { # name, command...
@@ -63,6 +90,12 @@ sweep() { # name, command...
     fi
     local calls
     calls=$(cat "$ref.count" 2>/dev/null || echo 0)
+    touch "$ref.live"
+    if [ "$calls" -eq 0 ]; then
+        echo "FAIL $name: no allocation counted (the shim is not in effect)"
+        fail=1
+        return
+    fi
     local want
     want=$(digest "$ref")
     local idx
@@ -76,15 +109,20 @@ sweep() { # name, command...
     fi
     total_sites=$((total_sites + calls))
     for noguard in 0 1; do
-        local runs=0 nomem=0 done_ok=0 aborts=0 known=0 bad=0 first=""
+        local runs=0 nomem=0 done_ok=0 aborts=0 known=0 sanrt=0 bad=0 first=""
         for n in $idx; do
             local d="$tmp/run"
             rm -f "$d.hit"
             run_cmd "$d" "$n" "$noguard" "$@"
             local st=$?
             runs=$((runs + 1))
-            local err
+            local err leak
             err=$(cat "$d.err")
+            leak=$(leaked "$([ -e "$d.hit" ] && echo "$n" || echo 0)")
+            if [ -n "$leak" ]; then
+                bad=$((bad + 1)); [ -z "$first" ] && first="n=$n: exit $st, leak: $leak"
+                continue
+            fi
             if [ ! -e "$d.hit" ]; then
                 # completed without reaching n
                 if [ $st -ne 0 ] || [ "$(digest "$d")" != "$want" ]; then
@@ -109,6 +147,11 @@ sweep() { # name, command...
                  grep -qE 'Exception \(FLINT memory_manager\)\. Unable to allocate memory|GNU MP: Cannot allocate memory' \
                      "$d.out" "$d.err"; then
                 aborts=$((aborts + 1))
+            elif [ $st -eq 134 ] &&
+                 grep -q 'AddressSanitizer: CHECK failed: .*pthread_getattr_np' "$d.err"; then
+                # (ASan build) the sanitizer's own start-up of a new thread
+                # asks glibc for the stack bounds, whose allocation failed
+                sanrt=$((sanrt + 1))
             else
                 bad=$((bad + 1)); [ -z "$first" ] && first="n=$n: exit $st (signal), stderr: $err"
             fi
@@ -117,7 +160,8 @@ sweep() { # name, command...
         printf '%-44s %s %4d allocations, %4d runs: %4d error exits, %4d completed, %3d FLINT/GMP aborts%s%s\n' \
             "$name" "$([ $noguard = 1 ] && echo 'no guard' || echo 'guard   ')" "$calls" "$runs" \
             "$nomem" "$done_ok" "$aborts" \
-            "$([ $known -gt 0 ] && echo ", $known exits with the known wrong cause")" \
+            "$([ $known -gt 0 ] && echo ", $known exits with the known wrong cause")$([ $sanrt -gt 0 ] &&
+                echo ", $sanrt sanitizer start-up aborts")" \
             "$([ $bad -gt 0 ] && echo "  FAIL $bad: $first")"
         [ $bad -gt 0 ] && fail=1
     done

@@ -4,6 +4,21 @@
 
 #include <stdint.h>
 
+/* Not instrumented by AddressSanitizer: the allocation wrappers (they run
+ * before the sanitizer has mapped its shadow memory) and code that must not
+ * allocate once every allocation fails (the sanitizer's no-return hook
+ * asks pthread_getattr_np, which allocates, for the stack bounds). */
+#if defined(__SANITIZE_ADDRESS__)
+#define FM_NOSAN __attribute__((no_sanitize_address))
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FM_NOSAN __attribute__((no_sanitize_address))
+#endif
+#endif
+#ifndef FM_NOSAN
+#define FM_NOSAN
+#endif
+
 /* Fail the nth allocation counted from now (once, or from nth on if
  * sticky); nth = 0 disarms. Resets the counters. */
 void failmalloc_arm(uint64_t nth, int sticky);

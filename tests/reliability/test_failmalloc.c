@@ -483,10 +483,11 @@ enum { R_DONE = 0, R_ENOMEM = 1, R_SURVIVED = 2, R_SKIP = 3, R_BAD = 10, R_RECUR
  * recurses: flint_memory_error() prints with flint_printf(), whose
  * flint_malloc() fails again, and so on until the stack overflows
  * (SIGSEGV instead of SIGABRT). Recognised here by the fault on an
- * alternate stack after more than 1000 injected failures. */
+ * alternate stack after more than 1000 injected failures (the handler not
+ * instrumented: AddressSanitizer's no-return hook would allocate). */
 static char altstack[1 << 16];
 
-static void on_segv(int sig)
+FM_NOSAN static void on_segv(int sig)
 {
     if (failmalloc_hits() > 1000)
         _exit(R_RECURSION);
@@ -695,9 +696,12 @@ int main(int argc, char **argv)
         uint64_t calls = rep->calls;
         total_sites += calls;
         /* indices: all, or first/last 20 and a sample */
-        uint64_t *idx = malloc((calls + 1) * sizeof *idx);
+        /* (sampling needs calls > 40 and room for maxidx + 40 indices) */
+        uint64_t *idx = malloc((calls + maxidx + 41) * sizeof *idx);
         size_t ni = 0;
-        if (calls <= maxidx) {
+        if (!idx)
+            return 2;
+        if (calls <= maxidx + 40) {
             for (uint64_t n = 1; n <= calls; n++)
                 idx[ni++] = n;
         } else {
