@@ -239,6 +239,10 @@ static const board_arg boards[] = {
     {1000, 1000, 3, C, NULL, 0}, {1000, 1000, 3, A, NULL, TOGGLE_GRID_TRI},
     /* 33, 34: hex over F_3 at 1000 x 1000, the F_3 torus at 1000 x 1000 */
     {1000, 1000, 3, A, NULL, TOGGLE_GRID_HEX}, {1000, 1000, 3, A, NULL, TOGGLE_GRID_TORUS},
+    /* 35, 36: Moore 400 x 401 over F_3 (promoted unknowns) against classic */
+    {400, 401, 3, C, NULL, 0}, {400, 401, 3, A, NULL, TOGGLE_GRID_MOORE},
+    /* 37: Moore 400 x 400 over F_3 (nullity 0) against the classic 400 x 400 */
+    {400, 400, 3, A, NULL, TOGGLE_GRID_MOORE},
 #undef A
 };
 static const nullity_arg nullities[] = {
@@ -283,6 +287,7 @@ static const bench_workload grid_workloads[] = {
     BOARD("grid/topo/p3/400/torus", "grid/topo/p3/400", "torus", "classic", 0, 3, 25),
     BOARD("grid/topo/p3/400/hex", "grid/topo/p3/400", "hex", "classic", 0, 3, 26),
     BOARD("grid/topo/p3/400/tri", "grid/topo/p3/400", "tri", "classic", 0, 3, 27),
+    BOARD("grid/topo/p3/400/moore", "grid/topo/p3/400", "moore", "classic", 0, 3, 37),
     BOARD("grid/vs/p3/60x60torus/transfer", "grid/vs/p3/60x60torus", "transfer", "flint", 1, 3,
           28),
     BOARD("grid/vs/p3/60x60torus/flint", "grid/vs/p3/60x60torus", "flint", "flint", 0, 3, 29),
@@ -291,6 +296,8 @@ static const bench_workload grid_workloads[] = {
     BOARD("grid/topo/p3/1000/tri", "grid/topo/p3/1000", "tri", "classic", 0, 1, 32),
     BOARD("grid/topo/p3/1000/hex", "grid/topo/p3/1000", "hex", "classic", 0, 1, 33),
     BOARD("grid/topo/p3/1000/torus", "grid/topo/p3/1000", "torus", "classic", 0, 1, 34),
+    BOARD("grid/topo/p3/400x401/classic", "grid/topo/p3/400x401", "classic", "classic", 0, 3, 35),
+    BOARD("grid/topo/p3/400x401/moore", "grid/topo/p3/400x401", "moore", "classic", 0, 3, 36),
     {"grid/nullity-torus/f2/1000/classic", "grid/nullity-torus/f2/1000", "classic", "classic", 1,
      5, nullity_setup, nullity_run, nullity_teardown, &nullities[2]},
     {"grid/nullity-torus/f2/1000/torus", "grid/nullity-torus/f2/1000", "torus", "classic", 1, 5,
