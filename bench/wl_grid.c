@@ -242,6 +242,10 @@ static const board_arg boards[] = {
     /* 35..37: composite k by the chase against the same board mod 3 */
     {500, 500, 3, C, NULL, 0}, {500, 500, 12, C, NULL, 0},
     {500, 500, (uint64_t)1 << 32, C, NULL, 0},
+    /* 38, 39: Moore 400 x 401 over F_3 (promoted unknowns) against classic */
+    {400, 401, 3, C, NULL, 0}, {400, 401, 3, A, NULL, TOGGLE_GRID_MOORE},
+    /* 40: Moore 400 x 400 over F_3 (nullity 0) against the classic 400 x 400 */
+    {400, 400, 3, A, NULL, TOGGLE_GRID_MOORE},
 #undef A
 };
 /* The chase on 1 and 2 threads (TOGGLE_OPT_THREADS; compare wall time). */
@@ -312,6 +316,7 @@ static const bench_workload grid_workloads[] = {
     BOARD("grid/topo/p3/400/torus", "grid/topo/p3/400", "torus", "classic", 0, 3, 25),
     BOARD("grid/topo/p3/400/hex", "grid/topo/p3/400", "hex", "classic", 0, 3, 26),
     BOARD("grid/topo/p3/400/tri", "grid/topo/p3/400", "tri", "classic", 0, 3, 27),
+    BOARD("grid/topo/p3/400/moore", "grid/topo/p3/400", "moore", "classic", 0, 3, 40),
     BOARD("grid/vs/p3/60x60torus/transfer", "grid/vs/p3/60x60torus", "transfer", "flint", 1, 3,
           28),
     BOARD("grid/vs/p3/60x60torus/flint", "grid/vs/p3/60x60torus", "flint", "flint", 0, 3, 29),
@@ -329,6 +334,8 @@ static const bench_workload grid_workloads[] = {
     THREADS("grid/threads/f2/4000/t2", "grid/threads/f2/4000", "t2", 0, 7, 3),
     THREADS("grid/threads/p3/2000/t1", "grid/threads/p3/2000", "t1", 0, 7, 4),
     THREADS("grid/threads/p3/2000/t2", "grid/threads/p3/2000", "t2", 0, 7, 5),
+    BOARD("grid/topo/p3/400x401/classic", "grid/topo/p3/400x401", "classic", "classic", 0, 3, 38),
+    BOARD("grid/topo/p3/400x401/moore", "grid/topo/p3/400x401", "moore", "classic", 0, 3, 39),
     {"grid/nullity-torus/f2/1000/classic", "grid/nullity-torus/f2/1000", "classic", "classic", 1,
      5, nullity_setup, nullity_run, nullity_teardown, &nullities[2]},
     {"grid/nullity-torus/f2/1000/torus", "grid/nullity-torus/f2/1000", "torus", "classic", 1, 5,

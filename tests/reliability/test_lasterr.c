@@ -701,7 +701,8 @@ static const solve_case solve_cases[] = {
     {"mod 4, unsolvable", "2|1\n", 0, 0, 0, -1, 4, 0, TOGGLE_ENGINE_HOWELL, 0, "0"},
     {"mod 6 matrix", "1 2|3\n", 0, 0, 0, -1, 6, 0, TOGGLE_ENGINE_HOWELL, 1, "6"},
     {"3x3 torus mod 2", NULL, 3, 3, TOGGLE_GRID_TORUS, -1, 2, 0, TOGGLE_ENGINE_TRANSFER, 1, "16"},
-    {"3x3 Moore mod 3", NULL, 3, 3, TOGGLE_GRID_MOORE, -1, 3, 0, TU_ENGINE_PRIME, 1, "1"},
+    /* Moore: the transfer engine since 1.1.0 (promoted unknowns) */
+    {"3x3 Moore mod 3", NULL, 3, 3, TOGGLE_GRID_MOORE, -1, 3, 0, TOGGLE_ENGINE_TRANSFER, 1, "1"},
     {"dense mod 3, FLINT forced", SYS_MOD3, 0, 0, 0, -1, 3, TOGGLE_ENGINE_FLINT,
      TU_ENGINE_PRIME, 1, "1"},
     {"k = 2, gf2 forced", "11|0\n11|1\n", 0, 0, 0, -1, 2, TOGGLE_ENGINE_GF2, TOGGLE_ENGINE_GF2, 0,

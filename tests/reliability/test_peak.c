@@ -89,6 +89,12 @@ static const pcase solves[] = {
      * the narrow lanes the peak is smaller (4.2x; it was 3.9x, passing
      * 2.6 only through the BLIS pools' allowance) */
     {"transfer 100x100 k=3 hex", TOGGLE_ENGINE_TRANSFER, 3, BOARD, 100, 100, TOGGLE_GRID_HEX, 4.5},
+    /* Moore (promoted unknowns, m = C + R - 1): 100 x 101 over F_3 has
+     * nullity 100, budgeted at m = 200 */
+    {"transfer 100x101 k=3 moore", TOGGLE_ENGINE_TRANSFER, 3, BOARD, 100, 101, TOGGLE_GRID_MOORE,
+     0},
+    {"transfer 100x100 k=3 moore", TOGGLE_ENGINE_TRANSFER, 3, BOARD, 100, 100, TOGGLE_GRID_MOORE,
+     0},
     /* shift-invariant boards: the estimate counts the circulant small
      * system's lanes and the exact nullity (polynomials; without FLINT
      * there are none and the kernel is budgeted at the small system's m

@@ -6,7 +6,9 @@
  * - the frame: board rows (or board columns, "transposed") of C cells; the
  *   equations of frame row r involve press rows r - Hb .. r + Hf, and the
  *   lead block B_r (offset +Hf) is solved by a substitution program found
- *   by peeling (each step an equation with one unknown of unit weight);
+ *   by peeling (each step an equation with one unknown of unit weight;
+ *   when the peeling stalls, a variable is promoted to a new unknown and
+ *   the equations left over join the small system: Moore);
  * - unknowns: the first Hf rows (and, across a wrap, the last Hb rows too);
  *   every other row follows from them; the last rows' equations are the
  *   small system E u = -e0, built by one chase with one lane per unknown
@@ -61,6 +63,11 @@ typedef struct {
     } *sterm;
     uint64_t *smask;
     size_t nst;
+    /* promotions: npro steps of the program solve no equation (peq[t] ==
+     * SIZE_MAX): their variable is a new unknown; the npro equations the
+     * program leaves over (lefto) become rows of the small system */
+    size_t npro;
+    size_t *lefto;
     bool built, peels;
 } rowpat;
 
@@ -74,6 +81,8 @@ typedef struct {
     size_t HH;      /* class radius */
     bool all;       /* every row is an unknown (no chase) */
     size_t nuk;     /* unknown rows */
+    size_t nx;      /* promoted unknowns of the chasing rows (= their left-over equations) */
+    size_t m;       /* the small system's unknowns: nuk C + nx */
     size_t ncls;
     rowpat *cls;
     toggle__colbuf cb;
@@ -103,6 +112,7 @@ static void pat_clear(rowpat *pt)
     toggle__free(pt->peq);
     toggle__free(pt->pvar);
     toggle__free(pt->pinv);
+    toggle__free(pt->lefto);
     toggle__free(pt->pstart);
     toggle__free(pt->pterm);
     toggle__free(pt->sterm);
@@ -121,7 +131,11 @@ static void frame_clear(tframe *f)
 }
 
 /* Peel the lead block (entries at dq = Hf): repeatedly take an equation
- * with exactly one unsolved variable of unit weight. */
+ * with exactly one unsolved variable of unit weight; when none is left and
+ * variables are unsolved, promote the lowest unsolved column to a new
+ * unknown (a program step without equation) and go on. The equations never
+ * taken are left over (pt->lefto, as many as promotions): their rows are
+ * fully known once the row is chased, and they join the small system. */
 static bool peel(const tframe *f, rowpat *pt, bool *oom)
 {
     size_t C = f->C;
@@ -151,17 +165,36 @@ static bool peel(const tframe *f, rowpat *pt, bool *oom)
                 if (pt->ent[t].dq == (int64_t)f->Hf)
                     veq[fill[pt->ent[t].col]++] = e;
     }
-    size_t qh = 0, qt = 0, steps = 0;
+    size_t qh = 0, qt = 0, steps = 0, low = 0;
+    bool *used = ok ? toggle__calloc(C, sizeof *used) : NULL;
+    if (ok && !used)
+        ok = false, *oom = true;
     for (size_t e = 0; ok && e < C; e++)
         if (left[e] == 1)
             queue[qt++] = e;
-    while (ok && qh < qt) {
+    pt->npro = 0;
+    while (ok && steps < C) {
+        if (qh == qt) {
+            /* the queue is empty: promote the lowest unsolved column */
+            while (low < C && done[low])
+                low++;
+            size_t var = low;
+            done[var] = true;
+            pt->peq[steps] = SIZE_MAX;
+            pt->pvar[steps] = var;
+            pt->pinv[steps++] = 1;
+            pt->npro++;
+            for (size_t t = vstart[var]; t < vstart[var + 1]; t++) {
+                size_t e2 = veq[t];
+                if (left[e2] && --left[e2] == 1)
+                    queue[qt++] = e2;
+            }
+            continue;
+        }
         size_t e = queue[qh++], var = SIZE_MAX;
         uint64_t w = 0;
-        if (left[e] != 1) {
-            ok = false; /* all its variables solved by others: B is singular */
-            break;
-        }
+        if (left[e] != 1)
+            continue; /* all its variables solved by others: left over */
         for (size_t t = pt->start[e]; t < pt->start[e + 1]; t++)
             if (pt->ent[t].dq == (int64_t)f->Hf && !done[pt->ent[t].col]) {
                 var = pt->ent[t].col;
@@ -173,6 +206,7 @@ static bool peel(const tframe *f, rowpat *pt, bool *oom)
             break;
         }
         done[var] = true;
+        used[e] = true;
         pt->peq[steps] = e;
         pt->pvar[steps] = var;
         pt->pinv[steps++] = inv;
@@ -184,6 +218,10 @@ static bool peel(const tframe *f, rowpat *pt, bool *oom)
         }
     }
     ok = ok && steps == C;
+    for (size_t e = 0, n = 0; ok && e < C; e++)
+        if (!used[e])
+            pt->lefto[n++] = e;
+    toggle__free(used);
     toggle__free(left);
     toggle__free(queue);
     toggle__free(done);
@@ -200,7 +238,8 @@ static int pat_build(tframe *f, size_t r, rowpat *pt)
     pt->peq = toggle__malloc_array(C, sizeof *pt->peq);
     pt->pvar = toggle__malloc_array(C, sizeof *pt->pvar);
     pt->pinv = toggle__malloc_array(C, sizeof *pt->pinv);
-    if (!pt->start || !pt->peq || !pt->pvar || !pt->pinv)
+    pt->lefto = toggle__malloc_array(C, sizeof *pt->lefto);
+    if (!pt->start || !pt->peq || !pt->pvar || !pt->pinv || !pt->lefto)
         return TOGGLE_ENOMEM;
     /* presses q in [r - Hb, r + Hf] (all rows when every row is unknown) */
     int64_t lo = f->all ? 0 : (int64_t)r - (int64_t)f->Hb;
@@ -259,6 +298,8 @@ static int pat_build(tframe *f, size_t r, rowpat *pt)
         for (size_t t = 0; t < C; t++) {
             size_t e = pt->peq[t], var = pt->pvar[t];
             pt->pstart[t] = n;
+            if (e == SIZE_MAX)
+                continue; /* a promotion: no terms */
             for (size_t u = pt->start[e]; u < pt->start[e + 1]; u++) {
                 const tentry *en = &pt->ent[u];
                 if (en->dq == (int64_t)f->Hf && en->col == var)
@@ -359,6 +400,10 @@ static bool frame_setup(const toggle_system *s, bool tr, tframe *f, bool *oom)
         if (r == f->HH && nchase > 2 * f->HH + 2)
             r = nchase - f->HH - 2; /* the interior classes are met already */
     }
+    /* the promoted unknowns, one per promotion of every chasing row */
+    for (size_t r = 0; r < nchase; r++)
+        f->nx += f->cls[class_of(f, r)].npro;
+    f->m = f->nuk * f->C + f->nx;
     return true;
 }
 
@@ -454,6 +499,7 @@ typedef struct {
     lanefmt lf;
     size_t blane;            /* the lane that carries b */
     uint64_t *saved;         /* nuk rows: the unknown rows' cells */
+    uint64_t *xsaved;        /* nx cells: the promoted unknowns, in chase order */
     uint64_t *ring;          /* ring of Hf + Hb + 1 computed rows */
     size_t nring;
     uint64_t *acc;           /* one cell */
@@ -618,7 +664,7 @@ static bool sliced_ok(tframe *f)
     if (f->sliced)
         return f->sliced > 0;
     f->sliced = -1;
-    if (f->p != 2 || f->all)
+    if (f->p != 2 || f->all || f->nx)
         return false;
     size_t fc = first_constraint(f);
     for (size_t r = 0; r < f->R; r++) {
@@ -787,6 +833,9 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
             if (unknown_slot(f, r) != SIZE_MAX)
                 sink(ctx, ln, r, row_ptr(ln, r), NULL, 0);
     uint64_t *base[2 * TRANSFER_MAX_REACH + 1];
+    /* promoted unknowns read and left-over equations written so far (the
+     * latter after the constraint rows' cells in resid) */
+    size_t xk = 0, xc = (f->R - fc) * C;
     for (size_t r = 0; r < fc; r++) {
         rowpat *pt;
         if ((rc = frame_class(f, r, &pt)))
@@ -804,6 +853,10 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
         for (size_t t = 0; t < C; t++) {
             const struct pterm *tm = pt->pterm + pt->pstart[t], *te = pt->pterm + pt->pstart[t + 1];
             uint64_t *acc = dst + pt->pvar[t] * nw;
+            if (pt->peq[t] == SIZE_MAX) { /* a promotion: the unknown's lanes */
+                memcpy(acc, ln->xsaved + xk++ * nw, nw * sizeof *acc);
+                continue;
+            }
             uint64_t bv = with_b ? toggle__vecs_get(&s->b, 0, frame_cell(f, r, pt->peq[t])) : 0;
             if (f->p == 2) {
                 /* x_var = b + the sum of the other terms (each weight 1) */
@@ -828,6 +881,11 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
                     lane_scale(ln, acc, pt->pinv[t]);
             }
         }
+        /* the left-over equations of row r: every row they read is known */
+        for (size_t i = 0; i < pt->npro; i++, xc++) {
+            eq_residual(ln, pt, r, pt->lefto[i], with_b, s, false);
+            memcpy(resid + xc * nw, ln->acc, nw * sizeof *ln->acc);
+        }
         if (sink)
             sink(ctx, ln, tgt, dst, NULL, 0);
     }
@@ -846,6 +904,7 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
 static void lanes_clear(lanes *ln)
 {
     toggle__free(ln->saved);
+    toggle__free(ln->xsaved);
     toggle__free(ln->ring);
     toggle__free(ln->acc);
     memset(ln, 0, sizeof *ln);
@@ -861,9 +920,10 @@ static int lanes_init(lanes *ln, const tframe *f, size_t L)
     ln->nring = f->Hf + f->Hb + 1;
     size_t rowwords = f->C * ln->nw;
     ln->saved = toggle__calloc(f->nuk * rowwords, sizeof *ln->saved);
+    ln->xsaved = toggle__calloc(f->nx ? f->nx * ln->nw : 1, sizeof *ln->xsaved);
     ln->ring = toggle__calloc(ln->nring * rowwords, sizeof *ln->ring);
     ln->acc = toggle__calloc(ln->nw, sizeof *ln->acc);
-    if (!ln->saved || !ln->ring || !ln->acc) {
+    if (!ln->saved || !ln->xsaved || !ln->ring || !ln->acc) {
         lanes_clear(ln); /* the callers return at once: nothing is left behind */
         return toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer chase");
     }
@@ -907,7 +967,7 @@ static uint64_t eq_weight(const tframe *f, const rowpat *pt, size_t e, int64_t d
 static bool shift_invariant(tframe *f, size_t P)
 {
     size_t C = f->C;
-    if (f->all || P >= C || C % P)
+    if (f->all || f->nx || P >= C || C % P)
         return false;
     for (size_t r = 0; r < f->R; r++) {
         rowpat *pt;
@@ -1067,7 +1127,7 @@ static int solve_small(const toggle_system *ss, toggle_solution **small)
  * unknown i; then solve it by the engines on a dense system. */
 static int small_system(const toggle_system *s, tframe *f, toggle_solution **small)
 {
-    size_t m = f->nuk * f->C, L = m + 1;
+    size_t m = f->m, L = m + 1, mr = f->nuk * f->C;
     lanes ln;
     memset(&ln, 0, sizeof ln);
     uint64_t *resid = NULL, *E = NULL, *rhs = NULL;
@@ -1087,7 +1147,7 @@ static int small_system(const toggle_system *s, tframe *f, toggle_solution **sma
     size_t off = f->p == 2 ? 0 : 1;
     ln.blane = f->p == 2 ? m : 0;
     for (size_t i = 0; i < m; i++)
-        lane_set(&ln, ln.saved + i * ln.nw, i + off, 1);
+        lane_set(&ln, i < mr ? ln.saved + i * ln.nw : ln.xsaved + (i - mr) * ln.nw, i + off, 1);
     resid = toggle__calloc(m * ln.nw, sizeof *resid);
     if (f->p == 2) {
         rc = resid ? chase(&ln, true, s, resid, NULL, NULL)
@@ -1268,13 +1328,35 @@ static bool transfer_applies(const toggle_system *s, char *why, size_t len)
     return toggle__probe_prime(s, "transfer", why, len);
 }
 
-/* Pick the axis: the shorter frame rows first (fewer unknowns). */
+/* Pick the axis: the shorter frame rows first (fewer unknowns), an axis
+ * that peels without promotions before one that needs them, and of two
+ * axes with promotions the one with fewer unknowns (on a tie the board
+ * rows, whose canonical form comes from the tail). */
 static bool frame_pick(const toggle_system *s, tframe *f, bool *oom)
 {
     const toggle_graph *g = s->graph;
     bool first = g->rows < g->cols;
     *oom = false;
-    return frame_setup(s, first, f, oom) || frame_setup(s, !first, f, oom);
+    if (frame_setup(s, first, f, oom) && !f->nx)
+        return true;
+    if (*oom)
+        return false;
+    tframe o;
+    bool have = f->cls != NULL;
+    if (!frame_setup(s, !first, &o, oom)) {
+        if (have)
+            *oom = false; /* the first axis serves */
+        return have;
+    }
+    /* on a tie the board rows (the canonical form from the tail) */
+    if (have && o.nx && (f->m < o.m || (f->m == o.m && !f->tr))) {
+        frame_clear(&o);
+        return true;
+    }
+    if (have)
+        frame_clear(f);
+    *f = o;
+    return true;
 }
 
 /* The error of a failed frame_pick in estimate and solve. */
@@ -1298,10 +1380,11 @@ static bool transfer_probe(const toggle_system *s, char *why, size_t len)
                                 "block peels (singular or not triangular on both axes, or "
                                 "a stencil reaching more than %d rows)", TRANSFER_MAX_REACH);
     }
-    size_t m = f.nuk * f.C;
+    size_t m = f.m, nx = f.nx;
     frame_clear(&f);
-    /* the small system must be small: at most half the board's unknowns */
-    if (s->n > 64 && 2 * m > s->n)
+    /* the small system must be small: at most half the board's unknowns,
+     * a quarter when the peeling promotes unknowns */
+    if (s->n > 64 && (nx ? 4 : 2) * m > s->n)
         return toggle__probe_no(why, len, "the transfer engine's small system (%zu unknowns) "
                                 "is not small for %zu cells", m, s->n);
     return true;
@@ -1347,7 +1430,7 @@ static int known_nullity(const toggle_system *s, size_t bound, size_t *d)
 static unsigned __int128 lanes_bytes(const tframe *f, bool sliced, size_t L)
 {
     size_t rows = f->nuk + f->Hf + f->Hb + 1, nw = lane_words(f->p, L);
-    unsigned __int128 b = ((unsigned __int128)rows * f->C + 1) * nw * 8;
+    unsigned __int128 b = ((unsigned __int128)rows * f->C + 1 + f->nx) * nw * 8;
     if (sliced && L <= SLICED_MAX_LANES) {
         size_t CW = (f->C + 63) / 64, DW = (2 * f->C + 63) / 64 + 1;
         b += ((unsigned __int128)rows * L * DW + (unsigned __int128)(L + 1) * CW) * 8;
@@ -1369,7 +1452,7 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
     bool oom;
     if (!frame_pick(s, &f, &oom))
         return pick_error(oom);
-    size_t m = f.nuk * f.C, C = f.C, P = 0;
+    size_t m = f.m, C = f.C, P = 0;
     for (size_t q = 1; q <= 2 && !P; q++)
         if (shift_invariant(&f, q))
             P = q;
@@ -1379,7 +1462,7 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
         const rowpat *pt = &f.cls[c];
         if (pt->built)
             pat += (unsigned __int128)pt->start[C] * (sizeof(tentry) + sizeof(struct pterm))
-                 + (unsigned __int128)(6 * C + 2) * 8
+                 + (unsigned __int128)(7 * C + 2) * 8
                  + (pt->sterm ? SLICED_MAX_TERMS * (sizeof(struct sterm) + 8 * ((C + 63) / 64))
                               : 0);
     }
@@ -1540,11 +1623,14 @@ static void write_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row
 /* Lane l of the unknown rows := U[l] (L vectors of m values). */
 static void load_lanes(lanes *ln, const uint64_t *U, size_t m)
 {
-    memset(ln->saved, 0, m * ln->nw * sizeof *ln->saved);
+    size_t mr = ln->f->nuk * ln->f->C;
+    memset(ln->saved, 0, mr * ln->nw * sizeof *ln->saved);
+    memset(ln->xsaved, 0, (m - mr) * ln->nw * sizeof *ln->xsaved);
     for (size_t l = 0; l < ln->L; l++)
         for (size_t i = 0; i < m; i++)
             if (U[l * m + i])
-                lane_set(ln, ln->saved + i * ln->nw, l, U[l * m + i]);
+                lane_set(ln, i < mr ? ln->saved + i * ln->nw : ln->xsaved + (i - mr) * ln->nw, l,
+                         U[l * m + i]);
 }
 
 typedef struct {
@@ -1688,7 +1774,7 @@ static int transfer_solve(const toggle_system *s, toggle_solution *sol)
     memset(&ln, 0, sizeof ln);
     uint64_t *resid = NULL, *tmp = NULL, *U = NULL;
     bool full = false;
-    size_t m = f.nuk * f.C;
+    size_t m = f.m;
     int rc = small_system(s, &f, &small);
     if (rc)
         goto out;

@@ -144,6 +144,25 @@ END_TEST
 START_TEST(moore_all_boards) { all_boards(TOGGLE_GRID_MOORE, 12); }
 END_TEST
 
+/* Moore boards need promoted unknowns (the tridiagonal lead block does not
+ * peel for C >= 3): without a wrap the engine takes every one up to
+ * 12 x 12 but 1 x 1 (small system C + R - 1 <= N / 4, or N <= 64) over every prime,
+ * with and without self; check_board compares each with FLINT. */
+START_TEST(moore_open_handled)
+{
+    tu_rng rng = tu_rng_for(91);
+    handled = declined = 0;
+    for (uint32_t ns = 0; ns <= TOGGLE_GRID_NO_SELF; ns++)
+        for (size_t q = 0; q < NPRIMES; q++)
+            for (size_t r = 1; r <= 12; r++)
+                for (size_t c = 1; c <= 12; c++)
+                    if (r * c > 1) /* 1 x 1: no frame (declined on every lattice) */
+                        check_board(r, c, TOGGLE_GRID_MOORE | ns, primes[q], &rng);
+    ck_assert_msg(declined == 0, "transfer declined %zu open Moore boards", declined);
+    ck_assert_uint_eq(handled, 2 * NPRIMES * 143);
+}
+END_TEST
+
 /* Random stencils (offsets within 2 rows and columns, random weights) with
  * every wrap: transfer against FLINT on the stencil's own dense matrix. */
 START_TEST(random_stencils)
@@ -302,6 +321,7 @@ static Suite *suite(void)
     tcase_add_test(tc, hex_all_boards);
     tcase_add_test(tc, tri_all_boards);
     tcase_add_test(tc, moore_all_boards);
+    tcase_add_test(tc, moore_open_handled);
     tcase_add_test(tc, random_stencils);
     tcase_add_test(tc, torus_buchholz_formula);
     tcase_add_test(tc, torus_nullity_by_polynomials);
