@@ -190,6 +190,9 @@ size_t toggle__vecs_stride(size_t len, uint64_t k);
 bool toggle__vecs_bytes(size_t len, size_t count, uint64_t k, size_t *bytes);
 int toggle__vecs_init(toggle__vecs *v, size_t len, size_t count, uint64_t k);
 void toggle__vecs_clear(toggle__vecs *v);
+/* The last nonzero position of vector i, or SIZE_MAX when it is 0 (packed
+ * vectors a word at a time; their padding bits are zero). */
+size_t toggle__vecs_last_nonzero(const toggle__vecs *v, size_t i);
 static inline uint64_t *toggle__vecs_row(const toggle__vecs *v, size_t i)
 {
     return v->data + i * v->stride;

@@ -93,3 +93,18 @@ void toggle__bits_transpose(uint64_t *dst, size_t dstride, const uint64_t *src, 
         }
     }
 }
+
+size_t toggle__vecs_last_nonzero(const toggle__vecs *v, size_t i)
+{
+    if (v->packed) {
+        const uint64_t *w = toggle__vecs_row(v, i);
+        for (size_t q = v->stride; q-- > 0;)
+            if (w[q])
+                return q * 64 + 63 - (size_t)__builtin_clzll(w[q]);
+        return SIZE_MAX;
+    }
+    for (size_t t = v->len; t-- > 0;)
+        if (toggle__vecs_get(v, i, t))
+            return t;
+    return SIZE_MAX;
+}

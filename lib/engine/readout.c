@@ -171,22 +171,9 @@ static void note_mu(void *ctx, size_t i, size_t j, uint64_t v)
  * would cost m * n callbacks. */
 static int dense_mu(const toggle_system *s, size_t *rm)
 {
-    size_t n = s->n;
     for (size_t i = 0; i < s->m; i++) {
-        size_t j = n;
-        if (s->a.packed) {
-            const uint64_t *r = toggle__vecs_row(&s->a, i);
-            size_t w = n / 64 + (n % 64 != 0);
-            uint64_t last = n % 64 ? ((uint64_t)1 << (n % 64)) - 1 : ~(uint64_t)0;
-            uint64_t x = w ? r[w - 1] & last : 0;
-            while (w > 1 && !x)
-                x = r[--w - 1];
-            j = x ? (w - 1) * 64 + 64 - (size_t)__builtin_clzll((unsigned long long)x) : 0;
-        } else {
-            while (j && !toggle__vecs_get(&s->a, i, j - 1))
-                j--;
-        }
-        rm[i] = j;
+        size_t j = toggle__vecs_last_nonzero(&s->a, i);
+        rm[i] = j == SIZE_MAX ? 0 : j + 1;
     }
     return TOGGLE_OK;
 }

@@ -1213,22 +1213,6 @@ out:
 
 /* ---- the canonical form ----------------------------------------------------- */
 
-/* Last nonzero position of vector i, or SIZE_MAX. */
-static size_t last_nonzero(const toggle__vecs *v, size_t i)
-{
-    if (v->packed) {
-        const uint64_t *w = toggle__vecs_row(v, i);
-        for (size_t q = v->stride; q-- > 0;)
-            if (w[q])
-                return q * 64 + 63 - (size_t)__builtin_clzll(w[q]);
-        return SIZE_MAX;
-    }
-    for (size_t t = v->len; t-- > 0;)
-        if (toggle__vecs_get(v, i, t))
-            return t;
-    return SIZE_MAX;
-}
-
 /* dst -= f * src (vectors of the same vecs, or x against the kernel). */
 static void axpy(toggle__vecs *v, size_t dst, const toggle__vecs *sv, size_t src, uint64_t fct,
                  uint64_t k, size_t upto)
@@ -1269,7 +1253,7 @@ static int canonicalise(toggle_solution *sol)
         for (size_t i = 0; i < dn; i++) {
             if (used[i])
                 continue;
-            size_t l = last_nonzero(K, i);
+            size_t l = toggle__vecs_last_nonzero(K, i);
             if (l == SIZE_MAX) {
                 rc = toggle__error(TOGGLE_EINTERNAL, "transfer: kernel basis is dependent");
                 goto out;
