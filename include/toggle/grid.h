@@ -24,10 +24,13 @@ extern "C" {
  *  board: deg gcd(P_rows(x), P_cols(x + 1)) for the classic board and
  *  deg gcd(P_rows(x), P_cols(x)) without self (TOGGLE_GRID_NO_SELF), where
  *  P_0 = 1, P_1 = x, P_{j+1} = x P_j - P_{j-1}, each P_n built from its
- *  closed form. Cost O(M(n) log n) for n = max(rows, cols). Other boards
- *  (torus, cylinder, Moore, hex, tri) have no such formula here: their
- *  nullity comes from the AUTO engine (default memory budget), the transfer
- *  chase where it applies (docs/transfer.md), else full elimination.
+ *  closed form. Cost O(M(n) log n) for n = max(rows, cols). The torus
+ *  (TOGGLE_GRID_TORUS) and the cylinder (TOGGLE_GRID_CYLINDER), with or
+ *  without self, are also answered by polynomials, over F_p[y] / (y^cols - 1)
+ *  (docs/transfer.md), in O(M(cols) log rows). Other boards (Moore, hex, tri)
+ *  have no such formula here: their nullity comes from the AUTO engine
+ *  (default memory budget), the transfer chase where it applies
+ *  (docs/transfer.md), else full elimination.
  *  @param rows, cols  board shape, >= 1 (at most 2^28 each for the polynomial route)
  *  @param modulus     a prime p, 2 <= p <= TOGGLE_MAX_MODULUS
  *  @param flags       grid flags as for toggle_graph_new_grid()

@@ -269,6 +269,16 @@ static const ncase nullities[] = {
     {"torus 60x60 p=3", 60, 60, 3, TOGGLE_GRID_TORUS, 0},
     {"torus 100x100 p=2", 100, 100, 2, TOGGLE_GRID_TORUS, 0},
     {"cylinder 80x60 p=5", 80, 60, 5, TOGGLE_GRID_CYLINDER, NOPOLY},
+    {"cylinder 2000x1500 p=3", 2000, 1500, 3, TOGGLE_GRID_CYLINDER, NOPOLY},
+    /* F_2 without self needs 112 bytes per column, the estimate counts the
+     * 272 of the others: 2.6x */
+    {"cylinder 3000x3000 p=2 no-self", 3000, 3000, 2, TOGGLE_GRID_CYLINDER | TOGGLE_GRID_NO_SELF,
+     NOPOLY ? NOPOLY : 3.0},
+    {"cylinder 3000x3000 p=2", 3000, 3000, 2, TOGGLE_GRID_CYLINDER, NOPOLY},
+    {"cylinder 20000x200 p=7 no-self", 20000, 200, 7, TOGGLE_GRID_CYLINDER | TOGGLE_GRID_NO_SELF,
+     NOPOLY},
+    {"cylinder 200x20000 p=7", 200, 20000, 7, TOGGLE_GRID_CYLINDER, NOPOLY},
+    {"cylinder 1000000x50 p=3", 1000000, 50, 3, TOGGLE_GRID_CYLINDER, NOPOLY},
     {"hex 60x60 p=3", 60, 60, 3, TOGGLE_GRID_HEX, 0},
     {"tri 60x60 p=2", 60, 60, 2, TOGGLE_GRID_TRI, 0},
     {"moore 40x40 p=2", 40, 40, 2, TOGGLE_GRID_MOORE, 0},

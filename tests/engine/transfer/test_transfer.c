@@ -264,31 +264,35 @@ START_TEST(torus_buchholz_formula)
 }
 END_TEST
 
-/* The torus nullity by polynomials (toggle_grid_nullity, no elimination)
- * against this suite's own model: n - rank of tu_grid_matrix (tests/common,
- * its own Gauss elimination), every torus up to 12 x 12 (16 x 16 over F_2),
- * with and without self, over 2, 3, 5, 7 and a large prime. */
+/* The torus and cylinder nullities by polynomials (toggle_grid_nullity, no
+ * elimination) against this suite's own model: n - rank of tu_grid_matrix
+ * (tests/common, its own Gauss elimination), every torus and cylinder up to
+ * 12 x 12 (16 x 16 over F_2), with and without self, over 2, 3, 5, 7 and a
+ * large prime. */
 START_TEST(torus_nullity_by_polynomials)
 {
     size_t checked = 0;
+    static const uint32_t wraps[] = {TOGGLE_GRID_TORUS, TOGGLE_GRID_CYLINDER};
     for (size_t q = 0; q < NPRIMES; q++)
-        for (uint32_t ns = 0; ns <= TOGGLE_GRID_NO_SELF; ns++) {
+        for (size_t v = 0; v < 4; v++) { /* torus, cylinder; with self, without */
+            uint32_t wrap = wraps[v / 2], ns = v % 2 ? TOGGLE_GRID_NO_SELF : 0;
             size_t side = primes[q] == 2 ? 16 : primes[q] > 100 ? 8 : 12;
             for (size_t r = 1; r <= side; r++)
                 for (size_t c = 1; c <= side; c++) {
-                    uint32_t flags = TOGGLE_GRID_TORUS | ns;
+                    uint32_t flags = wrap | ns;
                     uint64_t *a = tu_grid_matrix(r, c, flags);
                     size_t want = r * c - tu_rank(a, r * c, r * c, primes[q]), got = 0;
                     free(a);
                     ck_assert_int_eq(toggle_grid_nullity(r, c, primes[q], flags, &got),
                                      TOGGLE_OK);
-                    ck_assert_msg(got == want, "torus %zux%zu%s mod %llu: nullity %zu, own "
-                                  "elimination %zu", r, c, ns ? " no-self" : "",
+                    ck_assert_msg(got == want, "%s %zux%zu%s mod %llu: nullity %zu, own "
+                                  "elimination %zu", wrap == TOGGLE_GRID_TORUS ? "torus" : "cylinder",
+                                  r, c, ns ? " no-self" : "",
                                   (unsigned long long)primes[q], got, want);
                     checked++;
                 }
         }
-    printf("torus nullity by polynomials: %zu boards agree with elimination\n", checked);
+    printf("torus and cylinder nullity by polynomials: %zu boards agree with elimination\n", checked);
 }
 END_TEST
 
