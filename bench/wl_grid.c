@@ -246,6 +246,10 @@ static const board_arg boards[] = {
     {400, 401, 3, C, NULL, 0}, {400, 401, 3, A, NULL, TOGGLE_GRID_MOORE},
     /* 40: Moore 400 x 400 over F_3 (nullity 0) against the classic 400 x 400 */
     {400, 400, 3, A, NULL, TOGGLE_GRID_MOORE},
+    /* 41..44: boards wider than tall (the chase runs on the transpose) against
+     * the same board tall */
+    {200000, 200, 2, C, NULL, 0}, {200, 200000, 2, C, NULL, 0},
+    {30000, 300, 7, C, NULL, 0}, {300, 30000, 7, C, NULL, 0},
 #undef A
 };
 /* The chase on 1 and 2 threads (TOGGLE_OPT_THREADS; compare wall time). */
@@ -334,6 +338,10 @@ static const bench_workload grid_workloads[] = {
     THREADS("grid/threads/f2/4000/t2", "grid/threads/f2/4000", "t2", 0, 7, 3),
     THREADS("grid/threads/p3/2000/t1", "grid/threads/p3/2000", "t1", 0, 7, 4),
     THREADS("grid/threads/p3/2000/t2", "grid/threads/p3/2000", "t2", 0, 7, 5),
+    BOARD("grid/wide/f2/200x200000/tall", "grid/wide/f2/200x200000", "tall", "tall", 0, 3, 41),
+    BOARD("grid/wide/f2/200x200000/wide", "grid/wide/f2/200x200000", "wide", "tall", 0, 3, 42),
+    BOARD("grid/wide/p7/300x30000/tall", "grid/wide/p7/300x30000", "tall", "tall", 0, 3, 43),
+    BOARD("grid/wide/p7/300x30000/wide", "grid/wide/p7/300x30000", "wide", "tall", 0, 3, 44),
     BOARD("grid/topo/p3/400x401/classic", "grid/topo/p3/400x401", "classic", "classic", 0, 3, 38),
     BOARD("grid/topo/p3/400x401/moore", "grid/topo/p3/400x401", "moore", "classic", 0, 3, 39),
     {"grid/nullity-torus/f2/1000/classic", "grid/nullity-torus/f2/1000", "classic", "classic", 1,

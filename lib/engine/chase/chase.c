@@ -32,6 +32,8 @@ static size_t cell_index(const frame *f, size_t r, size_t j)
 typedef struct {
     size_t lo, hi, slo, shi;
     void *cur, *nxt, *prv, *bl;
+    uint64_t *tb, *ts, *tc; /* transposed frames: 64-row tiles of b and of the stored
+                             * rows (F_2: and their columns; 64 n words each) */
 } seg;
 
 /* Frame rows r0, r0 - 1, ..., r0 - nrows + 1: store each (when f->out), then
@@ -49,14 +51,14 @@ static void or_word(uint64_t *p, uint64_t v, bool atomic)
 
 /* ---- F_2: 64 cells per word ---------------------------------------------- */
 
-/* Words [wlo, whi) of the right-hand side of frame row r. */
+/* Words [wlo, whi) of the right-hand side of frame row r; not transposed. */
 static void gf2_load_b(const frame *f, size_t r, uint64_t *bw, size_t wlo, size_t whi)
 {
     size_t n = whi - wlo, C = f->C, W = (C + 63) / 64;
     memset(bw, 0, n * sizeof *bw);
     if (!f->b)
         return;
-    if (!f->tr) {
+    {
         /* bits [r C + 64 wlo, ...) of the packed right-hand side */
         const uint64_t *src = toggle__vecs_row(f->b, 0);
         size_t off = board_row(f, r) * C + 64 * wlo, q = off >> 6;
@@ -69,10 +71,6 @@ static void gf2_load_b(const frame *f, size_t r, uint64_t *bw, size_t wlo, size_
         }
         if (whi == W && (C & 63))
             bw[n - 1] &= ((uint64_t)1 << (C & 63)) - 1;
-    } else {
-        size_t end = 64 * whi < C ? 64 * whi : C;
-        for (size_t j = 64 * wlo; j < end; j++)
-            bw[(j >> 6) - wlo] |= toggle__vecs_get(f->b, 0, cell_index(f, r, j)) << (j & 63);
     }
 }
 
@@ -95,44 +93,91 @@ static void put_bits(uint64_t *dst, size_t off, const uint64_t *src, size_t nbit
     }
 }
 
-/* Store words [slo, shi) of frame row r (x: word slo). */
+/* Store words [slo, shi) of frame row r (x: word slo); not transposed. */
 static void gf2_store(const frame *f, size_t r, const uint64_t *x, size_t slo, size_t shi)
 {
     uint64_t *dst = toggle__vecs_row(f->out, f->outvec);
     size_t c0 = 64 * slo, c1 = 64 * shi < f->C ? 64 * shi : f->C;
-    if (!f->tr) {
-        put_bits(dst, board_row(f, r) * f->C + c0, x, c1 - c0, f->shared);
-        return;
-    }
-    for (size_t j = c0; j < c1; j++)
-        if ((x[(j - c0) >> 6] >> (j & 63)) & 1) {
-            size_t t = cell_index(f, r, j);
-            or_word(&dst[t >> 6], (uint64_t)1 << (t & 63), f->shared);
-        }
+    put_bits(dst, board_row(f, r) * f->C + c0, x, c1 - c0, f->shared);
+}
+
+/* 64 bits of v from bit offset off (bits past the vector's last word read 0). */
+static uint64_t bits_from(const uint64_t *v, size_t words, size_t off)
+{
+    size_t q = off >> 6;
+    unsigned sh = off & 63;
+    uint64_t lo = q < words ? v[q] >> sh : 0;
+    uint64_t hi = (sh && q + 1 < words) ? v[q + 1] << (64 - sh) : 0;
+    return lo | hi;
+}
+
+/* Transposed frames: frame row r is board column r', frame cell (r, j) is
+ * board bit j R + r'. A block of nb <= 64 consecutive frame rows covers
+ * board bits [j R + base, j R + base + nb) of every board row j: read and
+ * written as one run per j through a 64 x 64 bit transpose, instead of one
+ * scattered bit per cell. Tile row t holds frame row r' = base + t. */
+static void gf2_tile_load_b(const frame *f, const seg *g, size_t base, size_t nb)
+{
+    size_t n = g->hi - g->lo, j0 = 64 * g->lo, j1 = 64 * g->hi < f->C ? 64 * g->hi : f->C;
+    uint64_t mask = nb == 64 ? ~(uint64_t)0 : ((uint64_t)1 << nb) - 1;
+    const uint64_t *src = toggle__vecs_row(f->b, 0);
+    size_t words = f->b->stride;
+    for (size_t j = j0; j < j1; j++)
+        g->tc[j - j0] = bits_from(src, words, j * f->R + base) & mask;
+    toggle__bits_transpose(g->tb, n, g->tc, 1, j1 - j0, 64);
+}
+
+static void gf2_tile_store(const frame *f, const seg *g, size_t base, size_t nb)
+{
+    size_t own = g->shi - g->slo, j0 = 64 * g->slo, j1 = 64 * g->shi < f->C ? 64 * g->shi : f->C;
+    uint64_t *dst = toggle__vecs_row(f->out, f->outvec);
+    toggle__bits_transpose(g->tc, 1, g->ts, own, 64, j1 - j0);
+    for (size_t j = j0; j < j1; j++)
+        if (g->tc[j - j0])
+            put_bits(dst, j * f->R + base, &g->tc[j - j0], nb, f->shared);
 }
 
 static void gf2_seg(const frame *f, seg *g, size_t r0, size_t nrows)
 {
-    size_t C = f->C, W = (C + 63) / 64, n = g->hi - g->lo;
+    size_t C = f->C, W = (C + 63) / 64, n = g->hi - g->lo, own = g->shi - g->slo;
     uint64_t *cur = g->cur, *nxt = g->nxt, *prv = g->prv, *bw = g->bl;
     uint64_t last = (g->hi == W && (C & 63)) ? ((uint64_t)1 << (C & 63)) - 1 : ~(uint64_t)0;
     uint64_t dm = f->d ? ~(uint64_t)0 : 0;
-    for (size_t k = 0; k < nrows; k++) {
-        size_t r = r0 - k;
-        if (f->out)
-            gf2_store(f, r, cur + (g->slo - g->lo), g->slo, g->shi);
-        gf2_load_b(f, r, bw, g->lo, g->hi);
-        /* x_{r-1} = b_r + T x_r + x_{r+1}: T adds left, right and (d) self. */
-        for (size_t i = 0; i < n; i++) {
-            uint64_t left = (cur[i] << 1) | (i ? cur[i - 1] >> 63 : 0);
-            uint64_t right = (cur[i] >> 1) | (i + 1 < n ? cur[i + 1] << 63 : 0);
-            prv[i] = bw[i] ^ left ^ right ^ (cur[i] & dm) ^ nxt[i];
+    for (size_t k0 = 0; k0 < nrows; k0 += 64) {
+        size_t nb = nrows - k0 < 64 ? nrows - k0 : 64;
+        /* the block's frame rows r0 - k0 ... r0 - k0 - nb + 1, board rows from base */
+        size_t ra = board_row(f, r0 - k0), rb = board_row(f, r0 - k0 - nb + 1);
+        size_t base = ra < rb ? ra : rb;
+        if (f->tr && f->b)
+            gf2_tile_load_b(f, g, base, nb);
+        if (f->tr && f->out)
+            memset(g->ts, 0, 64 * own * sizeof *g->ts);
+        for (size_t k = k0; k < k0 + nb; k++) {
+            size_t r = r0 - k, t = board_row(f, r) - base;
+            if (f->out && !f->tr)
+                gf2_store(f, r, cur + (g->slo - g->lo), g->slo, g->shi);
+            else if (f->out)
+                memcpy(g->ts + t * own, cur + (g->slo - g->lo), own * sizeof *cur);
+            if (!f->tr)
+                gf2_load_b(f, r, bw, g->lo, g->hi);
+            else if (f->b)
+                memcpy(bw, g->tb + t * n, n * sizeof *bw);
+            else
+                memset(bw, 0, n * sizeof *bw);
+            /* x_{r-1} = b_r + T x_r + x_{r+1}: T adds left, right and (d) self. */
+            for (size_t i = 0; i < n; i++) {
+                uint64_t left = (cur[i] << 1) | (i ? cur[i - 1] >> 63 : 0);
+                uint64_t right = (cur[i] >> 1) | (i + 1 < n ? cur[i + 1] << 63 : 0);
+                prv[i] = bw[i] ^ left ^ right ^ (cur[i] & dm) ^ nxt[i];
+            }
+            prv[n - 1] &= last;
+            uint64_t *tmp = nxt;
+            nxt = cur;
+            cur = prv;
+            prv = tmp;
         }
-        prv[n - 1] &= last;
-        uint64_t *t = nxt;
-        nxt = cur;
-        cur = prv;
-        prv = t;
+        if (f->tr && f->out)
+            gf2_tile_store(f, g, base, nb);
     }
     g->cur = cur;
     g->nxt = nxt;
@@ -140,60 +185,165 @@ static void gf2_seg(const frame *f, seg *g, size_t r0, size_t nrows)
 }
 
 /* ---- odd p and composite k: narrow lanes with lazy reduction --------------- */
+/* Unit i of a row of us-byte lanes. */
+static inline uint64_t unit_get(const void *row, size_t us, size_t i)
+{
+    switch (us) {
+    case 2: return ((const uint16_t *)row)[i];
+    case 4: return ((const uint32_t *)row)[i];
+    default: return ((const uint64_t *)row)[i];
+    }
+}
+
+static inline void unit_set(void *row, size_t us, size_t i, uint64_t v)
+{
+    switch (us) {
+    case 2: ((uint16_t *)row)[i] = (uint16_t)v; break;
+    case 4: ((uint32_t *)row)[i] = (uint32_t)v; break;
+    default: ((uint64_t *)row)[i] = v; break;
+    }
+}
+
+/* Store frame row r (x: its units [slo, shi)); transposed frames into tile
+ * row t, written out by lane_tile_store. */
+static void lane_store(const frame *f, const seg *g, size_t us, size_t r, size_t t, const void *x)
+{
+    size_t own = g->shi - g->slo;
+    if (f->tr) {
+        memcpy((unsigned char *)g->ts + t * own * us, x, own * us);
+        return;
+    }
+    toggle__vecs *o = f->out;
+    size_t at = board_row(f, r) * f->C + g->slo;
+    unsigned char *row = (unsigned char *)toggle__vecs_row(o, f->outvec);
+    if (o->width == 8 * us) {
+        memcpy(row + at * us, x, own * us);
+    } else if (o->width == 8 && us == 2) {
+        for (size_t i = 0; i < own; i++)
+            row[at + i] = (unsigned char)((const uint16_t *)x)[i];
+    } else {
+        for (size_t i = 0; i < own; i++)
+            toggle__vecs_set(o, f->outvec, at + i, unit_get(x, us, i));
+    }
+}
+
+/* The right-hand side of frame row r into bl (units [lo, hi)); transposed
+ * frames from tile row t (lane_tile_load_b). */
+static void lane_load_b(const frame *f, const seg *g, size_t us, size_t r, size_t t, void *bl)
+{
+    size_t n = g->hi - g->lo;
+    if (!f->b) {
+        memset(bl, 0, n * us);
+        return;
+    }
+    if (f->tr) {
+        memcpy(bl, (const unsigned char *)g->tb + t * n * us, n * us);
+        return;
+    }
+    size_t at = board_row(f, r) * f->C + g->lo;
+    const unsigned char *row = (const unsigned char *)toggle__vecs_row(f->b, 0);
+    if (f->b->width == 8 * us) {
+        memcpy(bl, row + at * us, n * us);
+    } else if (f->b->width == 8 && us == 2) {
+        for (size_t i = 0; i < n; i++)
+            ((uint16_t *)bl)[i] = row[at + i];
+    } else {
+        for (size_t i = 0; i < n; i++)
+            unit_set(bl, us, i, toggle__vecs_get(f->b, 0, at + i));
+    }
+}
+
+/* Transposed frames, a block of nb <= 64 frame rows from board column base:
+ * cell j of tile row t is board cell j R + base + t, so each board row j is
+ * read or written as one run of nb entries instead of nb scattered ones. */
+static void lane_tile_load_b(const frame *f, const seg *g, size_t us, size_t base, size_t nb)
+{
+    size_t n = g->hi - g->lo;
+    const toggle__vecs *b = f->b;
+    const unsigned char *row = (const unsigned char *)toggle__vecs_row(b, 0);
+    /* 32 board rows at a time: their runs stay in L1 while t goes by */
+    for (size_t j0 = g->lo; j0 < g->hi; j0 += 32) {
+        size_t jn = g->hi - j0 < 32 ? g->hi - j0 : 32;
+        for (size_t t = 0; t < nb; t++) {
+            unsigned char *dst = (unsigned char *)g->tb + t * n * us;
+            if (b->width == 8 && us == 2)
+                for (size_t jj = 0; jj < jn; jj++)
+                    ((uint16_t *)dst)[j0 - g->lo + jj] = row[(j0 + jj) * f->R + base + t];
+            else
+                for (size_t jj = 0; jj < jn; jj++)
+                    unit_set(dst, us, j0 - g->lo + jj,
+                             toggle__vecs_get(b, 0, (j0 + jj) * f->R + base + t));
+        }
+    }
+}
+
+static void lane_tile_store(const frame *f, const seg *g, size_t us, size_t base, size_t nb)
+{
+    size_t own = g->shi - g->slo;
+    toggle__vecs *o = f->out;
+    unsigned char *row = (unsigned char *)toggle__vecs_row(o, f->outvec);
+    for (size_t j0 = g->slo; j0 < g->shi; j0 += 32) {
+        size_t jn = g->shi - j0 < 32 ? g->shi - j0 : 32;
+        for (size_t t = 0; t < nb; t++) {
+            const unsigned char *src = (const unsigned char *)g->ts + t * own * us;
+            if (o->width == 8 && us == 2)
+                for (size_t jj = 0; jj < jn; jj++)
+                    row[(j0 + jj) * f->R + base + t] =
+                        (unsigned char)((const uint16_t *)src)[j0 - g->slo + jj];
+            else
+                for (size_t jj = 0; jj < jn; jj++)
+                    toggle__vecs_set(o, f->outvec, (j0 + jj) * f->R + base + t,
+                                     unit_get(src, us, j0 - g->slo + jj));
+        }
+    }
+}
+
 /* Each new cell is b + 4p - (four terms < p), below 5p, brought under p by
  * three branch-free min(v, v - m) steps; the lane type is the narrowest with
  * 5p <= 2^bits, so 16-bit lanes serve p <= 13107 and gcc vectorises the loop
  * for the baseline ISA (SSE2 on x86-64; see docs/grid.md). For k = 2^e the
- * lanes wrap and keep e bits. */
+ * lanes wrap and keep e bits. Rows go in blocks of 64 (transposed frames'
+ * tiles). */
 #define DEFINE_LANE_SEG(NAME, T, POW2)                                               \
     static void NAME(const frame *f, seg *g, size_t r0, size_t nrows)                \
     {                                                                                \
-        size_t C = f->C, lo = g->lo, n = g->hi - g->lo;                              \
+        size_t lo = g->lo, n = g->hi - g->lo;                                        \
         T *cur = g->cur, *nxt = g->nxt, *prv = g->prv, *bl = g->bl;                  \
         const T p1 = (T)f->p, p2 = (T)(2 * f->p), p4 = (T)(4 * f->p);                 \
         const T dm = f->d ? (T)~(T)0 : 0;                                            \
         const T mask = (T)(f->p - 1);                                                \
-        for (size_t k = 0; k < nrows; k++) {                                         \
-            size_t r = r0 - k;                                                       \
-            if (f->out) {                                                            \
-                toggle__vecs *o = f->out;                                            \
-                size_t s0 = g->slo, s1 = g->shi;                                     \
-                if (!f->tr && o->width == 8 * sizeof(T)) {                           \
-                    memcpy((T *)toggle__vecs_row(o, f->outvec) + board_row(f, r) * C + s0, \
-                           cur + 1 + (s0 - lo), (s1 - s0) * sizeof(T));              \
-                } else {                                                             \
-                    for (size_t j = s0; j < s1; j++)                                 \
-                        toggle__vecs_set(o, f->outvec, cell_index(f, r, j),          \
-                                         cur[1 + j - lo]);                           \
+        for (size_t k0 = 0; k0 < nrows; k0 += 64) {                                  \
+            size_t nb = nrows - k0 < 64 ? nrows - k0 : 64;                           \
+            size_t ra = board_row(f, r0 - k0), rb = board_row(f, r0 - k0 - nb + 1); \
+            size_t base = ra < rb ? ra : rb;                                         \
+            if (f->tr && f->b)                                                       \
+                lane_tile_load_b(f, g, sizeof(T), base, nb);                         \
+            for (size_t k = k0; k < k0 + nb; k++) {                                  \
+                size_t r = r0 - k, t = board_row(f, r) - base;                       \
+                if (f->out)                                                          \
+                    lane_store(f, g, sizeof(T), r, t, cur + 1 + (g->slo - lo));      \
+                lane_load_b(f, g, sizeof(T), r, t, bl);                              \
+                for (size_t j = 0; j < n; j++) {                                     \
+                    T s = (T)(cur[j] + cur[j + 2] + (T)(cur[j + 1] & dm) + nxt[j + 1]); \
+                    T v;                                                             \
+                    if (POW2) {                                                      \
+                        v = (T)((T)(bl[j] - s) & mask);                              \
+                    } else {                                                         \
+                        T u;                                                         \
+                        v = (T)(bl[j] + p4 - s);                                     \
+                        u = (T)(v - p4); v = u < v ? u : v;                          \
+                        u = (T)(v - p2); v = u < v ? u : v;                          \
+                        u = (T)(v - p1); v = u < v ? u : v;                          \
+                    }                                                                \
+                    prv[j + 1] = v;                                                  \
                 }                                                                    \
+                T *tmp = nxt;                                                        \
+                nxt = cur;                                                           \
+                cur = prv;                                                           \
+                prv = tmp;                                                           \
             }                                                                        \
-            if (!f->b) {                                                             \
-                memset(bl, 0, n * sizeof(T));                                        \
-            } else if (!f->tr && f->b->width == 8 * sizeof(T)) {                    \
-                memcpy(bl, (const T *)toggle__vecs_row(f->b, 0) + board_row(f, r) * C + lo, \
-                       n * sizeof(T));                                               \
-            } else {                                                                 \
-                for (size_t j = 0; j < n; j++)                                       \
-                    bl[j] = (T)toggle__vecs_get(f->b, 0, cell_index(f, r, lo + j));  \
-            }                                                                        \
-            for (size_t j = 0; j < n; j++) {                                         \
-                T s = (T)(cur[j] + cur[j + 2] + (T)(cur[j + 1] & dm) + nxt[j + 1]);  \
-                T v;                                                                 \
-                if (POW2) {                                                          \
-                    v = (T)((T)(bl[j] - s) & mask);                                  \
-                } else {                                                             \
-                    T u;                                                             \
-                    v = (T)(bl[j] + p4 - s);                                         \
-                    u = (T)(v - p4); v = u < v ? u : v;                              \
-                    u = (T)(v - p2); v = u < v ? u : v;                              \
-                    u = (T)(v - p1); v = u < v ? u : v;                              \
-                }                                                                    \
-                prv[j + 1] = v;                                                      \
-            }                                                                        \
-            T *t = nxt;                                                              \
-            nxt = cur;                                                               \
-            cur = prv;                                                               \
-            prv = t;                                                                 \
+            if (f->tr && f->out)                                                     \
+                lane_tile_store(f, g, sizeof(T), base, nb);                          \
         }                                                                            \
         g->cur = cur;                                                                \
         g->nxt = nxt;                                                                \
@@ -302,19 +452,33 @@ static void units_to(const kern *k, const void *src, uint64_t *v, size_t C)
     }
 }
 
-/* Bytes of one segment's four rows of n units. */
+/* Bytes of one segment's four rows of n units, and for F_2 its three tiles
+ * of 64 rows (transposed frames). */
 static size_t seg_bytes(const kern *k, size_t n)
 {
-    return 4 * (n + 2 * k->pad) * k->us;
+    size_t row = (n + 2 * k->pad) * k->us, row8 = (row + 7) & ~(size_t)7;
+    size_t tiles = k->fn == gf2_seg ? 3 * 64 * n * sizeof(uint64_t)
+                 : k->fn == seg_big ? 0 : 8 + 2 * 64 * row8;
+    return 4 * row + tiles;
 }
 
 static void seg_place(const kern *k, seg *g, unsigned char *buf)
 {
-    size_t row = (g->hi - g->lo + 2 * k->pad) * k->us;
+    size_t n = g->hi - g->lo, row = (n + 2 * k->pad) * k->us;
     g->cur = buf;
     g->nxt = buf + row;
     g->prv = buf + 2 * row;
     g->bl = buf + 3 * row;
+    g->tb = g->ts = g->tc = NULL;
+    if (k->fn == gf2_seg) {
+        g->tb = (uint64_t *)(void *)(buf + 4 * row);
+        g->ts = g->tb + 64 * n;
+        g->tc = g->ts + 64 * n;
+    } else if (k->fn != seg_big) { /* 8-byte aligned tiles after the rows */
+        size_t at = (size_t)(-(uintptr_t)(buf + 4 * row) & 7), row8 = (row + 7) & ~(size_t)7;
+        g->tb = (uint64_t *)(void *)(buf + 4 * row + at);
+        g->ts = g->tb + 64 * row8 / sizeof(uint64_t);
+    }
 }
 
 /* ---- threads: column strips with halos -------------------------------------- */
@@ -417,7 +581,7 @@ static void chase_run(const frame *f, const uint64_t *w, uint64_t *virt, void *w
     unsigned nt = toggle__pool_threads(f->pool);
     if (strips_pay(f, &k, nt) && chase_strips(f, &k, w, virt, nt))
         return;
-    seg g = {0, k.units, 0, k.units, NULL, NULL, NULL, NULL};
+    seg g = {0, k.units, 0, k.units, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     memset(work, 0, seg_bytes(&k, k.units));
     seg_place(&k, &g, work);
     units_from(&k, (unsigned char *)g.cur + k.pad * k.us, w, f->C);
@@ -488,42 +652,23 @@ static int chase_estimate(const toggle_system *s, uint64_t *bytes)
     return TOGGLE_OK;
 }
 
-/* dst -= f * src over whole board vectors. */
-static void vec_axpy(toggle__vecs *v, size_t dst, const toggle__vecs *sv, size_t src,
-                     uint64_t f, uint64_t k)
+/* dst ^= src over packed board vectors (F_2). */
+static void vec_xor(toggle__vecs *v, size_t dst, size_t src)
 {
     uint64_t *d = toggle__vecs_row(v, dst);
-    const uint64_t *s = toggle__vecs_row(sv, src);
-    if (v->packed) {
-        if (f & 1)
-            for (size_t i = 0; i < v->stride; i++)
-                d[i] ^= s[i];
-        return;
-    }
-    for (size_t i = 0; i < v->len; i++) {
-        uint64_t si = toggle__vecs_get(sv, src, i);
-        if (si)
-            toggle__vecs_set(v, dst, i, toggle__submod(toggle__vecs_get(v, dst, i),
-                                                       toggle__mulmod(f, si, k), k));
-    }
-}
-
-static void vec_scale(toggle__vecs *v, size_t i, uint64_t f, uint64_t k)
-{
-    if (v->packed)
-        return; /* f = 1 */
-    for (size_t t = 0; t < v->len; t++)
-        toggle__vecs_set(v, i, t, toggle__mulmod(toggle__vecs_get(v, i, t), f, k));
+    const uint64_t *s = toggle__vecs_row(v, src);
+    for (size_t i = 0; i < v->stride; i++)
+        d[i] ^= s[i];
 }
 
 /* A transposed chase gives the kernel basis canonical for the column-major
  * order. The row-major canonical basis has unit vectors on the last dn cells
- * of the last board row (the same argument, docs/grid.md): bring it there by
- * Gauss-Jordan on those dn coordinates, then clear them in the particular. */
+ * of the last board row (the same argument, docs/grid.md): over F_2 bring it
+ * there by Gauss-Jordan on those dn coordinates of the packed board vectors,
+ * then clear them in the particular (odd p: rechase_canonical). */
 static int recanonicalise(toggle_solution *sol, size_t brows, size_t bcols, size_t dn)
 {
-    uint64_t k = sol->k;
-    toggle__vecs *K = &sol->kernel;
+    toggle__vecs *K = &sol->kernel, *X = &sol->x;
     size_t base = (brows - 1) * bcols + (bcols - dn);
     for (size_t j = 0; j < dn; j++) {
         size_t piv = j;
@@ -533,19 +678,18 @@ static int recanonicalise(toggle_solution *sol, size_t brows, size_t bcols, size
             return toggle__error(TOGGLE_EINTERNAL, "grid kernel is not unit on the last row");
         if (piv != j)
             toggle__vecs_swap(K, piv, j);
-        vec_scale(K, j, toggle__invmod(toggle__vecs_get(K, j, base + j), k), k);
-        for (size_t i = 0; i < dn; i++) {
-            uint64_t f = i == j ? 0 : toggle__vecs_get(K, i, base + j);
-            if (f)
-                vec_axpy(K, i, K, j, f, k);
-        }
+        for (size_t i = 0; i < dn; i++)
+            if (i != j && toggle__vecs_get(K, i, base + j))
+                vec_xor(K, i, j);
     }
     if (sol->solvable)
-        for (size_t j = 0; j < dn; j++) {
-            uint64_t f = toggle__vecs_get(&sol->x, 0, base + j);
-            if (f)
-                vec_axpy(&sol->x, 0, K, j, f, k);
-        }
+        for (size_t j = 0; j < dn; j++)
+            if (toggle__vecs_get(X, 0, base + j)) {
+                uint64_t *d = toggle__vecs_row(X, 0);
+                const uint64_t *s = toggle__vecs_row(K, j);
+                for (size_t i = 0; i < X->stride; i++)
+                    d[i] ^= s[i];
+            }
     return TOGGLE_OK;
 }
 
@@ -555,6 +699,97 @@ static bool all_zero(const uint64_t *v, size_t n)
         if (v[i])
             return false;
     return true;
+}
+
+/* row_i -= fct * row_j over n values mod p */
+static void small_axpy(uint64_t *ri, const uint64_t *rj, uint64_t fct, size_t n, uint64_t p)
+{
+    for (size_t t = 0; t < n; t++)
+        if (rj[t])
+            ri[t] = toggle__submod(ri[t], toggle__mulmod(fct, rj[t], p), p);
+}
+
+/* recanonicalise for lanes (odd p): the same change of basis, found from the
+ * chased kernel's values on the dn cells, but applied to the kernel's start
+ * rows (dn x C values, Gauss-Jordan on [M | rows]) and the board vectors
+ * chased again from them, and the particular chased again from its start
+ * row less its part on those cells: dn + 1 more chases instead of dn^2 + dn
+ * axpys over whole board vectors. */
+static int rechase_canonical(const toggle_system *s, toggle_solution *sol, frame *f,
+                             toggle__chase_fn chase, const uint64_t *w, uint64_t *kern, size_t dn,
+                             uint64_t *virt, void *work)
+{
+    uint64_t p = f->p;
+    size_t C = f->C, cols = s->graph->cols;
+    size_t base = (s->graph->rows - 1) * cols + (cols - dn);
+    toggle__vecs *K = &sol->kernel;
+    uint64_t *M = toggle__malloc_array(dn, (dn + C) * sizeof *M);
+    if (!M)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for the grid kernel's change of basis");
+    size_t wd = dn + C; /* row i: M's row (dn values), then kern row i (C values) */
+    for (size_t i = 0; i < dn; i++) {
+        for (size_t j = 0; j < dn; j++)
+            M[i * wd + j] = toggle__vecs_get(K, i, base + j);
+        memcpy(M + i * wd + dn, kern + i * C, C * sizeof *M);
+    }
+    int rc = TOGGLE_OK;
+    for (size_t j = 0; j < dn && !rc; j++) {
+        size_t piv = j;
+        while (piv < dn && M[piv * wd + j] == 0)
+            piv++;
+        if (piv == dn) {
+            rc = toggle__error(TOGGLE_EINTERNAL, "grid kernel is not unit on the last row");
+            break;
+        }
+        for (size_t t = 0; piv != j && t < wd; t++) {
+            uint64_t tmp = M[piv * wd + t];
+            M[piv * wd + t] = M[j * wd + t];
+            M[j * wd + t] = tmp;
+        }
+        uint64_t inv = toggle__invmod(M[j * wd + j], p);
+        for (size_t t = 0; t < wd; t++)
+            M[j * wd + t] = toggle__mulmod(M[j * wd + t], inv, p);
+        for (size_t i = 0; i < dn; i++)
+            if (i != j && M[i * wd + j])
+                small_axpy(M + i * wd, M + j * wd, M[i * wd + j], wd, p);
+    }
+    /* the particular's start row less its part on the cells */
+    uint64_t *wx = NULL;
+    if (!rc && sol->solvable) {
+        wx = toggle__malloc_array(C, sizeof *wx);
+        if (!wx)
+            rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the grid chase");
+        else {
+            memcpy(wx, w, C * sizeof *wx);
+            for (size_t j = 0; j < dn; j++)
+                small_axpy(wx, M + j * wd + dn, toggle__vecs_get(&sol->x, 0, base + j), C, p);
+        }
+    }
+    f->b = NULL;
+    f->out = K;
+    for (size_t i = 0; i < dn && !rc; i++) {
+        f->outvec = i;
+        chase(f, M + i * wd + dn, virt, work);
+        if (!all_zero(virt, C))
+            rc = toggle__error(TOGGLE_EINTERNAL, "grid chase: kernel vector leaves a residue");
+        for (size_t j = 0; j < dn && !rc; j++)
+            if (toggle__vecs_get(K, i, base + j) != (i == j))
+                rc = toggle__error(TOGGLE_EINTERNAL, "grid kernel is not unit on the last row");
+    }
+    if (!rc && wx) {
+        f->b = &s->b;
+        f->out = &sol->x;
+        f->outvec = 0;
+        chase(f, wx, virt, work);
+        if (!all_zero(virt, C))
+            rc = toggle__error(TOGGLE_EINTERNAL, "grid chase: particular solution leaves a residue");
+        for (size_t j = 0; j < dn && !rc; j++)
+            if (toggle__vecs_get(&sol->x, 0, base + j))
+                rc = toggle__error(TOGGLE_EINTERNAL, "grid particular is not 0 on the free cells");
+    }
+    toggle__free(wx);
+    toggle__free(M);
+    return rc;
 }
 
 static int chase_solve(const toggle_system *s, toggle_solution *sol)
@@ -614,7 +849,9 @@ static int chase_solve(const toggle_system *s, toggle_solution *sol)
             goto out;
         }
     }
-    if (f.tr && dn)
+    if (f.tr && dn && !sol->kernel.packed)
+        rc = rechase_canonical(s, sol, &f, chase, w, kern, dn, virt, work);
+    else if (f.tr && dn)
         rc = recanonicalise(sol, s->graph->rows, s->graph->cols, dn);
 out:
     toggle__pool_free(f.pool);
