@@ -21,6 +21,7 @@
 
 #include "engine/engine.h"
 #include "engine/flint/poly.h"
+#include "engine/transfer/ring.h"
 
 /* The dense engine of this build for the small systems: FLINT, or the
  * library's own without FLINT (-Dflint=disabled). */
@@ -1745,7 +1746,7 @@ out:
     return rc;
 }
 
-static int transfer_solve(const toggle_system *s, toggle_solution *sol)
+int toggle__transfer_lanes_solve(const toggle_system *s, toggle_solution *sol)
 {
     if (!is_board(s))
         return TRANSFER_SMALL_ENGINE.solve(s, sol);
@@ -1764,18 +1765,7 @@ static int transfer_solve(const toggle_system *s, toggle_solution *sol)
         goto out;
     size_t dn = toggle_solution_nullity(small);
     bool solvable = toggle_solution_is_solvable(small) == 1;
-    sol->solvable = solvable;
-    sol->nullity = dn;
-    size_t kb;
-    if (!toggle__vecs_bytes(s->n, dn, s->k, &kb)) {
-        rc = toggle__error(TOGGLE_EOVERFLOW, "kernel basis overflows size_t");
-        goto out;
-    }
-    if ((rc = toggle__budget_check(s, kb, "the kernel basis")))
-        goto out;
-    if ((rc = toggle__vecs_init(&sol->kernel, s->n, dn, s->k)))
-        goto out;
-    if (solvable && (rc = toggle__vecs_init(&sol->x, s->n, 1, s->k)))
+    if ((rc = toggle__transfer_answers_init(s, sol, solvable, dn)))
         goto out;
     size_t L = dn + (solvable ? 1 : 0);
     if (L) {
@@ -1842,6 +1832,15 @@ out:
     toggle_solution_free(small);
     frame_clear(&f);
     return rc;
+}
+
+/* The square torus takes the ring route (ring.c), every other board the
+ * lanes. */
+static int transfer_solve(const toggle_system *s, toggle_solution *sol)
+{
+    if (toggle__transfer_ring_applies(s))
+        return toggle__transfer_ring_solve(s, sol, solve_small);
+    return toggle__transfer_lanes_solve(s, sol);
 }
 
 /* The certificate comes from the policy (symmetric A: from the kernel; else

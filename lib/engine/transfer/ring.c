@@ -1,0 +1,371 @@
+/* The ring route of the transfer engine: the square torus (with or without
+ * self) over a prime p, by rows as elements of S = F_p[y]/(y^C - 1).
+ * docs/transfer.md, "The ring route", has the method and the proof:
+ *
+ * - cell j of a row is the coefficient of y^j; the row's own part of A is
+ *   multiplication by T = d + y + y^-1 (d = 1, or 0 without self), so row
+ *   r's equation is T x_r + x_{r-1} + x_{r+1} = b_r (rows mod R);
+ * - the unknowns are the LAST two rows U = x_{R-2}, V = x_{R-1}; chasing
+ *   down, x_{r-1} = b_r - T x_r - x_{r+1}, gives x_r = P_r U + Q_r V + c_r
+ *   with P, Q, c three packed rows a step (O(C / 64) word operations over
+ *   F_2), never 2C + 1 lanes;
+ * - the two equations left (rows 0 and R - 1) are a 2 x 2 system over S,
+ *   written out as a 2C x 2C system of circulant blocks and solved by the
+ *   engine AUTO picks for it;
+ * - every solution is fixed by its last two rows, so every nonzero kernel
+ *   vector has its last nonzero there: the small system's canonical answers
+ *   (its unknowns are the last 2C cells, in cell order) are the board's,
+ *   and each answer is one chase of one row triple. */
+#include <string.h>
+
+#include "engine/transfer/ring.h"
+
+bool toggle__transfer_ring_applies(const toggle_system *s)
+{
+    const toggle_graph *g = s->graph;
+    if (!g || g->kind != TOGGLE_KIND_GRID || !toggle__is_prime(s->k))
+        return false;
+    uint32_t top = g->flags & ~(uint32_t)TOGGLE_GRID_NO_SELF;
+    return top == TOGGLE_GRID_TORUS && g->rows >= 3 && g->cols >= 1;
+}
+
+typedef struct {
+    const toggle_system *s;
+    uint64_t p;
+    size_t R, C, W; /* W: words a row (F_2: (C + 63) / 64; odd p: C) */
+    unsigned d;     /* the self weight, 1 or 0 */
+    uint64_t *brow; /* scratch: one row of b */
+} ring;
+
+/* Bits [off, off + 64) of a zero-padded word array. */
+static inline uint64_t window64(const uint64_t *v, size_t off)
+{
+    size_t q = off >> 6;
+    unsigned sh = off & 63;
+    return sh ? (v[q] >> sh) | (v[q + 1] << (64 - sh)) : v[q];
+}
+
+/* Row r of b into rg->brow. */
+static const uint64_t *load_b(ring *rg, size_t r)
+{
+    size_t C = rg->C, off = r * C;
+    const toggle__vecs *b = &rg->s->b;
+    if (rg->p == 2) {
+        const uint64_t *src = toggle__vecs_row(b, 0);
+        size_t last = (b->len + 63) / 64;
+        for (size_t i = 0; i < rg->W; i++) {
+            size_t q = (off >> 6) + i;
+            unsigned sh = off & 63;
+            uint64_t lo = q < last ? src[q] >> sh : 0;
+            uint64_t hi = (sh && q + 1 < last) ? src[q + 1] << (64 - sh) : 0;
+            rg->brow[i] = lo | hi;
+        }
+        if (C & 63)
+            rg->brow[rg->W - 1] &= ((uint64_t)1 << (C & 63)) - 1;
+    } else {
+        for (size_t j = 0; j < C; j++)
+            rg->brow[j] = toggle__vecs_get(b, 0, off + j) % rg->p;
+    }
+    return rg->brow;
+}
+
+/* out = b - T x - xn (b may be NULL: 0). Over F_2, T x = d x + (x rotated
+ * up one cell) + (x rotated down one cell), a word at a time. */
+static void step(const ring *rg, uint64_t *out, const uint64_t *x, const uint64_t *xn,
+                 const uint64_t *b)
+{
+    size_t C = rg->C, W = rg->W;
+    if (rg->p == 2) {
+        uint64_t first = x[0] & 1, last = (x[(C - 1) >> 6] >> ((C - 1) & 63)) & 1;
+        uint64_t self = rg->d ? ~(uint64_t)0 : 0;
+        for (size_t q = 0; q < W; q++) {
+            uint64_t w = x[q];
+            uint64_t up = (w << 1) | (q ? x[q - 1] >> 63 : 0);
+            uint64_t dn = (w >> 1) | (q + 1 < W ? x[q + 1] << 63 : 0);
+            uint64_t o = up ^ dn ^ xn[q] ^ (w & self);
+            out[q] = b ? o ^ b[q] : o;
+        }
+        out[0] ^= last;                           /* y x at cell 0: x_{C-1} */
+        out[(C - 1) >> 6] ^= first << ((C - 1) & 63); /* y^-1 x at C - 1: x_0 */
+        if (C & 63)
+            out[W - 1] &= ((uint64_t)1 << (C & 63)) - 1;
+        return;
+    }
+    uint64_t p = rg->p;
+    for (size_t j = 0; j < C; j++) {
+        uint64_t v = b ? b[j] : 0;
+        if (rg->d)
+            v = toggle__submod(v, x[j], p);
+        v = toggle__submod(v, x[j ? j - 1 : C - 1], p);
+        v = toggle__submod(v, x[j + 1 < C ? j + 1 : 0], p);
+        out[j] = toggle__submod(v, xn[j], p);
+    }
+}
+
+/* Row r of the answer being chased. */
+typedef void (*ring_sink)(void *ctx, const ring *rg, size_t r, const uint64_t *row);
+
+/* The chase down from x_{R-1} = V, x_{R-2} = U (b read when with_b): every
+ * row to sink (if any), then x_0 into x0 and x_{-1} (the chase of row 0's
+ * equation, which must equal x_{R-1}) into xm1. buf: 3 rows. */
+static void ring_chase(ring *rg, const uint64_t *U, const uint64_t *V, bool with_b, ring_sink sink,
+                       void *ctx, uint64_t *buf, uint64_t *x0, uint64_t *xm1)
+{
+    size_t W = rg->W, R = rg->R;
+    uint64_t *nxt = buf, *cur = buf + W, *out = buf + 2 * W;
+    memcpy(nxt, V, W * sizeof *nxt);
+    memcpy(cur, U, W * sizeof *cur);
+    if (sink) {
+        sink(ctx, rg, R - 1, nxt);
+        sink(ctx, rg, R - 2, cur);
+    }
+    for (size_t r = R - 2; r-- > 0;) {
+        /* x_r from row r + 1's equation */
+        step(rg, out, cur, nxt, with_b ? load_b(rg, r + 1) : NULL);
+        if (sink)
+            sink(ctx, rg, r, out);
+        uint64_t *t = nxt;
+        nxt = cur;
+        cur = out;
+        out = t;
+    }
+    memcpy(x0, cur, W * sizeof *x0);
+    step(rg, xm1, cur, nxt, with_b ? load_b(rg, 0) : NULL);
+}
+
+/* Coefficient k of a ring element (a row). */
+static inline uint64_t coef(const ring *rg, const uint64_t *g, size_t k)
+{
+    return rg->p == 2 ? (g[k >> 6] >> (k & 63)) & 1 : g[k];
+}
+
+/* g += c y^k. */
+static void coef_add(const ring *rg, uint64_t *g, size_t k, uint64_t c)
+{
+    if (rg->p == 2)
+        g[k >> 6] ^= (c & 1) << (k & 63);
+    else
+        g[k] = toggle__addmod(g[k], c % rg->p, rg->p);
+}
+
+/* The 2C x 2C system of the 2 x 2 ring matrix G (G[a][b] multiplies
+ * unknown row b in equation a: entry (a C + i, b C + j) = G[a][b] at
+ * (i - j) mod C) and right-hand side rhs[a] (rows of S). */
+static int ring_small_system(const ring *rg, uint64_t *const G[2][2], uint64_t *const rhs[2],
+                             toggle_system **ss)
+{
+    size_t C = rg->C, m = 2 * C;
+    if (rg->p == 2) {
+        size_t mw = (m + 63) / 64, DW = (2 * C + 63) / 64 + 1, CW = rg->W;
+        uint64_t *rows = toggle__calloc(m * mw, sizeof *rows);
+        uint64_t *bb = toggle__calloc(mw, sizeof *bb);
+        uint64_t *D = toggle__calloc(DW + CW, sizeof *D), *win = D + DW;
+        if (!rows || !bb || !D) {
+            toggle__free(rows);
+            toggle__free(bb);
+            toggle__free(D);
+            return toggle__error(TOGGLE_ENOMEM, "out of memory for the ring small system");
+        }
+        for (size_t a = 0; a < 2; a++) {
+            for (size_t bc = 0; bc < 2; bc++) {
+                /* D[t] = G[(C - t) mod C] for t < 2C: row i is the window
+                 * at C - i (bit j: G at (i - j) mod C) */
+                memset(D, 0, DW * sizeof *D);
+                for (size_t t = 0; t < 2 * C; t++)
+                    D[t >> 6] |= coef(rg, G[a][bc], (C - t % C) % C) << (t & 63);
+                size_t off = bc * C, q0 = off >> 6;
+                unsigned sh = off & 63;
+                for (size_t i = 0; i < C; i++) {
+                    uint64_t *row = rows + (a * C + i) * mw;
+                    for (size_t q = 0; q < CW; q++)
+                        win[q] = window64(D, C - i + 64 * q);
+                    if (C & 63)
+                        win[CW - 1] &= ((uint64_t)1 << (C & 63)) - 1;
+                    for (size_t q = 0; q < CW; q++) {
+                        row[q0 + q] |= win[q] << sh;
+                        if (sh && q0 + q + 1 < mw)
+                            row[q0 + q + 1] |= win[q] >> (64 - sh);
+                    }
+                }
+            }
+            for (size_t i = 0; i < C; i++)
+                bb[(a * C + i) >> 6] |= coef(rg, rhs[a], i) << ((a * C + i) & 63);
+        }
+        toggle__free(D);
+        int rc = toggle__system_adopt_packed(ss, m, m, rows, bb, true);
+        toggle__free(bb);
+        return rc;
+    }
+    uint64_t *E = toggle__malloc_array(m * m, sizeof *E);
+    uint64_t *bb = toggle__malloc_array(m, sizeof *bb);
+    int rc = TOGGLE_OK;
+    if (!E || !bb) {
+        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the ring small system");
+        goto out;
+    }
+    for (size_t a = 0; a < 2; a++) {
+        for (size_t i = 0; i < C; i++) {
+            uint64_t *row = E + (a * C + i) * m;
+            for (size_t bc = 0; bc < 2; bc++)
+                for (size_t j = 0; j < C; j++)
+                    row[bc * C + j] = G[a][bc][(i + C - j) % C];
+            bb[a * C + i] = rhs[a][i];
+        }
+    }
+    rc = toggle_system_new_matrix(ss, m, m, E, bb, rg->p);
+out:
+    toggle__free(E);
+    toggle__free(bb);
+    return rc;
+}
+
+/* Writing an answer: row r of the chase into vector i of v. */
+typedef struct {
+    toggle__vecs *v;
+    size_t i;
+} put_ctx;
+
+static void put_row(void *ctx_, const ring *rg, size_t r, const uint64_t *row)
+{
+    put_ctx *ctx = ctx_;
+    size_t C = rg->C, off = r * C;
+    uint64_t *dst = toggle__vecs_row(ctx->v, ctx->i);
+    if (rg->p == 2) {
+        /* the vector's bits there are 0; the row's padding bits are 0 */
+        size_t q0 = off >> 6, lastw = (off + C - 1) >> 6;
+        unsigned sh = off & 63;
+        for (size_t q = 0; q < rg->W; q++) {
+            dst[q0 + q] |= row[q] << sh;
+            if (sh && q0 + q + 1 <= lastw)
+                dst[q0 + q + 1] |= row[q] >> (64 - sh);
+        }
+        return;
+    }
+    for (size_t j = 0; j < C; j++)
+        toggle__vecs_set(ctx->v, ctx->i, off + j, row[j]);
+}
+
+/* The unknown rows U, V of an answer of the small system (vector i of sv). */
+static void load_uv(const ring *rg, const toggle__vecs *sv, size_t i, uint64_t *U, uint64_t *V)
+{
+    size_t C = rg->C;
+    if (rg->p == 2) {
+        const uint64_t *src = toggle__vecs_row(sv, i);
+        for (size_t q = 0; q < rg->W; q++) {
+            U[q] = src[q];
+            V[q] = window64(src, C + 64 * q);
+        }
+        if (C & 63) {
+            U[rg->W - 1] &= ((uint64_t)1 << (C & 63)) - 1;
+            V[rg->W - 1] &= ((uint64_t)1 << (C & 63)) - 1;
+        }
+        return;
+    }
+    for (size_t j = 0; j < C; j++) {
+        U[j] = toggle__vecs_get(sv, i, j);
+        V[j] = toggle__vecs_get(sv, i, C + j);
+    }
+}
+
+int toggle__transfer_answers_init(const toggle_system *s, toggle_solution *sol, bool solvable,
+                                  size_t dn)
+{
+    sol->solvable = solvable;
+    sol->nullity = dn;
+    size_t kb;
+    if (!toggle__vecs_bytes(s->n, dn, s->k, &kb))
+        return toggle__error(TOGGLE_EOVERFLOW, "kernel basis overflows size_t");
+    int rc = toggle__budget_check(s, kb, "the kernel basis");
+    if (!rc)
+        rc = toggle__vecs_init(&sol->kernel, s->n, dn, s->k);
+    if (!rc && solvable)
+        rc = toggle__vecs_init(&sol->x, s->n, 1, s->k);
+    return rc;
+}
+
+int toggle__transfer_ring_solve(const toggle_system *s, toggle_solution *sol,
+                                toggle__ring_small_fn solve_small)
+{
+    const toggle_graph *g = s->graph;
+    ring rg = {s, s->k, g->rows, g->cols, 0, (g->flags & TOGGLE_GRID_NO_SELF) ? 0 : 1, NULL};
+    rg.W = rg.p == 2 ? (rg.C + 63) / 64 : rg.C;
+    size_t W = rg.W, C = rg.C;
+    /* rows: brow, the chase's 3, and P0 Pm Q0 Qm c0 cm, T, G[2][2] (4),
+     * rhs (2), U V, x0 xm1, chk (1 + 3 + 6 + 1 + 4 + 2 + 2 + 2 + 1 = 22) */
+    uint64_t *mem = toggle__calloc(22 * W + 1, sizeof *mem);
+    toggle_system *ss = NULL;
+    toggle_solution *small = NULL;
+    int rc = TOGGLE_OK;
+    if (!mem)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for the ring route");
+    uint64_t *w = mem;
+    rg.brow = w, w += W;
+    uint64_t *buf = w;
+    w += 3 * W;
+    uint64_t *P0 = w, *Pm = w + W, *Q0 = w + 2 * W, *Qm = w + 3 * W, *c0 = w + 4 * W,
+             *cm = w + 5 * W;
+    w += 6 * W;
+    uint64_t *T = w;
+    w += W;
+    uint64_t *G[2][2] = {{w, w + W}, {w + 2 * W, w + 3 * W}};
+    w += 4 * W;
+    uint64_t *rhs[2] = {w, w + W};
+    w += 2 * W;
+    uint64_t *U = w, *V = w + W, *x0 = w + 2 * W, *xm1 = w + 3 * W, *chk = w + 4 * W;
+    /* x_r = P_r U + Q_r V + c_r: the chases of (U, V) = (1, 0), (0, 1), and
+     * of b from (0, 0), keeping rows 0 and -1 */
+    memset(U, 0, 2 * W * sizeof *U);
+    coef_add(&rg, U, 0, 1);
+    ring_chase(&rg, U, V, false, NULL, NULL, buf, P0, Pm);
+    memset(U, 0, 2 * W * sizeof *U);
+    coef_add(&rg, V, 0, 1);
+    ring_chase(&rg, U, V, false, NULL, NULL, buf, Q0, Qm);
+    memset(U, 0, 2 * W * sizeof *U);
+    ring_chase(&rg, U, V, true, NULL, NULL, buf, c0, cm);
+    /* T = d + y + y^-1 */
+    coef_add(&rg, T, 0, rg.d);
+    coef_add(&rg, T, 1 % C, 1);
+    coef_add(&rg, T, C - 1, 1);
+    /* row 0: x_{-1} = V, i.e. P_{-1} U + (Q_{-1} - 1) V = -c_{-1};
+     * row R - 1: T V + U + x_0 = b_{R-1}, i.e.
+     * (P_0 + 1) U + (Q_0 + T) V = b_{R-1} - c_0 */
+    const uint64_t *bl = load_b(&rg, rg.R - 1);
+    for (size_t k = 0; k < C; k++) {
+        uint64_t p = rg.p;
+        coef_add(&rg, G[0][0], k, coef(&rg, Pm, k));
+        coef_add(&rg, G[0][1], k, coef(&rg, Qm, k));
+        coef_add(&rg, G[1][0], k, coef(&rg, P0, k));
+        coef_add(&rg, G[1][1], k, toggle__addmod(coef(&rg, Q0, k), coef(&rg, T, k), p));
+        coef_add(&rg, rhs[0], k, toggle__submod(0, coef(&rg, cm, k), p));
+        coef_add(&rg, rhs[1], k, toggle__submod(coef(&rg, bl, k), coef(&rg, c0, k), p));
+    }
+    coef_add(&rg, G[0][1], 0, rg.p - 1);
+    coef_add(&rg, G[1][0], 0, 1);
+    if ((rc = ring_small_system(&rg, G, rhs, &ss)))
+        goto out;
+    if ((rc = solve_small(ss, &small)))
+        goto out;
+    toggle_system_free(ss);
+    ss = NULL;
+    size_t dn = small->nullity;
+    bool solvable = small->solvable;
+    if ((rc = toggle__transfer_answers_init(s, sol, solvable, dn)))
+        goto out;
+    for (size_t l = 0; l < dn + solvable; l++) {
+        bool part = solvable && l == 0;
+        put_ctx pc = {part ? &sol->x : &sol->kernel, part ? 0 : l - solvable};
+        load_uv(&rg, part ? &small->x : &small->kernel, pc.i, U, V);
+        ring_chase(&rg, U, V, part, put_row, &pc, buf, x0, xm1);
+        /* the two equations left: x_{-1} = V and b_{R-1} - T V - U = x_0 */
+        step(&rg, chk, V, U, part ? load_b(&rg, rg.R - 1) : NULL);
+        if (memcmp(xm1, V, W * sizeof *V) || memcmp(chk, x0, W * sizeof *x0)) {
+            rc = toggle__error(TOGGLE_EINTERNAL, "transfer ring chase leaves a residue");
+            goto out;
+        }
+    }
+out:
+    toggle_system_free(ss);
+    toggle_solution_free(small);
+    toggle__free(mem);
+    return rc;
+}

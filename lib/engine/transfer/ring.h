@@ -1,0 +1,31 @@
+/* The ring route of the transfer engine (ring.c): the square torus, whose
+ * rows are elements of F_p[y]/(y^C - 1). Internal. */
+#ifndef TOGGLE_TRANSFER_RING_H
+#define TOGGLE_TRANSFER_RING_H
+
+#include "engine/engine.h"
+
+/* Solves a small system with the engine AUTO picks (the transfer engine's
+ * solve_small). */
+typedef int (*toggle__ring_small_fn)(const toggle_system *ss, toggle_solution **small);
+
+/* Does the ring route serve s (a square-lattice torus, with or without
+ * self, of at least 3 rows, over a prime)? Silent. */
+bool toggle__transfer_ring_applies(const toggle_system *s);
+
+/* Fill sol (a shell) for s as the transfer engine does (canonical answers;
+ * the certificate is the policy's), by the ring route. s must be one that
+ * toggle__transfer_ring_applies accepts. */
+int toggle__transfer_ring_solve(const toggle_system *s, toggle_solution *sol,
+                                toggle__ring_small_fn solve_small);
+
+/* sol's solvable and nullity dn, and its zero kernel (dn vectors) and x
+ * (when solvable), after the budget check of the kernel basis. */
+int toggle__transfer_answers_init(const toggle_system *s, toggle_solution *sol, bool solvable,
+                                  size_t dn);
+
+/* The transfer engine's solve without the ring route (the lanes path; for
+ * the tests that compare the two routes). */
+int toggle__transfer_lanes_solve(const toggle_system *s, toggle_solution *sol);
+
+#endif
