@@ -4,6 +4,7 @@
 
 #include "engine/engine.h"
 #include "engine/flint/poly.h"
+#include "engine/transfer/ring.h"
 
 /* counted peaks: 97 to 124 bytes per degree with the shift, 20 without */
 #define POLY_BYTES_PER_DEGREE_SHIFTED 144
@@ -53,6 +54,11 @@ int toggle__grid_nullity_estimate(size_t rows, size_t cols, uint64_t p, uint32_t
     if (!(flags & ~(uint32_t)TOGGLE_GRID_NO_SELF)) {
         /* (the classic board's P_cols(x + 1) is Taylor-shifted) */
         *bytes = poly_bytes(rows, cols, !(flags & TOGGLE_GRID_NO_SELF));
+        return TOGGLE_OK;
+    }
+    if ((flags & ~(uint32_t)TOGGLE_GRID_NO_SELF) == TOGGLE_GRID_TORUS && p == 2) {
+        /* over F_2 on packed polynomials (ring.c) */
+        *bytes = toggle__transfer_ring_nullity_bytes(rows, cols) + 1024;
         return TOGGLE_OK;
     }
 #ifdef TOGGLE_HAVE_FLINT
@@ -117,7 +123,7 @@ int toggle_grid_nullity(size_t rows, size_t cols, uint64_t p, uint32_t flags, si
         return rc;
     unsigned d = (flags & TOGGLE_GRID_NO_SELF) ? 0 : 1;
     if ((flags & ~(uint32_t)TOGGLE_GRID_NO_SELF) == TOGGLE_GRID_TORUS) {
-        rc = toggle__grid_torus_nullity(p, rows, cols, d, nullity);
+        rc = toggle__transfer_ring_nullity(p, rows, cols, d, nullity);
         if (rc != TOGGLE_EUNSUPPORTED) /* without FLINT: eliminate */
             return rc;
     }

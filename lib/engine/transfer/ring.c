@@ -18,6 +18,7 @@
  *   and each answer is one chase of one row triple. */
 #include <string.h>
 
+#include "engine/flint/poly.h"
 #include "engine/transfer/ring.h"
 
 bool toggle__transfer_ring_applies(const toggle_system *s)
@@ -368,4 +369,157 @@ out:
     toggle_solution_free(small);
     toggle__free(mem);
     return rc;
+}
+
+/* ---- the torus nullity over F_2, on packed polynomials -------------------
+ * The formula of docs/transfer.md ("Torus nullity without elimination"):
+ * nullity = deg G1 + deg gcd(G2 / G1, h) with h = y^C - 1, G2 = gcd(det M,
+ * H), G1 = gcd(G2, h, entries of M), computed mod H = h^2 (h alone when C
+ * is odd: then h is squarefree and nullity = deg G1 + deg G2). Over F_2,
+ * H = y^L + 1 (L = 2C, or C): the ring of the chase above with L cells, so
+ * W_{n+1} = T W_n + W_{n-1} is one step() a row (O(L / 64) word
+ * operations, R of them), and the gcds are Euclid's on packed bits
+ * (O(L^2 / 64)), with no conversion to FLINT's word-per-coefficient form. */
+
+/* Degree of a (nw words), -1 for 0. */
+static long pdeg(const uint64_t *a, size_t nw)
+{
+    while (nw > 0 && !a[nw - 1])
+        nw--;
+    if (!nw)
+        return -1;
+    return (long)(64 * (nw - 1)) + 63 - __builtin_clzll(a[nw - 1]);
+}
+
+/* a += b y^s (b of degree db >= 0; a holds the result's words). */
+static void padd_shift(uint64_t *a, const uint64_t *b, long db, size_t s)
+{
+    size_t bw = (size_t)db / 64 + 1, q = s >> 6;
+    unsigned sh = s & 63;
+    if (!sh) {
+        for (size_t i = 0; i < bw; i++)
+            a[q + i] ^= b[i];
+        return;
+    }
+    uint64_t carry = 0;
+    for (size_t i = 0; i < bw; i++) {
+        a[q + i] ^= (b[i] << sh) | carry;
+        carry = b[i] >> (64 - sh);
+    }
+    if (carry)
+        a[q + bw] ^= carry;
+}
+
+/* gcd(a, b) by Euclid, in place (both are overwritten); returns the buffer
+ * holding it and its degree in *dg (-1: both 0). */
+static uint64_t *pgcd(uint64_t *a, uint64_t *b, size_t nw, long *dg)
+{
+    long da = pdeg(a, nw), db = pdeg(b, nw);
+    while (db >= 0) {
+        if (da < db) {
+            uint64_t *t = a;
+            a = b;
+            b = t;
+            long td = da;
+            da = db;
+            db = td;
+            continue;
+        }
+        padd_shift(a, b, db, (size_t)(da - db));
+        da = pdeg(a, (size_t)da / 64 + 1);
+    }
+    *dg = da;
+    return a;
+}
+
+/* q = a / b (exact; a is overwritten, q zeroed first). */
+static void pdiv(uint64_t *q, uint64_t *a, const uint64_t *b, size_t nw)
+{
+    long da = pdeg(a, nw), db = pdeg(b, nw);
+    memset(q, 0, nw * sizeof *q);
+    while (da >= db) {
+        size_t s = (size_t)(da - db);
+        q[s >> 6] |= (uint64_t)1 << (s & 63);
+        padd_shift(a, b, db, s);
+        da = pdeg(a, (size_t)da / 64 + 1);
+    }
+}
+
+/* Words of one polynomial mod H for the shorter side c, and the buffers. */
+#define RING_NULLITY_BUFS 12
+static size_t ring_nullity_words(size_t c)
+{
+    return (2 * c + 1 + 63) / 64 + 1;
+}
+
+uint64_t toggle__transfer_ring_nullity_bytes(size_t rows, size_t cols)
+{
+    size_t c = rows < cols ? rows : cols;
+    return (uint64_t)RING_NULLITY_BUFS * ring_nullity_words(c) * 8 + 64;
+}
+
+int toggle__transfer_ring_nullity(uint64_t p, size_t rows, size_t cols, unsigned d,
+                                  size_t *nullity)
+{
+    if (p != 2)
+        return toggle__grid_torus_nullity(p, rows, cols, d, nullity);
+    size_t R = rows >= cols ? rows : cols, C = rows >= cols ? cols : rows;
+    if (R == 1) { /* 1 x 1: the cell and its four doubled neighbours, d + 4 */
+        *nullity = (d + 4) % 2 == 0;
+        return TOGGLE_OK;
+    }
+    bool sq = C % 2 != 0;
+    size_t L = sq ? C : 2 * C, nw = ring_nullity_words(C);
+    uint64_t *mem = toggle__calloc(RING_NULLITY_BUFS * nw, sizeof *mem);
+    if (!mem)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for the torus nullity");
+    /* W_{n-1} .. W_{n+2} rotate through wb[0..3] */
+    uint64_t *wb[4] = {mem, mem + nw, mem + 2 * nw, mem + 3 * nw};
+    uint64_t *T = mem + 4 * nw, *det = mem + 5 * nw, *m11 = mem + 6 * nw, *m21 = mem + 7 * nw,
+             *H = mem + 8 * nw, *h = mem + 9 * nw, *g = mem + 10 * nw, *q = mem + 11 * nw;
+    ring rg = {NULL, 2, R, L, (L + 63) / 64, d, NULL};
+    /* slot (n + 1) & 3 holds W_n: W_{-1} = 0, W_0 = 1 */
+    wb[1][0] = 1;
+    for (size_t n = 0; n < R; n++) /* W_{n+1} = T W_n + W_{n-1} */
+        step(&rg, wb[(n + 2) & 3], wb[(n + 1) & 3], wb[n & 3], NULL);
+    const uint64_t *Wr3 = wb[(R - 2) & 3], *Wr2 = wb[(R - 1) & 3], *Wr = wb[(R + 1) & 3];
+    uint64_t *m12 = wb[R & 3]; /* W_{R-1} */
+    coef_add(&rg, T, 0, d);
+    coef_add(&rg, T, 1 % L, 1);
+    coef_add(&rg, T, L - 1, 1);
+    for (size_t i = 0; i < rg.W; i++) {
+        det[i] = Wr2[i] ^ Wr[i]; /* det M = 2 + W_{R-2} - W_R */
+        m11[i] = Wr2[i];         /* 1 + W_{R-2} */
+        m21[i] = T[i] ^ Wr3[i];  /* T - W_{R-3} */
+    }
+    m11[0] ^= 1;
+    H[L >> 6] |= (uint64_t)1 << (L & 63);
+    H[0] ^= 1;
+    long dg1, dg2, dt;
+    uint64_t *G2 = pgcd(H, det, nw, &dg2); /* gcd(H, 0) = H */
+    uint64_t *G1 = g;
+    memcpy(G1, G2, nw * sizeof *G1);
+    if (!sq) {
+        h[C >> 6] |= (uint64_t)1 << (C & 63);
+        h[0] ^= 1;
+        G1 = pgcd(G1, h, nw, &dt);
+    }
+    uint64_t *ent[3] = {m11, m12, m21};
+    for (size_t e = 0; e < 3; e++)
+        G1 = pgcd(G1, ent[e], nw, &dg1);
+    dg1 = pdeg(G1, nw);
+    if (!sq) {
+        /* G2 / G1 into q, then gcd(q, h) */
+        uint64_t *g1c = G1 == g ? T : g; /* keep G1 apart from the buffers reused */
+        if (g1c != G1)
+            memcpy(g1c, G1, nw * sizeof *g1c);
+        pdiv(q, G2, g1c, nw);
+        memset(h, 0, nw * sizeof *h);
+        h[C >> 6] |= (uint64_t)1 << (C & 63);
+        h[0] ^= 1;
+        (void)pgcd(q, h, nw, &dg2);
+    }
+    *nullity = (size_t)dg1 + (size_t)dg2;
+    toggle__free(mem);
+    return TOGGLE_OK;
 }

@@ -19,6 +19,14 @@ bool toggle__transfer_ring_applies(const toggle_system *s);
 int toggle__transfer_ring_solve(const toggle_system *s, toggle_solution *sol,
                                 toggle__ring_small_fn solve_small);
 
+/* The nullity of the rows x cols square torus (self weight d) over the
+ * prime p: over F_2 on packed polynomials (ring.c, no FLINT needed), else
+ * toggle__grid_torus_nullity (FLINT; TOGGLE_EUNSUPPORTED without it). */
+int toggle__transfer_ring_nullity(uint64_t p, size_t rows, size_t cols, unsigned d,
+                                  size_t *nullity);
+/* The bytes toggle__transfer_ring_nullity allocates over F_2. */
+uint64_t toggle__transfer_ring_nullity_bytes(size_t rows, size_t cols);
+
 /* sol's solvable and nullity dn, and its zero kernel (dn vectors) and x
  * (when solvable), after the budget check of the kernel basis. */
 int toggle__transfer_answers_init(const toggle_system *s, toggle_solution *sol, bool solvable,

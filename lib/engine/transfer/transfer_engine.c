@@ -1399,7 +1399,7 @@ static int known_nullity(const toggle_system *s, size_t bound, size_t *d)
     size_t n = bound;
     int rc = TOGGLE_EUNSUPPORTED;
     if (top == TOGGLE_GRID_TORUS)
-        rc = toggle__grid_torus_nullity(s->k, g->rows, g->cols, self, &n);
+        rc = toggle__transfer_ring_nullity(s->k, g->rows, g->cols, self, &n);
     else if (top == TOGGLE_GRID_CYLINDER)
         rc = toggle__grid_cylinder_nullity(s->k, g->rows, g->cols, self, &n);
     if (rc == TOGGLE_EUNSUPPORTED) /* without FLINT (silent) */
