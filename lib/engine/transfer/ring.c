@@ -414,22 +414,22 @@ static void padd_shift(uint64_t *a, const uint64_t *b, long db, size_t s)
  * holding it and its degree in *dg (-1: both 0). */
 static uint64_t *pgcd(uint64_t *a, uint64_t *b, size_t nw, long *dg)
 {
-    long da = pdeg(a, nw), db = pdeg(b, nw);
-    while (db >= 0) {
-        if (da < db) {
-            uint64_t *t = a;
-            a = b;
-            b = t;
-            long td = da;
-            da = db;
-            db = td;
+    struct pp {
+        uint64_t *c;
+        long d;
+    } x = {a, pdeg(a, nw)}, y = {b, pdeg(b, nw)};
+    while (y.d >= 0) {
+        if (x.d < y.d) { /* keep deg x >= deg y */
+            struct pp t = x;
+            x = y;
+            y = t;
             continue;
         }
-        padd_shift(a, b, db, (size_t)(da - db));
-        da = pdeg(a, (size_t)da / 64 + 1);
+        padd_shift(x.c, y.c, y.d, (size_t)(x.d - y.d));
+        x.d = pdeg(x.c, (size_t)x.d / 64 + 1);
     }
-    *dg = da;
-    return a;
+    *dg = x.d;
+    return x.c;
 }
 
 /* q = a / b (exact; a is overwritten, q zeroed first). */
