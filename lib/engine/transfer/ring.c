@@ -30,6 +30,16 @@ bool toggle__transfer_ring_applies(const toggle_system *s)
     return top == TOGGLE_GRID_TORUS && g->rows >= 3 && g->cols >= 1;
 }
 
+bool toggle__transfer_ring_probe(const toggle_system *s, char *why, size_t len)
+{
+    /* the transfer engine's rule: the small system (2C unknowns) at most
+     * half the board's for more than 64 cells */
+    if (s->n > 64 && 4 * s->graph->cols > s->n)
+        return toggle__probe_no(why, len, "the transfer engine's small system (%zu unknowns) "
+                                "is not small for %zu cells", 2 * s->graph->cols, s->n);
+    return true;
+}
+
 typedef struct {
     const toggle_system *s;
     uint64_t p;
@@ -93,6 +103,19 @@ static void step(const ring *rg, uint64_t *out, const uint64_t *x, const uint64_
         return;
     }
     uint64_t p = rg->p;
+    if (p < ((uint64_t)1 << 61) && C >= 3) {
+        /* b + 4p - (d x_j + x_{j-1} + x_{j+1} + xn_j) lies in [0, 5p):
+         * three conditional subtractions, no division, no branch */
+        uint64_t p4 = 4 * p, p2 = 2 * p, dm = rg->d ? ~(uint64_t)0 : 0;
+        for (size_t j = 0; j < C; j++) {
+            uint64_t l = x[j ? j - 1 : C - 1], r = x[j + 1 < C ? j + 1 : 0];
+            uint64_t v = (b ? b[j] : 0) + p4 - (x[j] & dm) - l - r - xn[j];
+            v -= v >= p4 ? p4 : 0;
+            v -= v >= p2 ? p2 : 0;
+            out[j] = v - (v >= p ? p : 0);
+        }
+        return;
+    }
     for (size_t j = 0; j < C; j++) {
         uint64_t v = b ? b[j] : 0;
         if (rg->d)
@@ -207,9 +230,14 @@ static int ring_small_system(const ring *rg, uint64_t *const G[2][2], uint64_t *
     for (size_t a = 0; a < 2; a++) {
         for (size_t i = 0; i < C; i++) {
             uint64_t *row = E + (a * C + i) * m;
-            for (size_t bc = 0; bc < 2; bc++)
-                for (size_t j = 0; j < C; j++)
-                    row[bc * C + j] = G[a][bc][(i + C - j) % C];
+            for (size_t bc = 0; bc < 2; bc++) {
+                /* entry j: G[a][bc] at (i - j) mod C */
+                const uint64_t *ga = G[a][bc];
+                for (size_t j = 0; j <= i; j++)
+                    row[bc * C + j] = ga[i - j];
+                for (size_t j = i + 1; j < C; j++)
+                    row[bc * C + j] = ga[i + C - j];
+            }
             bb[a * C + i] = rhs[a][i];
         }
     }
@@ -242,8 +270,22 @@ static void put_row(void *ctx_, const ring *rg, size_t r, const uint64_t *row)
         }
         return;
     }
-    for (size_t j = 0; j < C; j++)
-        toggle__vecs_set(ctx->v, ctx->i, off + j, row[j]);
+    switch (ctx->v->width) {
+    case 8:
+        for (size_t j = 0; j < C; j++)
+            ((uint8_t *)dst)[off + j] = (uint8_t)row[j];
+        break;
+    case 16:
+        for (size_t j = 0; j < C; j++)
+            ((uint16_t *)dst)[off + j] = (uint16_t)row[j];
+        break;
+    case 32:
+        for (size_t j = 0; j < C; j++)
+            ((uint32_t *)dst)[off + j] = (uint32_t)row[j];
+        break;
+    default:
+        memcpy(dst + off, row, C * sizeof *row);
+    }
 }
 
 /* The unknown rows U, V of an answer of the small system (vector i of sv). */
@@ -282,6 +324,66 @@ int toggle__transfer_answers_init(const toggle_system *s, toggle_solution *sol, 
     if (!rc && solvable)
         rc = toggle__vecs_init(&sol->x, s->n, 1, s->k);
     return rc;
+}
+
+int toggle__transfer_sizes(const toggle_system *s, size_t m, size_t d, toggle__transfer_size *z)
+{
+    if (!toggle__vecs_bytes(s->n, 1, s->k, &z->vec) ||
+        !toggle__vecs_bytes(s->n, d, s->k, &z->kern) ||
+        !toggle__vecs_bytes(m, m, s->k, &z->sys) || !toggle__vecs_bytes(m, 1, s->k, &z->sysb) ||
+        !toggle__vecs_bytes(m, d + 1, s->k, &z->smallsol))
+        return toggle__error(TOGGLE_EOVERFLOW, "board of %zu cells overflows size_t", s->n);
+    /* the small system m x m and its solve by the engine AUTO picks for it
+     * (no certificate), its nullity d at most */
+    toggle_system shape;
+    toggle__system_init_shape(&shape, m, m, s);
+    shape.engine = TOGGLE_ENGINE_AUTO;
+    shape.budget = 0;
+    shape.nullity_hint = d + 1;
+    int why = TOGGLE_EUNSUPPORTED;
+    const toggle__engine_entry *se = toggle__engine_choose(&shape, &why);
+    z->inner = 0;
+    return se ? se->engine->estimate(&shape, &z->inner) : why;
+}
+
+int toggle__transfer_ring_estimate(const toggle_system *s, uint64_t *bytes)
+{
+    const toggle_graph *g = s->graph;
+    size_t C = g->cols, m = 2 * C, d = m;
+    uint64_t k = s->k;
+    size_t W = k == 2 ? (C + 63) / 64 : C, mw = (m + 63) / 64;
+    /* the nullity (polynomials; without FLINT, odd p: the small system's m) */
+    int rc = toggle__transfer_ring_nullity(k, g->rows, C, (g->flags & TOGGLE_GRID_NO_SELF) ? 0 : 1,
+                                           &d);
+    if (rc == TOGGLE_EUNSUPPORTED)
+        d = m;
+    else if (rc)
+        return rc;
+    toggle__transfer_size z;
+    if ((rc = toggle__transfer_sizes(s, m, d, &z)))
+        return rc;
+    size_t kern = z.kern, vec = z.vec, sys = z.sys, sysb = z.sysb, smallsol = z.smallsol;
+    uint64_t inner = z.inner;
+    unsigned __int128 m8 = (unsigned __int128)m * 8, build, solve, ans;
+    if (k == 2) {
+        unsigned __int128 packed = (unsigned __int128)m * mw * 8 + mw * 8;
+        build = packed + mw * 8 + ((2 * C + 63) / 64 + 1 + W) * 8;
+        solve = packed + inner;
+    } else {
+        /* E in words, its right-hand side, the system made of them */
+        build = (unsigned __int128)m * m8 + m8 + sys + sysb;
+        solve = (unsigned __int128)sys + sysb + inner;
+    }
+    ans = (unsigned __int128)kern + vec + smallsol;
+    unsigned __int128 e = build > solve ? build : solve;
+    if (e < ans)
+        e = ans;
+    /* the rows of the chase (22 of W words), handles and small blocks, and
+     * 1/16 for the small engine's scratch that its estimate rounds */
+    e += (unsigned __int128)(22 * W + 1) * 8 + 8192;
+    e += e / 16;
+    *bytes = e > UINT64_MAX ? UINT64_MAX : (uint64_t)e;
+    return TOGGLE_OK;
 }
 
 int toggle__transfer_ring_solve(const toggle_system *s, toggle_solution *sol,

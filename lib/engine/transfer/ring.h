@@ -13,11 +13,28 @@ typedef int (*toggle__ring_small_fn)(const toggle_system *ss, toggle_solution **
  * self, of at least 3 rows, over a prime)? Silent. */
 bool toggle__transfer_ring_applies(const toggle_system *s);
 
+/* The transfer engine's probe for a board the ring route serves (no frame
+ * to build). Silent. */
+bool toggle__transfer_ring_probe(const toggle_system *s, char *why, size_t len);
+
 /* Fill sol (a shell) for s as the transfer engine does (canonical answers;
  * the certificate is the policy's), by the ring route. s must be one that
  * toggle__transfer_ring_applies accepts. */
 int toggle__transfer_ring_solve(const toggle_system *s, toggle_solution *sol,
                                 toggle__ring_small_fn solve_small);
+
+/* Sizes the transfer estimates share for a board s with a small system of
+ * m unknowns and nullity d: x, the kernel, the small system (dense) and
+ * its right-hand side, its answers, and the estimate of the engine AUTO
+ * picks for an m x m shape of nullity at most d. */
+typedef struct {
+    size_t vec, kern, sys, sysb, smallsol;
+    uint64_t inner;
+} toggle__transfer_size;
+int toggle__transfer_sizes(const toggle_system *s, size_t m, size_t d, toggle__transfer_size *z);
+
+/* Peak bytes of toggle__transfer_ring_solve for s (an upper bound). */
+int toggle__transfer_ring_estimate(const toggle_system *s, uint64_t *bytes);
 
 /* The nullity of the rows x cols square torus (self weight d) over the
  * prime p: over F_2 on packed polynomials (ring.c, no FLINT needed), else

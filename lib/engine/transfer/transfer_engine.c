@@ -1356,6 +1356,8 @@ static bool transfer_probe(const toggle_system *s, char *why, size_t len)
 {
     if (!transfer_applies(s, why, len))
         return false;
+    if (toggle__transfer_ring_applies(s))
+        return toggle__transfer_ring_probe(s, why, len);
     tframe f;
     bool oom;
     if (!frame_pick(s, &f, &oom)) {
@@ -1433,6 +1435,8 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
 {
     if (!is_board(s))
         return TRANSFER_SMALL_ENGINE.estimate(s, bytes);
+    if (toggle__transfer_ring_applies(s))
+        return toggle__transfer_ring_estimate(s, bytes);
     tframe f;
     bool oom;
     if (!frame_pick(s, &f, &oom))
@@ -1458,28 +1462,14 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
         frame_clear(&f);
         return rc;
     }
-    size_t vec, kern, sys, sysb, smallsol;
-    if (!toggle__vecs_bytes(s->n, 1, s->k, &vec) || !toggle__vecs_bytes(s->n, d, s->k, &kern) ||
-        !toggle__vecs_bytes(m, m, s->k, &sys) || !toggle__vecs_bytes(m, 1, s->k, &sysb) ||
-        !toggle__vecs_bytes(m, d + 1, s->k, &smallsol)) {
-        frame_clear(&f);
-        return toggle__error(TOGGLE_EOVERFLOW, "board of %zu cells overflows size_t", s->n);
-    }
-    /* the small system m x m and its solve by the engine AUTO picks for it
-     * (no certificate: small_system), its nullity d at most */
-    toggle_system shape;
-    toggle__system_init_shape(&shape, m, m, s);
-    shape.engine = TOGGLE_ENGINE_AUTO;
-    shape.budget = 0;
-    shape.nullity_hint = d + 1;
-    int why = TOGGLE_EUNSUPPORTED;
-    const toggle__engine_entry *se = toggle__engine_choose(&shape, &why);
-    uint64_t inner = 0;
-    rc = se ? se->engine->estimate(&shape, &inner) : why;
+    toggle__transfer_size z;
+    rc = toggle__transfer_sizes(s, m, d, &z);
     if (rc) {
         frame_clear(&f);
         return rc;
     }
+    size_t vec = z.vec, kern = z.kern, sys = z.sys, sysb = z.sysb, smallsol = z.smallsol;
+    uint64_t inner = z.inner;
     size_t mw = (m + 63) / 64;
     unsigned __int128 m8 = (unsigned __int128)m * 8, build, solve;
     unsigned __int128 packed = (unsigned __int128)m * mw * 8 + mw * 8 + 8;
