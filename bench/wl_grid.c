@@ -246,6 +246,10 @@ static const board_arg boards[] = {
     {400, 401, 3, C, NULL, 0}, {400, 401, 3, A, NULL, TOGGLE_GRID_MOORE},
     /* 40: Moore 400 x 400 over F_3 (nullity 0) against the classic 400 x 400 */
     {400, 400, 3, A, NULL, TOGGLE_GRID_MOORE},
+    /* 41, 42: F_2 10000 x 10000, the classic board (chase) and the torus
+     * (transfer engine, ring route: a 20000 x 20000 small system, nullity
+     * 128, an answer of 129 vectors of 10^8 bits) */
+    {10000, 10000, 2, C, NULL, 0}, {10000, 10000, 2, A, NULL, TOGGLE_GRID_TORUS},
 #undef A
 };
 /* The chase on 1 and 2 threads (TOGGLE_OPT_THREADS; compare wall time). */
@@ -336,6 +340,8 @@ static const bench_workload grid_workloads[] = {
     THREADS("grid/threads/p3/2000/t2", "grid/threads/p3/2000", "t2", 0, 7, 5),
     BOARD("grid/topo/p3/400x401/classic", "grid/topo/p3/400x401", "classic", "classic", 0, 3, 38),
     BOARD("grid/topo/p3/400x401/moore", "grid/topo/p3/400x401", "moore", "classic", 0, 3, 39),
+    BOARD("grid/topo/f2/10000/classic", "grid/topo/f2/10000", "classic", "classic", 0, 1, 41),
+    BOARD("grid/topo/f2/10000/torus", "grid/topo/f2/10000", "torus", "classic", 0, 1, 42),
     {"grid/nullity-torus/f2/1000/classic", "grid/nullity-torus/f2/1000", "classic", "classic", 1,
      5, nullity_setup, nullity_run, nullity_teardown, &nullities[2]},
     {"grid/nullity-torus/f2/1000/torus", "grid/nullity-torus/f2/1000", "torus", "classic", 1, 5,

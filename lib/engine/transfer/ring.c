@@ -310,6 +310,10 @@ static void load_uv(const ring *rg, const toggle__vecs *sv, size_t i, uint64_t *
     }
 }
 
+static int ring_solve_f2(const ring *rg, uint64_t *const Gin[2][2], uint64_t *const rin[2],
+                         toggle__ring_small_fn solve_small, toggle__vecs *xs, toggle__vecs *ks,
+                         bool *solvable);
+
 int toggle__transfer_answers_init(const toggle_system *s, toggle_solution *sol, bool solvable,
                                   size_t dn)
 {
@@ -398,6 +402,9 @@ int toggle__transfer_ring_solve(const toggle_system *s, toggle_solution *sol,
     uint64_t *mem = toggle__calloc(22 * W + 1, sizeof *mem);
     toggle_system *ss = NULL;
     toggle_solution *small = NULL;
+    toggle__vecs xs, ks;
+    memset(&xs, 0, sizeof xs);
+    memset(&ks, 0, sizeof ks);
     int rc = TOGGLE_OK;
     if (!mem)
         return toggle__error(TOGGLE_ENOMEM, "out of memory for the ring route");
@@ -444,20 +451,36 @@ int toggle__transfer_ring_solve(const toggle_system *s, toggle_solution *sol,
     }
     coef_add(&rg, G[0][1], 0, rg.p - 1);
     coef_add(&rg, G[1][0], 0, 1);
-    if ((rc = ring_small_system(&rg, G, rhs, &ss)))
-        goto out;
-    if ((rc = solve_small(ss, &small)))
-        goto out;
-    toggle_system_free(ss);
-    ss = NULL;
-    size_t dn = small->nullity;
-    bool solvable = small->solvable;
+    /* the small system: over F_2 in the ring (CRT), else written out */
+    const toggle__vecs *sx = NULL, *sk = NULL;
+    bool solvable = false;
+    if (rg.p == 2) {
+        rc = ring_solve_f2(&rg, G, rhs, solve_small, &xs, &ks, &solvable);
+        if (!rc) {
+            sx = &xs;
+            sk = &ks;
+        } else if (rc != TOGGLE_EUNSUPPORTED) {
+            goto out;
+        }
+    }
+    if (!sx) {
+        if ((rc = ring_small_system(&rg, G, rhs, &ss)))
+            goto out;
+        if ((rc = solve_small(ss, &small)))
+            goto out;
+        toggle_system_free(ss);
+        ss = NULL;
+        solvable = small->solvable;
+        sx = &small->x;
+        sk = &small->kernel;
+    }
+    size_t dn = sk->count;
     if ((rc = toggle__transfer_answers_init(s, sol, solvable, dn)))
         goto out;
     for (size_t l = 0; l < dn + solvable; l++) {
         bool part = solvable && l == 0;
         put_ctx pc = {part ? &sol->x : &sol->kernel, part ? 0 : l - solvable};
-        load_uv(&rg, part ? &small->x : &small->kernel, pc.i, U, V);
+        load_uv(&rg, part ? sx : sk, pc.i, U, V);
         ring_chase(&rg, U, V, part, put_row, &pc, buf, x0, xm1);
         /* the two equations left: x_{-1} = V and b_{R-1} - T V - U = x_0 */
         step(&rg, chk, V, U, part ? load_b(&rg, rg.R - 1) : NULL);
@@ -469,6 +492,8 @@ int toggle__transfer_ring_solve(const toggle_system *s, toggle_solution *sol,
 out:
     toggle_system_free(ss);
     toggle_solution_free(small);
+    toggle__vecs_clear(&xs);
+    toggle__vecs_clear(&ks);
     toggle__free(mem);
     return rc;
 }
@@ -624,4 +649,323 @@ int toggle__transfer_ring_nullity(uint64_t p, size_t rows, size_t cols, unsigned
     *nullity = (size_t)dg1 + (size_t)dg2;
     toggle__free(mem);
     return TOGGLE_OK;
+}
+
+/* ---- the small system over F_2 in the ring, by the CRT -------------------
+ * G X = rhs with G 2 x 2 over S = F_2[y]/(h), h = y^C + 1 (X = (U, V), the
+ * last two rows). With D = det G, split h = A B: A the part of h made of
+ * the irreducible factors that divide D (to their full power in h), B the
+ * rest, so S = F_2[y]/(A) x F_2[y]/(B) (A, B coprime). Mod B, D is a unit:
+ * X_B = D^-1 adj(G) rhs, unique. Mod A, G is a 2 deg A x 2 deg A system
+ * over F_2 (the basis y^0 .. y^(deg A - 1)), solved by the engines: its
+ * particular solution X_A and kernel basis. The solutions of G X = rhs are
+ * the X with X = X_A mod A and X = X_B mod B: X = X_B + B ((X_A - X_B)
+ * B^-1 mod A); the kernel vectors B (K_A B^-1 mod A). The small system of
+ * the dense route is this system written out in the 2C cells, so its
+ * canonical answers are the reverse echelon form of these (the canonical
+ * form of docs/transfer.md, on 2C-bit vectors: U's cells, then V's). Cost:
+ * a few gcds and products of degree C on packed bits (O(C^2 / 64)) and the
+ * system of 2 deg A unknowns, instead of 2C. */
+
+static size_t pwords(long d)
+{
+    return d < 0 ? 1 : (size_t)d / 64 + 1;
+}
+
+/* out = a b (out has onw words, zeroed here). */
+static void pmul(uint64_t *out, size_t onw, const uint64_t *a, long da, const uint64_t *b, long db)
+{
+    memset(out, 0, onw * sizeof *out);
+    if (db < 0)
+        return;
+    for (long i = 0; i <= da; i++)
+        if ((a[i >> 6] >> (i & 63)) & 1)
+            padd_shift(out, b, db, (size_t)i);
+}
+
+/* a := a mod m (m of degree dm >= 0), a of nw words. */
+static void pmod(uint64_t *a, size_t nw, const uint64_t *m, long dm)
+{
+    long da = pdeg(a, nw);
+    while (da >= dm) {
+        padd_shift(a, m, dm, (size_t)(da - dm));
+        da = pdeg(a, (size_t)da / 64 + 1);
+    }
+}
+
+/* out := a b mod m (a, b reduced mod m or of degree < 2 C; t: scratch of
+ * nw words, out of nw words). */
+static void pmulmod(uint64_t *out, const uint64_t *a, const uint64_t *b, const uint64_t *m, long dm,
+                    uint64_t *t, size_t nw)
+{
+    pmul(t, nw, a, pdeg(a, nw), b, pdeg(b, nw));
+    pmod(t, nw, m, dm);
+    memcpy(out, t, nw * sizeof *out);
+}
+
+/* inv := a^-1 mod m (dm >= 1); false when gcd(a, m) != 1. t: 4 nw words
+ * (nw of at least 2 deg m + 128 bits). Euclid by shifts with the cofactor
+ * s of a (s a = r mod m), kept below degree deg m + 64 by reductions. */
+static bool pinv(uint64_t *inv, const uint64_t *a, const uint64_t *m, long dm, uint64_t *t,
+                 size_t nw)
+{
+    memset(t, 0, 4 * nw * sizeof *t);
+    struct rs {
+        uint64_t *r, *s;
+        long dr, ds;
+    } x = {t, t + 2 * nw, dm, -1}, y = {t + nw, t + 3 * nw, -1, 0};
+    memcpy(x.r, m, pwords(dm) * sizeof *m);
+    memcpy(y.r, a, nw * sizeof *a);
+    pmod(y.r, nw, m, dm);
+    y.dr = pdeg(y.r, nw);
+    y.s[0] = 1;
+    while (x.dr >= 0 && y.dr >= 0) {
+        if (x.dr < y.dr) {
+            struct rs tt = x;
+            x = y;
+            y = tt;
+        }
+        size_t sh = (size_t)(x.dr - y.dr);
+        padd_shift(x.r, y.r, y.dr, sh);
+        x.dr = pdeg(x.r, (size_t)x.dr / 64 + 1);
+        if (y.ds >= 0) {
+            long top = x.ds > y.ds + (long)sh ? x.ds : y.ds + (long)sh;
+            padd_shift(x.s, y.s, y.ds, sh);
+            x.ds = pdeg(x.s, pwords(top));
+            if (x.ds >= dm + 64) {
+                pmod(x.s, nw, m, dm);
+                x.ds = pdeg(x.s, nw);
+            }
+        }
+    }
+    struct rs *g = x.dr >= 0 ? &x : &y;
+    if (g->dr != 0)
+        return false;
+    pmod(g->s, nw, m, dm);
+    memcpy(inv, g->s, nw * sizeof *inv);
+    return true;
+}
+
+/* The canonical form (docs/transfer.md) of the d kernel vectors K (packed)
+ * and of x (NULL when unsolvable): reverse echelon, then
+ * ascending free columns. False when K is dependent. */
+static bool reverse_echelon(toggle__vecs *K, uint64_t *x)
+{
+    size_t d = K->count;
+    bool ok = true;
+    for (size_t step = 0; ok && step < d; step++) {
+        /* the remaining vector (step .. d - 1) with the largest last nonzero */
+        size_t best = SIZE_MAX, bi = step;
+        for (size_t i = step; i < d; i++) {
+            size_t l = toggle__vecs_last_nonzero(K, i);
+            if (l != SIZE_MAX && (best == SIZE_MAX || l > best)) {
+                best = l;
+                bi = i;
+            }
+        }
+        if (best == SIZE_MAX) {
+            ok = false;
+            break;
+        }
+        toggle__vecs_swap(K, step, bi);
+        const uint64_t *kb = toggle__vecs_row(K, step);
+        for (size_t i = 0; i < d; i++) {
+            uint64_t *v = toggle__vecs_row(K, i);
+            if (i != step && ((v[best >> 6] >> (best & 63)) & 1))
+                for (size_t q = 0; q <= best >> 6; q++)
+                    v[q] ^= kb[q];
+        }
+        if (x && ((x[best >> 6] >> (best & 63)) & 1))
+            for (size_t q = 0; q <= best >> 6; q++)
+                x[q] ^= kb[q];
+    }
+    /* the pivots came in descending order: reverse to ascending */
+    for (size_t i = 0; ok && i < d / 2; i++)
+        toggle__vecs_swap(K, i, d - 1 - i);
+    return ok;
+}
+
+static int ring_solve_f2(const ring *rg, uint64_t *const Gin[2][2], uint64_t *const rin[2],
+                         toggle__ring_small_fn solve_small, toggle__vecs *xs, toggle__vecs *ks,
+                         bool *solvable)
+{
+    size_t C = rg->C, nw = (2 * C + 130) / 64 + 2, CW = rg->W;
+    enum { H, Dt, A, B, Tq, Gg, Binv, T1, T2, T3, XU, XV, Y0, Y1, G00, G01, G10, G11, R0, R1, NT };
+    uint64_t *mem = toggle__calloc((size_t)NT * nw + 4 * nw, sizeof *mem);
+    uint64_t *P[NT], *scratch = mem + (size_t)NT * nw;
+    toggle_system *ss = NULL;
+    toggle_solution *small = NULL;
+    uint64_t *rows = NULL, *Et = NULL, *bb = NULL;
+    int rc = TOGGLE_OK;
+    if (!mem)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for the ring small system");
+    for (int i = 0; i < NT; i++)
+        P[i] = mem + (size_t)i * nw;
+    /* G and rhs in buffers of nw words */
+    uint64_t *const G[2][2] = {{P[G00], P[G01]}, {P[G10], P[G11]}}, *const rhs[2] = {P[R0], P[R1]};
+    for (int e = 0; e < 2; e++) {
+        memcpy(rhs[e], rin[e], CW * sizeof *mem);
+        for (int c = 0; c < 2; c++)
+            memcpy(G[e][c], Gin[e][c], CW * sizeof *mem);
+    }
+    P[H][C >> 6] |= (uint64_t)1 << (C & 63);
+    P[H][0] ^= 1;
+    long dh = (long)C;
+    /* D = G00 G11 + G01 G10 mod h */
+    pmulmod(P[Dt], G[0][0], G[1][1], P[H], dh, P[T1], nw);
+    pmulmod(P[T2], G[0][1], G[1][0], P[H], dh, P[T1], nw);
+    for (size_t q = 0; q < nw; q++)
+        P[Dt][q] ^= P[T2][q];
+    /* A = prod of h's factors dividing D, B = h / A: g = gcd(h, D); while
+     * deg g > 0: A *= g, t /= g, g = gcd(t, g) */
+    long dg;
+    memcpy(P[T1], P[H], nw * sizeof *mem);
+    memcpy(P[T2], P[Dt], nw * sizeof *mem);
+    memcpy(P[Gg], pgcd(P[T1], P[T2], nw, &dg), nw * sizeof *mem);
+    P[A][0] = 1;
+    memcpy(P[B], P[H], nw * sizeof *mem);
+    while (dg > 0) {
+        pmul(P[T1], nw, P[A], pdeg(P[A], nw), P[Gg], dg);
+        memcpy(P[A], P[T1], nw * sizeof *mem);
+        pdiv(P[Tq], P[B], P[Gg], nw); /* B := B / g (B destroyed) */
+        memcpy(P[B], P[Tq], nw * sizeof *mem);
+        memcpy(P[T1], P[B], nw * sizeof *mem);
+        memcpy(P[T2], P[Gg], nw * sizeof *mem);
+        memcpy(P[Gg], pgcd(P[T1], P[T2], nw, &dg), nw * sizeof *mem);
+    }
+    long da = pdeg(P[A], nw), db = pdeg(P[B], nw);
+    /* mod B: X_B = D^-1 adj(G) rhs */
+    if (db > 0) {
+        memcpy(P[T3], P[Dt], nw * sizeof *mem);
+        pmod(P[T3], nw, P[B], db);
+        if (!pinv(P[T3], P[T3], P[B], db, scratch, nw)) {
+            rc = TOGGLE_EUNSUPPORTED; /* cannot happen: D is a unit mod B */
+            goto out;
+        }
+        /* XU = D^-1 (G11 r0 + G01 r1), XV = D^-1 (G10 r0 + G00 r1) mod B */
+        const uint64_t *adj[2][2] = {{G[1][1], G[0][1]}, {G[1][0], G[0][0]}};
+        uint64_t *outv[2] = {P[XU], P[XV]};
+        for (int c = 0; c < 2; c++) {
+            pmulmod(P[Y0], adj[c][0], rhs[0], P[B], db, P[T1], nw);
+            pmulmod(P[Y1], adj[c][1], rhs[1], P[B], db, P[T1], nw);
+            for (size_t q = 0; q < nw; q++)
+                P[Y0][q] ^= P[Y1][q];
+            pmulmod(outv[c], P[Y0], P[T3], P[B], db, P[T1], nw);
+        }
+    }
+    /* B^-1 mod A, for the lifts */
+    if (da > 0 && db > 0) {
+        memcpy(P[T3], P[B], nw * sizeof *mem);
+        pmod(P[T3], nw, P[A], da);
+        if (!pinv(P[Binv], P[T3], P[A], da, scratch, nw)) {
+            rc = TOGGLE_EUNSUPPORTED; /* cannot happen: A, B coprime */
+            goto out;
+        }
+    }
+    size_t a = da > 0 ? (size_t)da : 0, m = 2 * a, mw = (m + 63) / 64;
+    size_t dn = 0;
+    *solvable = true;
+    if (a) {
+        /* mod A: column (b, k) of the 2a x 2a system is (G[0][b] y^k, G[1][b]
+         * y^k) mod A; built as rows of Et (its transpose) */
+        Et = toggle__calloc(m * mw, sizeof *Et);
+        rows = toggle__calloc(m * mw, sizeof *rows);
+        bb = toggle__calloc(mw, sizeof *bb);
+        if (!Et || !rows || !bb) {
+            rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the ring small system");
+            goto out;
+        }
+        size_t aw = pwords(da - 1);
+        for (size_t e = 0; e < 2; e++)
+            for (size_t bc = 0; bc < 2; bc++) {
+                uint64_t *w = P[T3];
+                memcpy(w, G[e][bc], CW * sizeof *w);
+                memset(w + CW, 0, (nw - CW) * sizeof *w);
+                pmod(w, nw, P[A], da);
+                for (size_t k = 0; k < a; k++) {
+                    /* bits of w into row bc a + k of Et at offset e a */
+                    uint64_t *dst = Et + (bc * a + k) * mw;
+                    for (size_t i = 0; i < a; i++)
+                        if ((w[i >> 6] >> (i & 63)) & 1)
+                            dst[(e * a + i) >> 6] |= (uint64_t)1 << ((e * a + i) & 63);
+                    /* w := y w mod A */
+                    uint64_t carry = 0;
+                    for (size_t q = 0; q <= aw; q++) {
+                        uint64_t nc = w[q] >> 63;
+                        w[q] = (w[q] << 1) | carry;
+                        carry = nc;
+                    }
+                    if ((w[a >> 6] >> (a & 63)) & 1)
+                        for (size_t q = 0; q <= aw; q++)
+                            w[q] ^= P[A][q];
+                }
+            }
+        toggle__bits_transpose(rows, mw, Et, mw, m, m);
+        toggle__free(Et);
+        Et = NULL;
+        for (size_t e = 0; e < 2; e++) {
+            uint64_t *w = P[T3];
+            memcpy(w, rhs[e], CW * sizeof *w);
+            memset(w + CW, 0, (nw - CW) * sizeof *w);
+            pmod(w, nw, P[A], da);
+            for (size_t i = 0; i < a; i++)
+                if ((w[i >> 6] >> (i & 63)) & 1)
+                    bb[(e * a + i) >> 6] |= (uint64_t)1 << ((e * a + i) & 63);
+        }
+        rc = toggle__system_adopt_packed(&ss, m, m, rows, bb, true);
+        rows = NULL;
+        if (rc || (rc = solve_small(ss, &small)))
+            goto out;
+        *solvable = small->solvable;
+        dn = small->nullity;
+    }
+    if ((rc = toggle__vecs_init(ks, 2 * C, dn, 2)) || (rc = toggle__vecs_init(xs, 2 * C, 1, 2)))
+        goto out;
+    /* the lifts: vector l (0: x, else kernel l - 1) */
+    for (size_t l = 0; l <= dn; l++) {
+        if (l == 0 && !*solvable)
+            continue;
+        uint64_t *dst = l ? toggle__vecs_row(ks, l - 1) : toggle__vecs_row(xs, 0);
+        for (int c = 0; c < 2; c++) {
+            uint64_t *v = P[Y0];
+            memset(v, 0, nw * sizeof *v);
+            if (a) {
+                /* component c of the A part: bits c a .. c a + a - 1 */
+                const uint64_t *src = l ? toggle__vecs_row(&small->kernel, l - 1)
+                                        : toggle__vecs_row(&small->x, 0);
+                for (size_t i = 0; i < a; i++)
+                    v[i >> 6] |= ((src[(c * a + i) >> 6] >> ((c * a + i) & 63)) & 1) << (i & 63);
+            }
+            uint64_t *xb = c ? P[XV] : P[XU];
+            if (l == 0 && db > 0) {
+                /* X_A - X_B mod A */
+                memcpy(P[T2], xb, nw * sizeof *mem);
+                if (a)
+                    pmod(P[T2], nw, P[A], da);
+                for (size_t q = 0; q < nw; q++)
+                    v[q] ^= a ? P[T2][q] : 0;
+            }
+            if (a && db > 0) {
+                pmulmod(P[Y1], v, P[Binv], P[A], da, P[T1], nw);
+                pmul(v, nw, P[B], db, P[Y1], pdeg(P[Y1], nw)); /* B (...) */
+            }
+            if (l == 0 && db > 0)
+                for (size_t q = 0; q < nw; q++)
+                    v[q] ^= xb[q];
+            /* degree < C: into bits c C .. c C + C - 1 of dst */
+            for (size_t i = 0; i < C; i++)
+                if ((v[i >> 6] >> (i & 63)) & 1)
+                    dst[(c * C + i) >> 6] |= (uint64_t)1 << ((c * C + i) & 63);
+        }
+    }
+    if (!reverse_echelon(ks, *solvable ? toggle__vecs_row(xs, 0) : NULL))
+        rc = toggle__error(TOGGLE_EINTERNAL, "the ring kernel basis is dependent");
+out:
+    toggle_system_free(ss);
+    toggle_solution_free(small);
+    toggle__free(rows);
+    toggle__free(Et);
+    toggle__free(bb);
+    toggle__free(mem);
+    return rc;
 }
