@@ -51,91 +51,98 @@ static toggle_solution *lanes_solve(const toggle_system *s)
     return sol;
 }
 
+/* One torus: the ring route (the engine forced) against the lanes path. */
+static void check_torus(size_t R, size_t C, uint32_t flags, uint64_t k, tu_rng *rg)
+{
+    tu_rng rng = *rg;
+    size_t n = R * C;
+    uint64_t *st = malloc(n * sizeof *st), *tg = malloc(n * sizeof *tg);
+    uint64_t *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+    uint64_t *z = malloc(n * sizeof *z), *b = malloc(n * sizeof *b);
+    int mode = (int)tu_below(&rng, 2); /* random target, or a reachable one */
+    for (size_t i = 0; i < n; i++) {
+        st[i] = tu_below(&rng, k);
+        x[i] = tu_below(&rng, k);
+    }
+    own_apply(R, C, flags, x, k, tg);
+    for (size_t i = 0; i < n; i++) {
+        if (!mode)
+            tg[i] = tu_below(&rng, k);
+        else
+            tg[i] = tu_addmod(tg[i], st[i], k);
+        b[i] = tu_addmod(tg[i], k - st[i], k);
+    }
+    toggle_graph *g = NULL;
+    toggle_system *s = NULL;
+    ck_assert_int_eq(toggle_graph_new_grid(&g, R, C, flags), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_new(&s, g, k, st, tg), TOGGLE_OK);
+    ck_assert(toggle__transfer_ring_applies(s));
+    /* the engine forced takes the ring route (ring_applies) */
+    toggle_solution *ring = NULL, *lanes = lanes_solve(s);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE,
+                                              TOGGLE_ENGINE_TRANSFER), TOGGLE_OK);
+    ck_assert_int_eq(toggle_solve(&ring, s), TOGGLE_OK);
+    const char *why = NULL;
+    char where[160];
+    snprintf(where, sizeof where, "%zux%zu%s mod %llu (seed %llu)", R, C,
+             (flags & TOGGLE_GRID_NO_SELF) ? " no-self" : "", (unsigned long long)k,
+             (unsigned long long)tu_seed());
+    int sv = toggle_solution_is_solvable(ring);
+    ck_assert_msg(sv == toggle_solution_is_solvable(lanes), "%s: solvability", where);
+    ck_assert_msg(mode == 0 || sv == 1, "%s: a reachable target unsolvable", where);
+    size_t d = toggle_solution_nullity(ring);
+    ck_assert_msg(d == toggle_solution_nullity(lanes), "%s: nullity %zu, lanes %zu",
+                  where, d, toggle_solution_nullity(lanes));
+    size_t dn = 0;
+    ck_assert_int_eq(toggle_grid_nullity(R, C, k, flags, &dn), TOGGLE_OK);
+    ck_assert_msg(d == dn, "%s: nullity %zu, formula %zu", where, d, dn);
+    if (sv == 1) {
+        toggle_solution_particular(ring, x, n);
+        toggle_solution_particular(lanes, y, n);
+        if (memcmp(x, y, n * sizeof *x))
+            why = "particular solution differs";
+        own_apply(R, C, flags, x, k, z);
+        if (!why && memcmp(z, b, n * sizeof *z))
+            why = "particular solution does not solve (own model)";
+    } /* (the certificate is the policy's, made from the kernel compared below) */
+    for (size_t i = 0; i < d && !why; i++) {
+        toggle_solution_kernel_vector(ring, i, x, n);
+        toggle_solution_kernel_vector(lanes, i, y, n);
+        if (memcmp(x, y, n * sizeof *x))
+            why = "kernel vector differs";
+        own_apply(R, C, flags, x, k, z);
+        for (size_t j = 0; j < n && !why; j++)
+            if (z[j])
+                why = "kernel vector not in the kernel (own model)";
+    }
+    ck_assert_msg(!why, "%s: %s", where, why);
+    *rg = rng;
+}
+
 START_TEST(ring_against_lanes)
 {
     tu_rng rng = tu_rng_for(1401);
     size_t cases = 0;
     for (size_t q = 0; q < NPRIMES; q++)
-        for (int rep = 0; rep < 3; rep++) {
+        for (int rep = 0; rep < 4; rep++) {
             uint64_t k = primes[q];
             size_t R = 30 + (size_t)tu_below(&rng, 51), C = 30 + (size_t)tu_below(&rng, 51);
             if (rep == 0)
                 R = C = k == 2 ? 30 + 6 * (size_t)tu_below(&rng, 8) : R; /* big kernels */
             uint32_t flags = TOGGLE_GRID_TORUS | (tu_below(&rng, 2) ? TOGGLE_GRID_NO_SELF : 0);
-            size_t n = R * C;
-            uint64_t *st = malloc(n * sizeof *st), *tg = malloc(n * sizeof *tg);
-            uint64_t *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
-            uint64_t *z = malloc(n * sizeof *z), *b = malloc(n * sizeof *b);
-            int mode = (int)tu_below(&rng, 2); /* random target, or a reachable one */
-            for (size_t i = 0; i < n; i++) {
-                st[i] = tu_below(&rng, k);
-                x[i] = tu_below(&rng, k);
-            }
-            own_apply(R, C, flags, x, k, tg);
-            for (size_t i = 0; i < n; i++) {
-                if (!mode)
-                    tg[i] = tu_below(&rng, k);
-                else
-                    tg[i] = tu_addmod(tg[i], st[i], k);
-                b[i] = tu_addmod(tg[i], k - st[i], k);
-            }
-            toggle_graph *g = NULL;
-            toggle_system *s = NULL;
-            ck_assert_int_eq(toggle_graph_new_grid(&g, R, C, flags), TOGGLE_OK);
-            ck_assert_int_eq(toggle_system_new(&s, g, k, st, tg), TOGGLE_OK);
-            ck_assert(toggle__transfer_ring_applies(s));
-            /* the engine forced takes the ring route (ring_applies) */
-            toggle_solution *ring = NULL, *lanes = lanes_solve(s);
-            ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE,
-                                                      TOGGLE_ENGINE_TRANSFER), TOGGLE_OK);
-            ck_assert_int_eq(toggle_solve(&ring, s), TOGGLE_OK);
-            const char *why = NULL;
-            char where[160];
-            snprintf(where, sizeof where, "%zux%zu%s mod %llu (seed %llu)", R, C,
-                     (flags & TOGGLE_GRID_NO_SELF) ? " no-self" : "", (unsigned long long)k,
-                     (unsigned long long)tu_seed());
-            int sv = toggle_solution_is_solvable(ring);
-            ck_assert_msg(sv == toggle_solution_is_solvable(lanes), "%s: solvability", where);
-            ck_assert_msg(mode == 0 || sv == 1, "%s: a reachable target unsolvable", where);
-            size_t d = toggle_solution_nullity(ring);
-            ck_assert_msg(d == toggle_solution_nullity(lanes), "%s: nullity %zu, lanes %zu",
-                          where, d, toggle_solution_nullity(lanes));
-            size_t dn = 0;
-            ck_assert_int_eq(toggle_grid_nullity(R, C, k, flags, &dn), TOGGLE_OK);
-            ck_assert_msg(d == dn, "%s: nullity %zu, formula %zu", where, d, dn);
-            if (sv == 1) {
-                toggle_solution_particular(ring, x, n);
-                toggle_solution_particular(lanes, y, n);
-                if (memcmp(x, y, n * sizeof *x))
-                    why = "particular solution differs";
-                own_apply(R, C, flags, x, k, z);
-                if (!why && memcmp(z, b, n * sizeof *z))
-                    why = "particular solution does not solve (own model)";
-            } /* (the certificate is the policy's, made from the kernel compared below) */
-            for (size_t i = 0; i < d && !why; i++) {
-                toggle_solution_kernel_vector(ring, i, x, n);
-                toggle_solution_kernel_vector(lanes, i, y, n);
-                if (memcmp(x, y, n * sizeof *x))
-                    why = "kernel vector differs";
-                own_apply(R, C, flags, x, k, z);
-                for (size_t j = 0; j < n && !why; j++)
-                    if (z[j])
-                        why = "kernel vector not in the kernel (own model)";
-            }
-            ck_assert_msg(!why, "%s: %s", where, why);
+            check_torus(R, C, flags, k, &rng);
             cases++;
-            toggle_solution_free(ring);
-            toggle_solution_free(lanes);
-            toggle_system_free(s);
-            toggle_graph_free(g);
-            free(st);
-            free(tg);
-            free(x);
-            free(y);
-            free(z);
-            free(b);
         }
-    fprintf(stderr, "ring against lanes: %zu random tori\n", cases);
+    /* F_2, larger: the CRT split with A = h (no-self, nullity 2C), a power
+     * of two, odd sides */
+    static const struct {
+        size_t r, c;
+        uint32_t flags;
+    } f2[] = {{128, 128, 0}, {96, 100, TOGGLE_GRID_NO_SELF}, {250, 250, 0}, {192, 64, 0},
+              {255, 257, 0}, {120, 120, TOGGLE_GRID_NO_SELF}, {4, 200, 0}, {200, 3, 0}};
+    for (size_t i = 0; i < sizeof f2 / sizeof *f2; i++, cases++)
+        check_torus(f2[i].r, f2[i].c, TOGGLE_GRID_TORUS | f2[i].flags, 2, &rng);
+    fprintf(stderr, "ring against lanes: %zu tori\n", cases);
 }
 END_TEST
 
