@@ -27,16 +27,24 @@ bool toggle__transfer_ring_applies(const toggle_system *s)
     if (!g || g->kind != TOGGLE_KIND_GRID || !toggle__is_prime(s->k))
         return false;
     uint32_t top = g->flags & ~(uint32_t)TOGGLE_GRID_NO_SELF;
-    return top == TOGGLE_GRID_TORUS && g->rows >= 3 && g->cols >= 1;
+    return (top == TOGGLE_GRID_TORUS && g->rows >= 3) ||
+           (top == TOGGLE_GRID_CYLINDER && g->rows >= 2);
+}
+
+/* Unknown rows: the last two on the torus, the last one on the cylinder. */
+static size_t ring_unknown_rows(const toggle_graph *g)
+{
+    return (g->flags & TOGGLE_GRID_CYLINDER) ? 1 : 2;
 }
 
 bool toggle__transfer_ring_probe(const toggle_system *s, char *why, size_t len)
 {
     /* the transfer engine's rule: the small system (2C unknowns) at most
      * half the board's for more than 64 cells */
-    if (s->n > 64 && 4 * s->graph->cols > s->n)
+    size_t m = ring_unknown_rows(s->graph) * s->graph->cols;
+    if (s->n > 64 && 2 * m > s->n)
         return toggle__probe_no(why, len, "the transfer engine's small system (%zu unknowns) "
-                                "is not small for %zu cells", 2 * s->graph->cols, s->n);
+                                "is not small for %zu cells", m, s->n);
     return true;
 }
 
@@ -46,6 +54,7 @@ typedef struct {
     size_t R, C, W; /* W: words a row (F_2: (C + 63) / 64; odd p: C) */
     unsigned d;     /* the self weight, 1 or 0 */
     uint64_t *brow; /* scratch: one row of b */
+    size_t nb;      /* unknown rows: 2 (torus), 1 (cylinder: x_R = 0, no U) */
 } ring;
 
 /* Bits [off, off + 64) of a zero-padded word array. */
@@ -129,21 +138,28 @@ static void step(const ring *rg, uint64_t *out, const uint64_t *x, const uint64_
 /* Row r of the answer being chased. */
 typedef void (*ring_sink)(void *ctx, const ring *rg, size_t r, const uint64_t *row);
 
-/* The chase down from x_{R-1} = V, x_{R-2} = U (b read when with_b): every
+/* The chase down from x_{R-1} = V, x_{R-2} = U (the cylinder: x_R = 0, U
+ * unused) (b read when with_b): every
  * row to sink (if any), then x_0 into x0 and x_{-1} (the chase of row 0's
  * equation, which must equal x_{R-1}) into xm1. buf: 3 rows. */
 static void ring_chase(ring *rg, const uint64_t *U, const uint64_t *V, bool with_b, ring_sink sink,
                        void *ctx, uint64_t *buf, uint64_t *x0, uint64_t *xm1)
 {
-    size_t W = rg->W, R = rg->R;
+    size_t W = rg->W, R = rg->R, first = R - rg->nb;
     uint64_t *nxt = buf, *cur = buf + W, *out = buf + 2 * W;
-    memcpy(nxt, V, W * sizeof *nxt);
-    memcpy(cur, U, W * sizeof *cur);
-    if (sink) {
-        sink(ctx, rg, R - 1, nxt);
-        sink(ctx, rg, R - 2, cur);
+    if (rg->nb == 1) { /* the cylinder: x_R = 0 */
+        memset(nxt, 0, W * sizeof *nxt);
+        memcpy(cur, V, W * sizeof *cur);
+    } else {
+        memcpy(nxt, V, W * sizeof *nxt);
+        memcpy(cur, U, W * sizeof *cur);
     }
-    for (size_t r = R - 2; r-- > 0;) {
+    if (sink) {
+        sink(ctx, rg, R - 1, rg->nb == 1 ? cur : nxt);
+        if (rg->nb == 2)
+            sink(ctx, rg, R - 2, cur);
+    }
+    for (size_t r = first; r-- > 0;) {
         /* x_r from row r + 1's equation */
         step(rg, out, cur, nxt, with_b ? load_b(rg, r + 1) : NULL);
         if (sink)
@@ -172,13 +188,22 @@ static void coef_add(const ring *rg, uint64_t *g, size_t k, uint64_t c)
         g[k] = toggle__addmod(g[k], c % rg->p, rg->p);
 }
 
-/* The 2C x 2C system of the 2 x 2 ring matrix G (G[a][b] multiplies
+/* g's coefficient k := c (reduced). */
+static void coef_set(const ring *rg, uint64_t *g, size_t k, uint64_t c)
+{
+    if (rg->p == 2)
+        g[k >> 6] = (g[k >> 6] & ~((uint64_t)1 << (k & 63))) | ((c & 1) << (k & 63));
+    else
+        g[k] = c % rg->p;
+}
+
+/* The nb C x nb C system of the nb x nb ring matrix G (G[a][b] multiplies
  * unknown row b in equation a: entry (a C + i, b C + j) = G[a][b] at
  * (i - j) mod C) and right-hand side rhs[a] (rows of S). */
 static int ring_small_system(const ring *rg, uint64_t *const G[2][2], uint64_t *const rhs[2],
                              toggle_system **ss)
 {
-    size_t C = rg->C, m = 2 * C;
+    size_t C = rg->C, nb = rg->nb, m = nb * C;
     if (rg->p == 2) {
         size_t mw = (m + 63) / 64, DW = (2 * C + 63) / 64 + 1, CW = rg->W;
         uint64_t *rows = toggle__calloc(m * mw, sizeof *rows);
@@ -190,8 +215,8 @@ static int ring_small_system(const ring *rg, uint64_t *const G[2][2], uint64_t *
             toggle__free(D);
             return toggle__error(TOGGLE_ENOMEM, "out of memory for the ring small system");
         }
-        for (size_t a = 0; a < 2; a++) {
-            for (size_t bc = 0; bc < 2; bc++) {
+        for (size_t a = 0; a < nb; a++) {
+            for (size_t bc = 0; bc < nb; bc++) {
                 /* D[t] = G[(C - t) mod C] for t < 2C: row i is the window
                  * at C - i (bit j: G at (i - j) mod C) */
                 memset(D, 0, DW * sizeof *D);
@@ -227,10 +252,10 @@ static int ring_small_system(const ring *rg, uint64_t *const G[2][2], uint64_t *
         rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the ring small system");
         goto out;
     }
-    for (size_t a = 0; a < 2; a++) {
+    for (size_t a = 0; a < nb; a++) {
         for (size_t i = 0; i < C; i++) {
             uint64_t *row = E + (a * C + i) * m;
-            for (size_t bc = 0; bc < 2; bc++) {
+            for (size_t bc = 0; bc < nb; bc++) {
                 /* entry j: G[a][bc] at (i - j) mod C */
                 const uint64_t *ga = G[a][bc];
                 for (size_t j = 0; j <= i; j++)
@@ -292,6 +317,11 @@ static void put_row(void *ctx_, const ring *rg, size_t r, const uint64_t *row)
 static void load_uv(const ring *rg, const toggle__vecs *sv, size_t i, uint64_t *U, uint64_t *V)
 {
     size_t C = rg->C;
+    if (rg->nb == 1) { /* the cylinder: V alone, cells 0 .. C - 1 */
+        for (size_t j = 0; j < C; j++)
+            coef_set(rg, V, j, toggle__vecs_get(sv, i, j));
+        return;
+    }
     if (rg->p == 2) {
         const uint64_t *src = toggle__vecs_row(sv, i);
         for (size_t q = 0; q < rg->W; q++) {
@@ -330,6 +360,8 @@ int toggle__transfer_answers_init(const toggle_system *s, toggle_solution *sol, 
     return rc;
 }
 
+static int ring_cylinder_nullity(uint64_t p, size_t R, size_t C, unsigned d, size_t *nullity);
+
 int toggle__transfer_sizes(const toggle_system *s, size_t m, size_t d, toggle__transfer_size *z)
 {
     if (!toggle__vecs_bytes(s->n, 1, s->k, &z->vec) ||
@@ -353,12 +385,14 @@ int toggle__transfer_sizes(const toggle_system *s, size_t m, size_t d, toggle__t
 int toggle__transfer_ring_estimate(const toggle_system *s, uint64_t *bytes)
 {
     const toggle_graph *g = s->graph;
-    size_t C = g->cols, m = 2 * C, d = m;
+    size_t C = g->cols, m = ring_unknown_rows(g) * C, d = m;
     uint64_t k = s->k;
     size_t W = k == 2 ? (C + 63) / 64 : C, mw = (m + 63) / 64;
     /* the nullity (polynomials; without FLINT, odd p: the small system's m) */
-    int rc = toggle__transfer_ring_nullity(k, g->rows, C, (g->flags & TOGGLE_GRID_NO_SELF) ? 0 : 1,
-                                           &d);
+    unsigned self = (g->flags & TOGGLE_GRID_NO_SELF) ? 0 : 1;
+    int rc = (g->flags & TOGGLE_GRID_CYLINDER)
+               ? ring_cylinder_nullity(k, g->rows, C, self, &d)
+               : toggle__transfer_ring_nullity(k, g->rows, C, self, &d);
     if (rc == TOGGLE_EUNSUPPORTED)
         d = m;
     else if (rc)
@@ -372,6 +406,7 @@ int toggle__transfer_ring_estimate(const toggle_system *s, uint64_t *bytes)
     if (k == 2) {
         unsigned __int128 packed = (unsigned __int128)m * mw * 8 + mw * 8;
         build = packed + mw * 8 + ((2 * C + 63) / 64 + 1 + W) * 8;
+        (void)m;
         solve = packed + inner;
     } else {
         /* E in words, its right-hand side, the system made of them */
@@ -394,7 +429,8 @@ int toggle__transfer_ring_solve(const toggle_system *s, toggle_solution *sol,
                                 toggle__ring_small_fn solve_small)
 {
     const toggle_graph *g = s->graph;
-    ring rg = {s, s->k, g->rows, g->cols, 0, (g->flags & TOGGLE_GRID_NO_SELF) ? 0 : 1, NULL};
+    ring rg = {s, s->k, g->rows, g->cols, 0, (g->flags & TOGGLE_GRID_NO_SELF) ? 0 : 1, NULL,
+               ring_unknown_rows(g)};
     rg.W = rg.p == 2 ? (rg.C + 63) / 64 : rg.C;
     size_t W = rg.W, C = rg.C;
     /* rows: brow, the chase's 3, and P0 Pm Q0 Qm c0 cm, T, G[2][2] (4),
@@ -426,7 +462,8 @@ int toggle__transfer_ring_solve(const toggle_system *s, toggle_solution *sol,
      * of b from (0, 0), keeping rows 0 and -1 */
     memset(U, 0, 2 * W * sizeof *U);
     coef_add(&rg, U, 0, 1);
-    ring_chase(&rg, U, V, false, NULL, NULL, buf, P0, Pm);
+    if (rg.nb == 2)
+        ring_chase(&rg, U, V, false, NULL, NULL, buf, P0, Pm);
     memset(U, 0, 2 * W * sizeof *U);
     coef_add(&rg, V, 0, 1);
     ring_chase(&rg, U, V, false, NULL, NULL, buf, Q0, Qm);
@@ -440,7 +477,12 @@ int toggle__transfer_ring_solve(const toggle_system *s, toggle_solution *sol,
      * row R - 1: T V + U + x_0 = b_{R-1}, i.e.
      * (P_0 + 1) U + (Q_0 + T) V = b_{R-1} - c_0 */
     const uint64_t *bl = load_b(&rg, rg.R - 1);
-    for (size_t k = 0; k < C; k++) {
+    for (size_t k = 0; rg.nb == 1 && k < C; k++) {
+        /* the cylinder: row 0, x_{-1} = 0, i.e. Q_{-1} V = -c_{-1} */
+        coef_add(&rg, G[0][0], k, coef(&rg, Qm, k));
+        coef_add(&rg, rhs[0], k, toggle__submod(0, coef(&rg, cm, k), rg.p));
+    }
+    for (size_t k = 0; rg.nb == 2 && k < C; k++) {
         uint64_t p = rg.p;
         coef_add(&rg, G[0][0], k, coef(&rg, Pm, k));
         coef_add(&rg, G[0][1], k, coef(&rg, Qm, k));
@@ -449,8 +491,10 @@ int toggle__transfer_ring_solve(const toggle_system *s, toggle_solution *sol,
         coef_add(&rg, rhs[0], k, toggle__submod(0, coef(&rg, cm, k), p));
         coef_add(&rg, rhs[1], k, toggle__submod(coef(&rg, bl, k), coef(&rg, c0, k), p));
     }
-    coef_add(&rg, G[0][1], 0, rg.p - 1);
-    coef_add(&rg, G[1][0], 0, 1);
+    if (rg.nb == 2) {
+        coef_add(&rg, G[0][1], 0, rg.p - 1);
+        coef_add(&rg, G[1][0], 0, 1);
+    }
     /* the small system: over F_2 in the ring (CRT), else written out */
     const toggle__vecs *sx = NULL, *sk = NULL;
     bool solvable = false;
@@ -482,9 +526,17 @@ int toggle__transfer_ring_solve(const toggle_system *s, toggle_solution *sol,
         put_ctx pc = {part ? &sol->x : &sol->kernel, part ? 0 : l - solvable};
         load_uv(&rg, part ? sx : sk, pc.i, U, V);
         ring_chase(&rg, U, V, part, put_row, &pc, buf, x0, xm1);
-        /* the two equations left: x_{-1} = V and b_{R-1} - T V - U = x_0 */
-        step(&rg, chk, V, U, part ? load_b(&rg, rg.R - 1) : NULL);
-        if (memcmp(xm1, V, W * sizeof *V) || memcmp(chk, x0, W * sizeof *x0)) {
+        /* the equations left: x_{-1} = V and b_{R-1} - T V - U = x_0 (the
+         * cylinder: x_{-1} = 0) */
+        bool bad = false;
+        if (rg.nb == 1) {
+            for (size_t q = 0; q < W; q++)
+                bad = bad || xm1[q] != 0;
+        } else {
+            step(&rg, chk, V, U, part ? load_b(&rg, rg.R - 1) : NULL);
+            bad = memcmp(xm1, V, W * sizeof *V) || memcmp(chk, x0, W * sizeof *x0);
+        }
+        if (bad) {
             rc = toggle__error(TOGGLE_EINTERNAL, "transfer ring chase leaves a residue");
             goto out;
         }
@@ -604,7 +656,7 @@ int toggle__transfer_ring_nullity(uint64_t p, size_t rows, size_t cols, unsigned
     uint64_t *wb[4] = {mem, mem + nw, mem + 2 * nw, mem + 3 * nw};
     uint64_t *T = mem + 4 * nw, *det = mem + 5 * nw, *m11 = mem + 6 * nw, *m21 = mem + 7 * nw,
              *H = mem + 8 * nw, *h = mem + 9 * nw, *g = mem + 10 * nw, *q = mem + 11 * nw;
-    ring rg = {NULL, 2, R, L, (L + 63) / 64, d, NULL};
+    ring rg = {NULL, 2, R, L, (L + 63) / 64, d, NULL, 2};
     /* slot (n + 1) & 3 holds W_n: W_{-1} = 0, W_0 = 1 */
     wb[1][0] = 1;
     for (size_t n = 0; n < R; n++) /* W_{n+1} = T W_n + W_{n-1} */
@@ -647,6 +699,31 @@ int toggle__transfer_ring_nullity(uint64_t p, size_t rows, size_t cols, unsigned
         (void)pgcd(q, h, nw, &dg2);
     }
     *nullity = (size_t)dg1 + (size_t)dg2;
+    toggle__free(mem);
+    return TOGGLE_OK;
+}
+
+/* The square cylinder's nullity, deg gcd(P_R(X) mod h, h) (docs/transfer.md):
+ * over F_2 by the packed recurrence mod h = y^C + 1 and one packed gcd,
+ * else toggle__grid_cylinder_nullity (FLINT). */
+static int ring_cylinder_nullity(uint64_t p, size_t R, size_t C, unsigned d, size_t *nullity)
+{
+    if (p != 2)
+        return toggle__grid_cylinder_nullity(p, R, C, d, nullity);
+    size_t nw = (C + 63) / 64 + 1;
+    uint64_t *mem = toggle__calloc(6 * nw, sizeof *mem);
+    if (!mem)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for the cylinder nullity");
+    uint64_t *wb[4] = {mem, mem + nw, mem + 2 * nw, mem + 3 * nw}, *h = mem + 4 * nw;
+    ring rg = {NULL, 2, R, C, (C + 63) / 64, d, NULL, 1};
+    wb[1][0] = 1; /* slot (n + 1) & 3 holds W_n: W_{-1} = 0, W_0 = 1 */
+    for (size_t n = 0; n < R; n++)
+        step(&rg, wb[(n + 2) & 3], wb[(n + 1) & 3], wb[n & 3], NULL);
+    h[C >> 6] |= (uint64_t)1 << (C & 63);
+    h[0] ^= 1;
+    long dg;
+    (void)pgcd(wb[(R + 1) & 3], h, nw, &dg);
+    *nullity = (size_t)dg;
     toggle__free(mem);
     return TOGGLE_OK;
 }
@@ -811,11 +888,16 @@ static int ring_solve_f2(const ring *rg, uint64_t *const Gin[2][2], uint64_t *co
     P[H][C >> 6] |= (uint64_t)1 << (C & 63);
     P[H][0] ^= 1;
     long dh = (long)C;
-    /* D = G00 G11 + G01 G10 mod h */
-    pmulmod(P[Dt], G[0][0], G[1][1], P[H], dh, P[T1], nw);
-    pmulmod(P[T2], G[0][1], G[1][0], P[H], dh, P[T1], nw);
-    for (size_t q = 0; q < nw; q++)
-        P[Dt][q] ^= P[T2][q];
+    size_t nb = rg->nb;
+    /* D = G00 G11 + G01 G10 mod h (the cylinder: D = G00) */
+    if (nb == 1) {
+        memcpy(P[Dt], G[0][0], nw * sizeof *mem);
+    } else {
+        pmulmod(P[Dt], G[0][0], G[1][1], P[H], dh, P[T1], nw);
+        pmulmod(P[T2], G[0][1], G[1][0], P[H], dh, P[T1], nw);
+        for (size_t q = 0; q < nw; q++)
+            P[Dt][q] ^= P[T2][q];
+    }
     /* A = prod of h's factors dividing D, B = h / A: g = gcd(h, D); while
      * deg g > 0: A *= g, t /= g, g = gcd(t, g) */
     long dg;
@@ -842,10 +924,13 @@ static int ring_solve_f2(const ring *rg, uint64_t *const Gin[2][2], uint64_t *co
             rc = TOGGLE_EUNSUPPORTED; /* cannot happen: D is a unit mod B */
             goto out;
         }
-        /* XU = D^-1 (G11 r0 + G01 r1), XV = D^-1 (G10 r0 + G00 r1) mod B */
+        /* XU = D^-1 (G11 r0 + G01 r1), XV = D^-1 (G10 r0 + G00 r1) mod B
+         * (the cylinder: XU = D^-1 r0) */
         const uint64_t *adj[2][2] = {{G[1][1], G[0][1]}, {G[1][0], G[0][0]}};
         uint64_t *outv[2] = {P[XU], P[XV]};
-        for (int c = 0; c < 2; c++) {
+        if (nb == 1)
+            pmulmod(P[XU], rhs[0], P[T3], P[B], db, P[T1], nw);
+        for (int c = 0; nb == 2 && c < 2; c++) {
             pmulmod(P[Y0], adj[c][0], rhs[0], P[B], db, P[T1], nw);
             pmulmod(P[Y1], adj[c][1], rhs[1], P[B], db, P[T1], nw);
             for (size_t q = 0; q < nw; q++)
@@ -862,7 +947,7 @@ static int ring_solve_f2(const ring *rg, uint64_t *const Gin[2][2], uint64_t *co
             goto out;
         }
     }
-    size_t a = da > 0 ? (size_t)da : 0, m = 2 * a, mw = (m + 63) / 64;
+    size_t a = da > 0 ? (size_t)da : 0, m = nb * a, mw = (m + 63) / 64;
     size_t dn = 0;
     *solvable = true;
     if (a) {
@@ -876,8 +961,8 @@ static int ring_solve_f2(const ring *rg, uint64_t *const Gin[2][2], uint64_t *co
             goto out;
         }
         size_t aw = pwords(da - 1);
-        for (size_t e = 0; e < 2; e++)
-            for (size_t bc = 0; bc < 2; bc++) {
+        for (size_t e = 0; e < nb; e++)
+            for (size_t bc = 0; bc < nb; bc++) {
                 uint64_t *w = P[T3];
                 memcpy(w, G[e][bc], CW * sizeof *w);
                 memset(w + CW, 0, (nw - CW) * sizeof *w);
@@ -903,7 +988,7 @@ static int ring_solve_f2(const ring *rg, uint64_t *const Gin[2][2], uint64_t *co
         toggle__bits_transpose(rows, mw, Et, mw, m, m);
         toggle__free(Et);
         Et = NULL;
-        for (size_t e = 0; e < 2; e++) {
+        for (size_t e = 0; e < nb; e++) {
             uint64_t *w = P[T3];
             memcpy(w, rhs[e], CW * sizeof *w);
             memset(w + CW, 0, (nw - CW) * sizeof *w);
@@ -919,14 +1004,14 @@ static int ring_solve_f2(const ring *rg, uint64_t *const Gin[2][2], uint64_t *co
         *solvable = small->solvable;
         dn = small->nullity;
     }
-    if ((rc = toggle__vecs_init(ks, 2 * C, dn, 2)) || (rc = toggle__vecs_init(xs, 2 * C, 1, 2)))
+    if ((rc = toggle__vecs_init(ks, nb * C, dn, 2)) || (rc = toggle__vecs_init(xs, nb * C, 1, 2)))
         goto out;
     /* the lifts: vector l (0: x, else kernel l - 1) */
     for (size_t l = 0; l <= dn; l++) {
         if (l == 0 && !*solvable)
             continue;
         uint64_t *dst = l ? toggle__vecs_row(ks, l - 1) : toggle__vecs_row(xs, 0);
-        for (int c = 0; c < 2; c++) {
+        for (size_t c = 0; c < nb; c++) {
             uint64_t *v = P[Y0];
             memset(v, 0, nw * sizeof *v);
             if (a) {

@@ -129,7 +129,8 @@ START_TEST(ring_against_lanes)
             size_t R = 30 + (size_t)tu_below(&rng, 51), C = 30 + (size_t)tu_below(&rng, 51);
             if (rep == 0)
                 R = C = k == 2 ? 30 + 6 * (size_t)tu_below(&rng, 8) : R; /* big kernels */
-            uint32_t flags = TOGGLE_GRID_TORUS | (tu_below(&rng, 2) ? TOGGLE_GRID_NO_SELF : 0);
+            uint32_t flags = (rep == 3 ? TOGGLE_GRID_CYLINDER : TOGGLE_GRID_TORUS) |
+                             (tu_below(&rng, 2) ? TOGGLE_GRID_NO_SELF : 0);
             check_torus(R, C, flags, k, &rng);
             cases++;
         }
@@ -142,12 +143,22 @@ START_TEST(ring_against_lanes)
               {255, 257, 0}, {120, 120, TOGGLE_GRID_NO_SELF}, {4, 200, 0}, {200, 3, 0}};
     for (size_t i = 0; i < sizeof f2 / sizeof *f2; i++, cases++)
         check_torus(f2[i].r, f2[i].c, TOGGLE_GRID_TORUS | f2[i].flags, 2, &rng);
+    /* cylinders over F_2 and F_3: 2 rows, wide, square, no-self */
+    static const struct {
+        size_t r, c;
+        uint32_t flags;
+        uint64_t k;
+    } cyl[] = {{2, 150, 0, 2}, {150, 150, 0, 2}, {64, 128, TOGGLE_GRID_NO_SELF, 2},
+               {200, 60, 0, 2}, {99, 101, 0, 3}, {2, 90, TOGGLE_GRID_NO_SELF, 3}};
+    for (size_t i = 0; i < sizeof cyl / sizeof *cyl; i++, cases++)
+        check_torus(cyl[i].r, cyl[i].c, TOGGLE_GRID_CYLINDER | cyl[i].flags, cyl[i].k, &rng);
     fprintf(stderr, "ring against lanes: %zu tori\n", cases);
 }
 END_TEST
 
-/* AUTO picks the transfer engine for the torus, and the transfer engine
- * takes the ring route there (ring_applies); not on the other wraps. */
+/* AUTO picks the transfer engine for the torus and the cylinder, and the
+ * transfer engine takes the ring route there (ring_applies); not on the
+ * hex and Moore wraps. */
 START_TEST(auto_takes_ring)
 {
     static const struct {
@@ -157,7 +168,8 @@ START_TEST(auto_takes_ring)
     } cases[] = {
         {200, 200, TOGGLE_GRID_TORUS, true},
         {64, 100, TOGGLE_GRID_TORUS | TOGGLE_GRID_NO_SELF, true},
-        {200, 200, TOGGLE_GRID_CYLINDER, false},
+        {200, 200, TOGGLE_GRID_CYLINDER, true},
+        {2, 300, TOGGLE_GRID_CYLINDER | TOGGLE_GRID_NO_SELF, true},
         {200, 200, TOGGLE_GRID_TORUS | TOGGLE_GRID_HEX, false},
         {200, 200, TOGGLE_GRID_TORUS | TOGGLE_GRID_MOORE, false},
     };
