@@ -250,6 +250,10 @@ static const board_arg boards[] = {
      * the same board tall */
     {200000, 200, 2, C, NULL, 0}, {200, 200000, 2, C, NULL, 0},
     {30000, 300, 7, C, NULL, 0}, {300, 30000, 7, C, NULL, 0},
+    /* 45, 46: F_2 10000 x 10000, the classic board (chase) and the torus
+     * (transfer engine, ring route: the small system split by the CRT, nullity
+     * 128, an answer of 129 vectors of 10^8 bits) */
+    {10000, 10000, 2, C, NULL, 0}, {10000, 10000, 2, A, NULL, TOGGLE_GRID_TORUS},
 #undef A
 };
 /* The chase on 1 and 2 threads (TOGGLE_OPT_THREADS; compare wall time). */
@@ -344,6 +348,8 @@ static const bench_workload grid_workloads[] = {
     BOARD("grid/wide/p7/300x30000/wide", "grid/wide/p7/300x30000", "wide", "tall", 0, 3, 44),
     BOARD("grid/topo/p3/400x401/classic", "grid/topo/p3/400x401", "classic", "classic", 0, 3, 38),
     BOARD("grid/topo/p3/400x401/moore", "grid/topo/p3/400x401", "moore", "classic", 0, 3, 39),
+    BOARD("grid/topo/f2/10000/classic", "grid/topo/f2/10000", "classic", "classic", 0, 1, 45),
+    BOARD("grid/topo/f2/10000/torus", "grid/topo/f2/10000", "torus", "classic", 0, 1, 46),
     {"grid/nullity-torus/f2/1000/classic", "grid/nullity-torus/f2/1000", "classic", "classic", 1,
      5, nullity_setup, nullity_run, nullity_teardown, &nullities[2]},
     {"grid/nullity-torus/f2/1000/torus", "grid/nullity-torus/f2/1000", "torus", "classic", 1, 5,

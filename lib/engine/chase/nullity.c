@@ -4,6 +4,7 @@
 
 #include "engine/engine.h"
 #include "engine/flint/poly.h"
+#include "engine/transfer/ring.h"
 
 /* counted peaks: 97 to 124 bytes per degree with the shift, 20 without */
 #define POLY_BYTES_PER_DEGREE_SHIFTED 144
@@ -54,6 +55,11 @@ int toggle__grid_nullity_estimate(size_t rows, size_t cols, uint64_t p, uint32_t
     if (!(flags & ~(uint32_t)TOGGLE_GRID_NO_SELF)) {
         /* (the classic board's P_cols(x + 1) is Taylor-shifted) */
         *bytes = poly_bytes(rows, cols, !(flags & TOGGLE_GRID_NO_SELF));
+        return TOGGLE_OK;
+    }
+    if ((flags & ~(uint32_t)TOGGLE_GRID_NO_SELF) == TOGGLE_GRID_TORUS && p == 2) {
+        /* over F_2 on packed polynomials (ring.c) */
+        *bytes = toggle__transfer_ring_nullity_bytes(rows, cols) + 1024;
         return TOGGLE_OK;
     }
 #ifdef TOGGLE_HAVE_FLINT
@@ -128,7 +134,7 @@ int toggle_grid_nullity(size_t rows, size_t cols, uint64_t p, uint32_t flags, si
     unsigned d = (flags & TOGGLE_GRID_NO_SELF) ? 0 : 1;
     uint32_t wrap = flags & ~(uint32_t)TOGGLE_GRID_NO_SELF;
     if (wrap == TOGGLE_GRID_TORUS || wrap == TOGGLE_GRID_CYLINDER) {
-        rc = wrap == TOGGLE_GRID_TORUS ? toggle__grid_torus_nullity(p, rows, cols, d, nullity)
+        rc = wrap == TOGGLE_GRID_TORUS ? toggle__transfer_ring_nullity(p, rows, cols, d, nullity)
                                        : toggle__grid_cylinder_nullity(p, rows, cols, d, nullity);
         if (rc != TOGGLE_EUNSUPPORTED) /* without FLINT: eliminate */
             return rc;

@@ -21,6 +21,7 @@
 
 #include "engine/engine.h"
 #include "engine/flint/poly.h"
+#include "engine/transfer/ring.h"
 
 /* The dense engine of this build for the small systems: FLINT, or the
  * library's own without FLINT (-Dflint=disabled). */
@@ -1355,6 +1356,8 @@ static bool transfer_probe(const toggle_system *s, char *why, size_t len)
 {
     if (!transfer_applies(s, why, len))
         return false;
+    if (toggle__transfer_ring_applies(s))
+        return toggle__transfer_ring_probe(s, why, len);
     tframe f;
     bool oom;
     if (!frame_pick(s, &f, &oom)) {
@@ -1398,7 +1401,7 @@ static int known_nullity(const toggle_system *s, size_t bound, size_t *d)
     size_t n = bound;
     int rc = TOGGLE_EUNSUPPORTED;
     if (top == TOGGLE_GRID_TORUS)
-        rc = toggle__grid_torus_nullity(s->k, g->rows, g->cols, self, &n);
+        rc = toggle__transfer_ring_nullity(s->k, g->rows, g->cols, self, &n);
     else if (top == TOGGLE_GRID_CYLINDER)
         rc = toggle__grid_cylinder_nullity(s->k, g->rows, g->cols, self, &n);
     if (rc == TOGGLE_EUNSUPPORTED) /* without FLINT (silent) */
@@ -1432,6 +1435,8 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
 {
     if (!is_board(s))
         return TRANSFER_SMALL_ENGINE.estimate(s, bytes);
+    if (toggle__transfer_ring_applies(s))
+        return toggle__transfer_ring_estimate(s, bytes);
     tframe f;
     bool oom;
     if (!frame_pick(s, &f, &oom))
@@ -1457,28 +1462,14 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
         frame_clear(&f);
         return rc;
     }
-    size_t vec, kern, sys, sysb, smallsol;
-    if (!toggle__vecs_bytes(s->n, 1, s->k, &vec) || !toggle__vecs_bytes(s->n, d, s->k, &kern) ||
-        !toggle__vecs_bytes(m, m, s->k, &sys) || !toggle__vecs_bytes(m, 1, s->k, &sysb) ||
-        !toggle__vecs_bytes(m, d + 1, s->k, &smallsol)) {
-        frame_clear(&f);
-        return toggle__error(TOGGLE_EOVERFLOW, "board of %zu cells overflows size_t", s->n);
-    }
-    /* the small system m x m and its solve by the engine AUTO picks for it
-     * (no certificate: small_system), its nullity d at most */
-    toggle_system shape;
-    toggle__system_init_shape(&shape, m, m, s);
-    shape.engine = TOGGLE_ENGINE_AUTO;
-    shape.budget = 0;
-    shape.nullity_hint = d + 1;
-    int why = TOGGLE_EUNSUPPORTED;
-    const toggle__engine_entry *se = toggle__engine_choose(&shape, &why);
-    uint64_t inner = 0;
-    rc = se ? se->engine->estimate(&shape, &inner) : why;
+    toggle__transfer_size z;
+    rc = toggle__transfer_sizes(s, m, d, &z);
     if (rc) {
         frame_clear(&f);
         return rc;
     }
+    size_t vec = z.vec, kern = z.kern, sys = z.sys, sysb = z.sysb, smallsol = z.smallsol;
+    uint64_t inner = z.inner;
     size_t mw = (m + 63) / 64;
     unsigned __int128 m8 = (unsigned __int128)m * 8, build, solve;
     unsigned __int128 packed = (unsigned __int128)m * mw * 8 + mw * 8 + 8;
@@ -1745,7 +1736,7 @@ out:
     return rc;
 }
 
-static int transfer_solve(const toggle_system *s, toggle_solution *sol)
+int toggle__transfer_lanes_solve(const toggle_system *s, toggle_solution *sol)
 {
     if (!is_board(s))
         return TRANSFER_SMALL_ENGINE.solve(s, sol);
@@ -1764,18 +1755,7 @@ static int transfer_solve(const toggle_system *s, toggle_solution *sol)
         goto out;
     size_t dn = toggle_solution_nullity(small);
     bool solvable = toggle_solution_is_solvable(small) == 1;
-    sol->solvable = solvable;
-    sol->nullity = dn;
-    size_t kb;
-    if (!toggle__vecs_bytes(s->n, dn, s->k, &kb)) {
-        rc = toggle__error(TOGGLE_EOVERFLOW, "kernel basis overflows size_t");
-        goto out;
-    }
-    if ((rc = toggle__budget_check(s, kb, "the kernel basis")))
-        goto out;
-    if ((rc = toggle__vecs_init(&sol->kernel, s->n, dn, s->k)))
-        goto out;
-    if (solvable && (rc = toggle__vecs_init(&sol->x, s->n, 1, s->k)))
+    if ((rc = toggle__transfer_answers_init(s, sol, solvable, dn)))
         goto out;
     size_t L = dn + (solvable ? 1 : 0);
     if (L) {
@@ -1842,6 +1822,15 @@ out:
     toggle_solution_free(small);
     frame_clear(&f);
     return rc;
+}
+
+/* The square torus takes the ring route (ring.c), every other board the
+ * lanes. */
+static int transfer_solve(const toggle_system *s, toggle_solution *sol)
+{
+    if (toggle__transfer_ring_applies(s))
+        return toggle__transfer_ring_solve(s, sol, solve_small);
+    return toggle__transfer_lanes_solve(s, sol);
 }
 
 /* The certificate comes from the policy (symmetric A: from the kernel; else
