@@ -1,0 +1,367 @@
+/* Composite moduli shared by the engines that reduce a board to a small
+ * square system over Z/kZ (zk.h): the chase engine's composite path
+ * (lib/engine/chase/composite.c, docs/grid.md "Composite moduli") and the
+ * transfer engine's (lib/engine/transfer/composite.c, docs/transfer.md).
+ * The small system is solved per prime power q = p^e of k and the parts
+ * joined by the CRT; one Howell form of the joined rows gives the small
+ * system's Howell answers (docs/solution-spaces.md for the Howell form). */
+#include <string.h>
+
+#include "zk.h"
+#include "engine/gf2/gf2.h"
+#include "engine/howell/howell.h"
+
+typedef toggle__zk_ppow ppow;
+
+static uint64_t isqrt(uint64_t v)
+{
+    uint64_t lo = 0, hi = (uint64_t)1 << 32;
+    while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (mid * mid <= v)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+bool toggle__zk_factor(uint64_t k, ppow *f, size_t *nf)
+{
+    size_t n = 0;
+    for (uint64_t p = 2; p < 65536 && p * p <= k; p += p == 2 ? 1 : 2) {
+        if (k % p)
+            continue;
+        ppow t = {p, 1, 0};
+        while (k % p == 0) {
+            k /= p;
+            t.q *= p;
+            t.e++;
+        }
+        f[n++] = t;
+    }
+    if (k > 1) {
+        uint64_t r = isqrt(k);
+        if (toggle__is_prime(k))
+            f[n++] = (ppow){k, k, 1};
+        else if (r * r == k && toggle__is_prime(r))
+            f[n++] = (ppow){r, k, 2};
+        else
+            return false;
+    }
+    *nf = n;
+    return true;
+}
+
+/* ---- one prime power ------------------------------------------------------ */
+
+typedef struct {
+    bool solvable;
+    uint64_t *w;   /* n values mod q: a solution of L w = -z (when solvable) */
+    size_t ngen;
+    uint64_t *gen; /* ngen x n values mod q spanning ker L mod q */
+} part;
+
+/* For p = 2 the lifting's F_2 solves are products with L^{-1} mod 2, made
+ * once: the RREF of [L | I] (packed, the gf2 engine's elimination) is
+ * [I | L^{-1}]. *inv: n rows of (n + 63) / 64 words; NULL (and OK) when
+ * L is singular mod 2. */
+static int f2_inverse(const toggle__zk_small *sm, uint64_t **inv)
+{
+    size_t C = sm->n, W = (C + 63) / 64, S = (2 * C + 63) / 64, rank = 0, words;
+    *inv = NULL;
+    if (!toggle__mul_ok(C, C, &words))
+        return toggle__error(TOGGLE_EOVERFLOW, "small system too large");
+    uint64_t *M = toggle__calloc(C ? C * S : 1, sizeof *M);
+    uint64_t *cols = toggle__calloc(words ? words : 1, sizeof *cols);
+    size_t *piv = toggle__malloc_array(C ? C : 1, sizeof *piv);
+    uint64_t *out = toggle__calloc(C ? C * W : 1, sizeof *out);
+    int rc = M && cols && piv && out ? TOGGLE_OK
+                                     : toggle__error(TOGGLE_ENOMEM, "out of memory for the small "
+                                                     "system");
+    if (!rc)
+        rc = sm->columns(sm->ctx, 2, cols, C);
+    if (!rc) {
+        for (size_t j = 0; j < C; j++)
+            for (size_t i = 0; i < C; i++)
+                M[i * S + (j >> 6)] |= (cols[j * C + i] & 1) << (j & 63);
+        for (size_t i = 0; i < C; i++)
+            M[i * S + ((C + i) >> 6)] |= (uint64_t)1 << ((C + i) & 63);
+        rc = toggle__gf2_rref(M, C, 2 * C, S, piv, &rank);
+    }
+    bool full = !rc && rank == C && (C == 0 || piv[C - 1] == C - 1);
+    for (size_t i = 0; full && i < C; i++)
+        for (size_t j = 0; j < C; j++)
+            if ((M[i * S + ((C + j) >> 6)] >> ((C + j) & 63)) & 1)
+                out[i * W + (j >> 6)] |= (uint64_t)1 << (j & 63);
+    toggle__free(M);
+    toggle__free(cols);
+    toggle__free(piv);
+    if (full)
+        *inv = out;
+    else
+        toggle__free(out);
+    return rc;
+}
+
+/* delta = inv rhs over F_2 (rhs: n values mod 2). */
+static void f2_apply(const uint64_t *inv, size_t C, const uint64_t *rhs, uint64_t *packed,
+                     uint64_t *delta)
+{
+    size_t W = (C + 63) / 64;
+    memset(packed, 0, W * sizeof *packed);
+    for (size_t j = 0; j < C; j++)
+        packed[j >> 6] |= (rhs[j] & 1) << (j & 63);
+    for (size_t i = 0; i < C; i++) {
+        uint64_t acc = 0;
+        for (size_t t = 0; t < W; t++)
+            acc ^= inv[i * W + t] & packed[t];
+        delta[i] = (uint64_t)__builtin_parityll(acc);
+    }
+}
+
+/* e = 1, or e > 1 with L invertible mod p (p-adic lifting: each step makes
+ * the residual vanish mod one more power of p). *dense: L is singular mod p
+ * and e > 1, nothing done. */
+static int part_lift(const toggle__zk_small *sm, const ppow *pp, const uint64_t *z, part *out,
+                     bool *dense)
+{
+    size_t C = sm->n, dn = 0;
+    int solvable = 0, rc = TOGGLE_OK;
+    uint64_t *rhs = toggle__malloc_array(C + 1, 4 * sizeof *rhs), *kern = NULL, *inv = NULL;
+    out->w = toggle__calloc(C ? C : 1, sizeof *out->w);
+    *dense = false;
+    if (!rhs || !out->w)
+        return toggle__free(rhs), toggle__error(TOGGLE_ENOMEM, "out of memory for the small "
+                                                "system");
+    uint64_t *delta = rhs + C, *res = delta + 2 * C + 1, pe = 1;
+    for (unsigned i = 0; i < pp->e; i++) {
+        if (i)
+            sm->resid(sm->ctx, out->w, res);
+        const uint64_t *r = i ? res : z;
+        for (size_t j = 0; j < C; j++)
+            rhs[j] = (r[j] % pp->q) / pe % pp->p;
+        if (inv) {
+            f2_apply(inv, C, rhs, delta + C, delta);
+        } else if ((rc = sm->field(sm->ctx, pp->p, rhs, delta, &solvable, &dn, &kern))) {
+            break;
+        } else if (pp->p == 2 && pp->e > 2 && !dn && (rc = f2_inverse(sm, &inv))) {
+            break;
+        }
+        if (pp->e == 1) { /* the field: any particular solution, the kernel basis */
+            out->solvable = solvable;
+            memcpy(out->w, delta, C * sizeof *delta);
+            out->gen = kern;
+            out->ngen = dn;
+            kern = NULL;
+            break;
+        }
+        toggle__free(kern);
+        kern = NULL;
+        if (dn) {
+            *dense = true;
+            break;
+        }
+        if (!solvable) {
+            rc = toggle__error(TOGGLE_EINTERNAL, "invertible small system unsolvable");
+            break;
+        }
+        for (size_t j = 0; j < C; j++)
+            out->w[j] = toggle__addmod(out->w[j], pe * delta[j], pp->q);
+        pe *= pp->p;
+        out->solvable = true;
+    }
+    toggle__free(rhs);
+    toggle__free(inv);
+    return rc;
+}
+
+/* L mod q as a dense n x n system solved by the Howell form. */
+static int part_dense(const toggle__zk_small *sm, const ppow *pp, const uint64_t *z, part *out)
+{
+    size_t C = sm->n, cols = 2 * C + 1, cap = C + 1 + cols, r = 0, words;
+    uint64_t q = pp->q;
+    if (!toggle__mul_ok(cap, cols, &words))
+        return toggle__error(TOGGLE_EOVERFLOW, "small system too large");
+    uint64_t *M = toggle__calloc(words, sizeof *M);
+    uint64_t *radix = toggle__malloc_array(C + 1, sizeof *radix);
+    size_t *lead = toggle__calloc(cap, sizeof *lead);
+    toggle__vecs kv, xv;
+    memset(&kv, 0, sizeof kv);
+    memset(&xv, 0, sizeof xv);
+    int rc = M && radix && lead ? TOGGLE_OK
+                                : toggle__error(TOGGLE_ENOMEM, "out of memory for the small "
+                                                "system");
+    if (!rc) {
+        /* row 0: (z | 1 | 0) (the system L w = -z); row 1 + j: (L e_j | 0 | e_j) */
+        for (size_t i = 0; i < C; i++)
+            M[i] = z[i] % q;
+        M[C] = 1;
+        rc = sm->columns(sm->ctx, q, M + cols, cols);
+        for (size_t j = 0; j < C; j++)
+            M[(1 + j) * cols + C + 1 + j] = 1;
+    }
+    if (!rc)
+        rc = toggle__howell(M, C + 1, cap, cols, q, &r, lead, NULL);
+    bool solvable = false;
+    size_t d = 0;
+    if (!rc)
+        rc = toggle__howell_readout(M, r, lead, C, C, q, &solvable, &d, &kv, &xv, radix);
+    if (!rc) {
+        out->solvable = solvable;
+        out->w = toggle__calloc(C ? C : 1, sizeof *out->w);
+        out->gen = toggle__malloc_array(d ? d * C : 1, sizeof *out->gen);
+        out->ngen = d;
+        if (!out->w || !out->gen)
+            rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the small system");
+    }
+    for (size_t i = 0; !rc && i < d; i++)
+        for (size_t j = 0; j < C; j++)
+            out->gen[i * C + j] = toggle__vecs_get(&kv, i, j);
+    if (!rc && solvable)
+        for (size_t j = 0; j < C; j++)
+            out->w[j] = toggle__vecs_get(&xv, 0, j);
+    toggle__vecs_clear(&kv);
+    toggle__vecs_clear(&xv);
+    toggle__free(M);
+    toggle__free(radix);
+    toggle__free(lead);
+    return rc;
+}
+
+/* ---- joining the prime powers --------------------------------------------- */
+
+/* Rows (1 | w) (when every part is solvable) and (0 | g) for the parts'
+ * generators, each lifted by its CRT idempotent; their Howell form read as
+ * an m = 0 system (howell.h) gives the small canonical answers. */
+static int join(size_t C, uint64_t k, const ppow *pp, const part *pt, size_t nf, bool *solvable,
+                size_t *nullity, toggle__vecs *K, toggle__vecs *x, uint64_t *radix)
+{
+    size_t cols = C + 1, nrows = 1, r = 0, words;
+    uint64_t eps[TOGGLE__ZK_MAX_PP];
+    bool all = true;
+    for (size_t t = 0; t < nf; t++) {
+        uint64_t co = k / pp[t].q;
+        eps[t] = toggle__mulmod(co, toggle__invmod(co % pp[t].q, pp[t].q), k);
+        if (pp[t].q == k)
+            eps[t] = 1;
+        nrows += pt[t].ngen;
+        all = all && pt[t].solvable;
+    }
+    size_t cap = nrows + cols;
+    if (!toggle__mul_ok(cap, cols, &words))
+        return toggle__error(TOGGLE_EOVERFLOW, "small system too large");
+    uint64_t *M = toggle__calloc(words, sizeof *M);
+    size_t *lead = toggle__calloc(cap, sizeof *lead);
+    if (!M || !lead) {
+        toggle__free(M);
+        toggle__free(lead);
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for the small system");
+    }
+    size_t row = 0;
+    if (all) {
+        M[0] = 1;
+        for (size_t t = 0; t < nf; t++)
+            for (size_t j = 0; j < C; j++)
+                M[1 + j] = toggle__addmod(M[1 + j], toggle__mulmod(eps[t], pt[t].w[j], k), k);
+        row = 1;
+    }
+    for (size_t t = 0; t < nf; t++)
+        for (size_t i = 0; i < pt[t].ngen; i++, row++)
+            for (size_t j = 0; j < C; j++)
+                M[row * cols + 1 + j] = toggle__mulmod(eps[t], pt[t].gen[i * C + j], k);
+    int rc = toggle__howell(M, row, cap, cols, k, &r, lead, NULL);
+    if (!rc)
+        rc = toggle__howell_readout(M, r, lead, 0, C, k, solvable, nullity, K, x, radix);
+    toggle__free(M);
+    toggle__free(lead);
+    return rc;
+}
+
+int toggle__zk_small_solve(const toggle__zk_small *sm, uint64_t k, const uint64_t *z,
+                           bool *solvable, size_t *nullity, toggle__vecs *K, toggle__vecs *x,
+                           uint64_t *radix)
+{
+    ppow pp[TOGGLE__ZK_MAX_PP];
+    part pt[TOGGLE__ZK_MAX_PP];
+    size_t nf = 0;
+    memset(pt, 0, sizeof pt);
+    if (!toggle__zk_factor(k, pp, &nf))
+        return toggle__error(TOGGLE_EINTERNAL, "modulus %llu not factored",
+                             (unsigned long long)k);
+    int rc = TOGGLE_OK;
+    for (size_t t = 0; !rc && t < nf; t++) {
+        bool dense = false;
+        rc = part_lift(sm, &pp[t], z, &pt[t], &dense);
+        if (!rc && dense) {
+            toggle__free(pt[t].w);
+            pt[t].w = NULL;
+            rc = part_dense(sm, &pp[t], z, &pt[t]);
+        }
+    }
+    if (!rc)
+        rc = join(sm->n, k, pp, pt, nf, solvable, nullity, K, x, radix);
+    for (size_t t = 0; t < nf; t++) {
+        toggle__free(pt[t].w);
+        toggle__free(pt[t].gen);
+    }
+    return rc;
+}
+
+/* ---- answers known on a prefix of the cells --------------------------------- */
+
+size_t toggle__zk_howell_cap(uint64_t k, size_t rows, size_t cols)
+{
+    ppow pp[TOGGLE__ZK_MAX_PP];
+    size_t nf = 0, omega = 64, cap;
+    if (toggle__zk_factor(k, pp, &nf)) {
+        omega = 0;
+        for (size_t t = 0; t < nf; t++)
+            omega += pp[t].e;
+    }
+    /* the final rows (at most rows * omega), each appending at most one */
+    if (!toggle__mul_ok(rows, omega + 1, &cap) || !toggle__add_ok(cap, 1, &cap))
+        cap = SIZE_MAX;
+    size_t alt;
+    if (toggle__add_ok(rows, cols, &alt) && alt < cap)
+        cap = alt;
+    return cap;
+}
+
+int toggle__zk_prefix_form(uint64_t *M, size_t rows, size_t cap, size_t h, size_t n, uint64_t k,
+                           bool *injective, bool *solvable, size_t *nullity, toggle__vecs *K,
+                           toggle__vecs *x, uint64_t *radix)
+{
+    size_t cols = 1 + h + n, r = 0, d = 0;
+    size_t *lead = toggle__calloc(cap ? cap : 1, sizeof *lead);
+    if (!lead)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for the Howell form");
+    int rc = toggle__howell(M, rows, cap, cols, k, &r, lead, NULL);
+    long xrow = -1;
+    *injective = true;
+    for (size_t i = 0; !rc && i < r; i++) {
+        if (lead[i] > h)
+            *injective = false;
+        else if (lead[i] == 0 && M[i * cols] == 1)
+            xrow = (long)i;
+        else if (lead[i] > 0)
+            radix[d++] = k / M[i * cols + lead[i]];
+    }
+    if (!rc && *injective) {
+        *solvable = xrow >= 0;
+        *nullity = d;
+        rc = toggle__vecs_init(K, n, d, k);
+        for (size_t i = 0, v = 0; !rc && i < r; i++) {
+            if (lead[i] == 0)
+                continue;
+            for (size_t j = 0; j < n; j++)
+                toggle__vecs_set(K, v, j, M[i * cols + 1 + h + j]);
+            v++;
+        }
+        if (!rc && *solvable && !(rc = toggle__vecs_init(x, n, 1, k)))
+            for (size_t j = 0; j < n; j++)
+                toggle__vecs_set(x, 0, j, M[(size_t)xrow * cols + 1 + h + j]);
+    }
+    toggle__free(lead);
+    return rc;
+}
