@@ -176,16 +176,21 @@ static int part_lift(const toggle__zk_small *sm, const ppow *pp, const uint64_t 
     return rc;
 }
 
-/* L mod q as a dense n x n system solved by the Howell form. */
-static int part_dense(const toggle__zk_small *sm, const ppow *pp, const uint64_t *z, part *out)
+/* The Howell answers of S v = -zz mod q (ne equations, nu unknowns; St:
+ * nu rows of ne values, row j = column j of S): rows (zz | 1 | 0) and
+ * (S e_j | 0 | e_j), one Howell form; *v (nu values, when solvable) and
+ * *gens (*ngen rows of nu values) allocated here. */
+static int howell_small(const uint64_t *St, const uint64_t *zz, size_t ne, size_t nu, uint64_t q,
+                        bool *solvable, uint64_t **v, uint64_t **gens, size_t *ngen)
 {
-    size_t C = sm->n, cols = 2 * C + 1, cap = C + 1 + cols, r = 0, words;
-    uint64_t q = pp->q;
+    size_t cols = ne + 1 + nu, cap = nu + 1 + cols, r = 0, words;
+    *v = *gens = NULL;
+    *ngen = 0;
     if (!toggle__mul_ok(cap, cols, &words))
         return toggle__error(TOGGLE_EOVERFLOW, "small system too large");
     uint64_t *M = toggle__calloc(words, sizeof *M);
-    uint64_t *radix = toggle__malloc_array(C + 1, sizeof *radix);
-    size_t *lead = toggle__calloc(cap, sizeof *lead);
+    uint64_t *radix = toggle__malloc_array(nu + 1, sizeof *radix);
+    size_t *lead = toggle__calloc(cap, sizeof *lead), d = 0;
     toggle__vecs kv, xv;
     memset(&kv, 0, sizeof kv);
     memset(&xv, 0, sizeof xv);
@@ -193,39 +198,188 @@ static int part_dense(const toggle__zk_small *sm, const ppow *pp, const uint64_t
                                 : toggle__error(TOGGLE_ENOMEM, "out of memory for the small "
                                                 "system");
     if (!rc) {
-        /* row 0: (z | 1 | 0) (the system L w = -z); row 1 + j: (L e_j | 0 | e_j) */
-        for (size_t i = 0; i < C; i++)
-            M[i] = z[i] % q;
-        M[C] = 1;
-        rc = sm->columns(sm->ctx, q, M + cols, cols);
-        for (size_t j = 0; j < C; j++)
-            M[(1 + j) * cols + C + 1 + j] = 1;
+        for (size_t i = 0; i < ne; i++)
+            M[i] = zz[i] % q;
+        M[ne] = 1;
+        for (size_t j = 0; j < nu; j++) {
+            memcpy(M + (1 + j) * cols, St + j * ne, ne * sizeof *M);
+            M[(1 + j) * cols + ne + 1 + j] = 1;
+        }
+        rc = toggle__howell(M, nu + 1, cap, cols, q, &r, lead, NULL);
     }
     if (!rc)
-        rc = toggle__howell(M, C + 1, cap, cols, q, &r, lead, NULL);
-    bool solvable = false;
-    size_t d = 0;
-    if (!rc)
-        rc = toggle__howell_readout(M, r, lead, C, C, q, &solvable, &d, &kv, &xv, radix);
+        rc = toggle__howell_readout(M, r, lead, ne, nu, q, solvable, &d, &kv, &xv, radix);
     if (!rc) {
-        out->solvable = solvable;
-        out->w = toggle__calloc(C ? C : 1, sizeof *out->w);
-        out->gen = toggle__malloc_array(d ? d * C : 1, sizeof *out->gen);
-        out->ngen = d;
-        if (!out->w || !out->gen)
+        *v = toggle__calloc(nu ? nu : 1, sizeof **v);
+        *gens = toggle__malloc_array(d ? d * nu : 1, sizeof **gens);
+        *ngen = d;
+        if (!*v || !*gens)
             rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the small system");
     }
     for (size_t i = 0; !rc && i < d; i++)
-        for (size_t j = 0; j < C; j++)
-            out->gen[i * C + j] = toggle__vecs_get(&kv, i, j);
-    if (!rc && solvable)
-        for (size_t j = 0; j < C; j++)
-            out->w[j] = toggle__vecs_get(&xv, 0, j);
+        for (size_t j = 0; j < nu; j++)
+            (*gens)[i * nu + j] = toggle__vecs_get(&kv, i, j);
+    if (!rc && *solvable)
+        for (size_t j = 0; j < nu; j++)
+            (*v)[j] = toggle__vecs_get(&xv, 0, j);
     toggle__vecs_clear(&kv);
     toggle__vecs_clear(&xv);
     toggle__free(M);
     toggle__free(radix);
     toggle__free(lead);
+    return rc;
+}
+
+/* L mod q, singular mod p (e > 1): Gaussian elimination on [L | -z] with
+ * pivots that are units mod p (so units mod q), column by column, finds
+ * rho = rank(L mod p) pivots; the rows left are the equations of the Schur
+ * complement S on the n - rho other unknowns, every entry 0 mod p (a
+ * column without a unit pivot is 0 mod p on the rows left, and the later
+ * pivot rows were among them). Back substitution writes each pivot unknown
+ * as an affine function of the others, so the solutions mod q are
+ * (pivots(v), v) for the solutions v of S v = r, and ker L is spanned by
+ * (pivots_0(g), g) for generators g of ker S: S goes to the dense Howell
+ * form, n - rho unknowns instead of n. For q a power of 2 the arithmetic
+ * wraps mod 2^64 (q divides 2^64) and is reduced once at the end. */
+static int part_dense(const toggle__zk_small *sm, const ppow *pp, const uint64_t *z, part *out)
+{
+    size_t n = sm->n, W = n + 1, words, rank = 0;
+    uint64_t q = pp->q, p = pp->p;
+    bool pow2 = p == 2;
+    if (!toggle__mul_ok(n, W, &words))
+        return toggle__error(TOGGLE_EOVERFLOW, "small system too large");
+    uint64_t *A = toggle__malloc_array(words ? words : 1, sizeof *A);
+    uint64_t *T = toggle__malloc_array(n ? n * n : 1, sizeof *T);
+    size_t *idx = toggle__malloc_array(n ? n : 1, sizeof *idx);
+    size_t *pc = toggle__malloc_array(n ? n : 1, sizeof *pc);
+    size_t *fpos = toggle__malloc_array(n ? n : 1, sizeof *fpos);
+    uint64_t *V = NULL, *St = NULL, *r = NULL, *v = NULL, *g = NULL;
+    int rc = A && T && idx && pc && fpos ? TOGGLE_OK
+                                          : toggle__error(TOGGLE_ENOMEM, "out of memory for the "
+                                                          "small system");
+    if (!rc)
+        rc = sm->columns(sm->ctx, q, T, n);
+    for (size_t i = 0; !rc && i < n; i++) {
+        idx[i] = i;
+        for (size_t j = 0; j < n; j++)
+            A[i * W + j] = T[j * n + i];
+        A[i * W + n] = toggle__submod(0, z[i] % q, q);
+    }
+    toggle__free(T);
+    T = NULL;
+    size_t nf = 0, lo = n; /* lo: the first free column (rows are 0 before it and c) */
+    for (size_t c = 0; !rc && c < n; c++) {
+        size_t rr = rank;
+        while (rr < n && !((pow2 ? A[idx[rr] * W + c] : A[idx[rr] * W + c] % q) % p))
+            rr++;
+        if (rr == n) {
+            if (lo == n)
+                lo = c;
+            fpos[c] = nf++;
+            continue;
+        }
+        fpos[c] = SIZE_MAX - rank; /* a pivot: its index, from the top */
+        size_t t = idx[rank];
+        idx[rank] = idx[rr];
+        idx[rr] = t;
+        uint64_t *P = A + idx[rank] * W;
+        uint64_t inv = toggle__invmod(pow2 ? P[c] & (q - 1) : P[c], q);
+        /* (the row may be nonzero on free columns before c) */
+        size_t j0 = lo < c ? lo : c;
+        for (size_t j = j0; j < W; j++)
+            P[j] = pow2 ? P[j] * inv : toggle__mulmod(P[j], inv, q);
+        for (size_t i = rank + 1; i < n; i++) {
+            uint64_t *Q = A + idx[i] * W, f = Q[c];
+            if (!(pow2 ? f & (q - 1) : f))
+                continue;
+            if (pow2) {
+                for (size_t j = j0; j < W; j++)
+                    Q[j] -= f * P[j];
+            } else {
+                for (size_t j = j0; j < W; j++)
+                    if (P[j])
+                        Q[j] = toggle__submod(Q[j], toggle__mulmod(f, P[j], q), q);
+            }
+        }
+        pc[rank++] = c;
+    }
+    if (!rc && pow2)
+        for (size_t i = 0; i < words; i++)
+            A[i] &= q - 1;
+    /* V: pivot t as (coefficients on the nf other unknowns | constant) */
+    size_t VW = nf + 1, ne = n - rank;
+    if (!rc && (!(V = toggle__calloc(rank ? rank * VW : 1, sizeof *V)) ||
+                !(St = toggle__calloc(nf && ne ? nf * ne : 1, sizeof *St)) ||
+                !(r = toggle__calloc(ne ? ne : 1, sizeof *r))))
+        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the small system");
+    for (size_t t = rank; !rc && t-- > 0;) {
+        const uint64_t *P = A + idx[t] * W;
+        uint64_t *Vt = V + t * VW;
+        Vt[nf] = P[n];
+        for (size_t j = pc[t] + 1; j < n; j++) {
+            uint64_t a = P[j];
+            if (!a)
+                continue;
+            if (fpos[j] < nf) {
+                Vt[fpos[j]] = toggle__submod(Vt[fpos[j]], a, q);
+                continue;
+            }
+            const uint64_t *Vs = V + (SIZE_MAX - fpos[j]) * VW; /* a later pivot */
+            for (size_t f = 0; f < VW; f++)
+                if (Vs[f])
+                    Vt[f] = toggle__submod(Vt[f], toggle__mulmod(a, Vs[f], q), q);
+        }
+        for (size_t j = 0; j < pc[t]; j++) /* free columns before the pivot */
+            if (P[j] && fpos[j] < nf)
+                Vt[fpos[j]] = toggle__submod(Vt[fpos[j]], P[j], q);
+    }
+    /* S v = r: the rows left; as howell_small wants it, S v = -(-r) */
+    for (size_t e = 0; !rc && e < ne; e++) {
+        const uint64_t *P = A + idx[rank + e] * W;
+        for (size_t j = 0; j < n; j++)
+            if (fpos[j] < nf)
+                St[fpos[j] * ne + e] = P[j];
+        r[e] = toggle__submod(0, P[n], q);
+    }
+    bool solvable = false;
+    size_t ng = 0;
+    if (!rc)
+        rc = howell_small(St, r, ne, nf, q, &solvable, &v, &g, &ng);
+    if (!rc) {
+        out->solvable = solvable;
+        out->ngen = ng;
+        out->w = toggle__calloc(n ? n : 1, sizeof *out->w);
+        out->gen = toggle__calloc(ng && n ? ng * n : 1, sizeof *out->gen);
+        if (!out->w || !out->gen)
+            rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the small system");
+    }
+    /* (pivots(v), v) and (pivots_0(g), g) */
+    for (size_t i = 0; !rc && i <= ng; i++) {
+        const uint64_t *vv = i < ng ? g + i * nf : v;
+        uint64_t *dst = i < ng ? out->gen + i * n : out->w;
+        if (i == ng && !solvable)
+            break;
+        for (size_t c = 0; c < n; c++)
+            if (fpos[c] < nf)
+                dst[c] = vv[fpos[c]];
+        for (size_t t = 0; t < rank; t++) {
+            const uint64_t *Vt = V + t * VW;
+            uint64_t acc = i < ng ? 0 : Vt[nf];
+            for (size_t f = 0; f < nf; f++)
+                if (Vt[f] && vv[f])
+                    acc = toggle__addmod(acc, toggle__mulmod(Vt[f], vv[f], q), q);
+            dst[pc[t]] = acc;
+        }
+    }
+    toggle__free(A);
+    toggle__free(idx);
+    toggle__free(pc);
+    toggle__free(fpos);
+    toggle__free(V);
+    toggle__free(St);
+    toggle__free(r);
+    toggle__free(v);
+    toggle__free(g);
     return rc;
 }
 
