@@ -38,19 +38,131 @@ bool toggle__transfer_composite_applies(const toggle_system *s, char *why, size_
 
 /* ---- the small system, as zk.h sees it -------------------------------------- */
 
+/* Two routes to E. Explicit: one chase of m + 1 lanes over Z/kZ gives E mod
+ * k. Lazy, when every entry of A is a unit mod k (then A mod p has the same
+ * pattern and the same peeling, so E mod p is E mod k reduced): E mod p
+ * from the prime path (packed F_2, narrow lanes), and the residual of w by
+ * one chase of one lane over Z/kZ; E mod k only if a prime power needs its
+ * dense form (L singular mod p). */
 typedef struct {
+    const toggle_system *s;
+    toggle__tframe *f;
     size_t m;
     uint64_t k;
-    const uint64_t *E; /* m x m, row-major, mod k */
-    const uint64_t *z; /* -rhs mod k */
+    bool lazy;
+    uint64_t *Ek;  /* E mod k, row-major (explicit, or lazily) */
+    uint64_t *zk;  /* -rhs mod k, with Ek */
+    size_t np;
+    uint64_t pr[TOGGLE__ZK_MAX_PP];
+    uint64_t *Ep[TOGGLE__ZK_MAX_PP]; /* E mod pr[i] (lazy) */
 } small_ctx;
+
+static void ctx_free(small_ctx *c)
+{
+    toggle__free(c->Ek);
+    toggle__free(c->zk);
+    for (size_t i = 0; i < c->np; i++)
+        toggle__free(c->Ep[i]);
+}
+
+/* E and -rhs of the small system (m x m words) of s on frame f. */
+static int small_matrix(const toggle_system *s, toggle__tframe *f, size_t m, uint64_t **E,
+                        uint64_t **z)
+{
+    toggle_system *ss = NULL;
+    size_t words;
+    *E = NULL;
+    if (z)
+        *z = NULL;
+    if (!toggle__mul_ok(m, m, &words))
+        return toggle__error(TOGGLE_EOVERFLOW, "transfer small system too large");
+    int rc = toggle__transfer_small_system(s, f, &ss);
+    if (!rc) {
+        *E = toggle__calloc(words ? words : 1, sizeof **E);
+        if (!*E || (z && !(*z = toggle__malloc_array(m ? m : 1, sizeof **z))))
+            rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer small system");
+    }
+    if (!rc)
+        rc = toggle__system_put_words(ss, *E, m, 0, 0, false);
+    for (size_t i = 0; !rc && z && i < m; i++)
+        (*z)[i] = toggle__submod(0, toggle__rhs(ss, i), s->k);
+    toggle_system_free(ss);
+    if (rc) {
+        toggle__free(*E);
+        *E = NULL;
+        if (z) {
+            toggle__free(*z);
+            *z = NULL;
+        }
+    }
+    return rc;
+}
+
+/* E mod k (explicit route, or the lazy route's dense prime power). */
+static int need_Ek(small_ctx *c)
+{
+    return c->Ek ? TOGGLE_OK : small_matrix(c->s, c->f, c->m, &c->Ek, &c->zk);
+}
+
+/* E mod p for a prime p of k: the lazy route's own small system over F_p
+ * (the same frame on the same board, modulo p), else E mod k reduced. */
+static int need_Ep(small_ctx *c, uint64_t p, const uint64_t **out)
+{
+    for (size_t i = 0; i < c->np; i++)
+        if (c->pr[i] == p) {
+            *out = c->Ep[i];
+            return TOGGLE_OK;
+        }
+    if (c->np == TOGGLE__ZK_MAX_PP)
+        return toggle__error(TOGGLE_EINTERNAL, "transfer: too many primes");
+    uint64_t *E = NULL;
+    int rc;
+    if (c->lazy) {
+        toggle_system *sp = NULL;
+        toggle__tframe *fp = NULL;
+        bool oom = false;
+        rc = toggle_system_new(&sp, c->s->graph, p, NULL, NULL);
+        if (!rc && !(fp = toggle__transfer_frame(sp, false, &oom)))
+            rc = oom ? toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer frame")
+                     : toggle__error(TOGGLE_EINTERNAL, "transfer: no frame modulo %llu",
+                                     (unsigned long long)p);
+        if (!rc) {
+            toggle__tframe_info fi;
+            toggle__transfer_frame_info(fp, &fi);
+            rc = fi.m == c->m ? small_matrix(sp, fp, c->m, &E, NULL)
+                              : toggle__error(TOGGLE_EINTERNAL, "transfer: the frame modulo %llu "
+                                              "differs", (unsigned long long)p);
+        }
+        toggle__transfer_frame_free(fp);
+        toggle_system_free(sp);
+    } else if (!(rc = need_Ek(c))) {
+        E = toggle__malloc_array(c->m ? c->m * c->m : 1, sizeof *E);
+        if (!E)
+            rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer small system");
+        for (size_t i = 0; !rc && i < c->m * c->m; i++)
+            E[i] = c->Ek[i] % p;
+    }
+    if (rc)
+        return rc;
+    c->pr[c->np] = p;
+    c->Ep[c->np++] = E;
+    *out = E;
+    return TOGGLE_OK;
+}
 
 static void cb_resid(void *ctx, const uint64_t *w, uint64_t *r)
 {
-    const small_ctx *c = ctx;
+    small_ctx *c = ctx;
+    if (c->lazy) {
+        /* (zk.h's resid cannot fail; an error here shows as a residual the
+         * lifting rejects, and the message stays recorded) */
+        if (toggle__transfer_chase(c->s, c->f, w, 1, true, NULL, 0, NULL, r))
+            memset(r, 0xff, c->m * sizeof *r);
+        return;
+    }
     for (size_t i = 0; i < c->m; i++) {
-        uint64_t acc = c->z[i];
-        const uint64_t *row = c->E + i * c->m;
+        uint64_t acc = c->zk[i];
+        const uint64_t *row = c->Ek + i * c->m;
         for (size_t j = 0; j < c->m; j++)
             if (row[j] && w[j])
                 acc = toggle__addmod(acc, toggle__mulmod(row[j], w[j], c->k), c->k);
@@ -62,23 +174,20 @@ static void cb_resid(void *ctx, const uint64_t *w, uint64_t *r)
 static int cb_field(void *ctx, uint64_t p, const uint64_t *r, uint64_t *delta, int *solvable,
                     size_t *dn, uint64_t **kern)
 {
-    const small_ctx *c = ctx;
+    small_ctx *c = ctx;
     size_t m = c->m;
-    uint64_t *Ep = toggle__malloc_array(m ? m * m : 1, sizeof *Ep);
+    const uint64_t *Ep = NULL;
     uint64_t *rhs = toggle__malloc_array(m ? m : 1, sizeof *rhs);
     toggle_system *ss = NULL;
     toggle_solution *sol = NULL;
-    int rc = Ep && rhs ? TOGGLE_OK : toggle__error(TOGGLE_ENOMEM, "out of memory for the "
-                                                   "transfer small system");
+    int rc = rhs ? need_Ep(c, p, &Ep) : toggle__error(TOGGLE_ENOMEM, "out of memory for the "
+                                                      "transfer small system");
     *kern = NULL;
     *dn = 0;
-    for (size_t i = 0; !rc && i < m * m; i++)
-        Ep[i] = c->E[i] % p;
     for (size_t i = 0; !rc && i < m; i++)
         rhs[i] = toggle__submod(0, r[i] % p, p);
     if (!rc)
         rc = toggle_system_new_matrix(&ss, m, m, Ep, rhs, p);
-    toggle__free(Ep);
     toggle__free(rhs);
     if (!rc)
         rc = toggle__transfer_solve_small(ss, &sol);
@@ -104,40 +213,32 @@ static int cb_field(void *ctx, uint64_t p, const uint64_t *r, uint64_t *delta, i
 
 static int cb_columns(void *ctx, uint64_t q, uint64_t *M, size_t stride)
 {
-    const small_ctx *c = ctx;
+    small_ctx *c = ctx;
+    const uint64_t *E = NULL;
+    int rc = toggle__is_prime(q) ? need_Ep(c, q, &E) : need_Ek(c);
+    if (rc)
+        return rc;
+    if (!E)
+        E = c->Ek;
     for (size_t j = 0; j < c->m; j++)
         for (size_t i = 0; i < c->m; i++)
-            M[j * stride + i] = c->E[i * c->m + j] % q;
+            M[j * stride + i] = E[i * c->m + j] % q;
     return TOGGLE_OK;
 }
 
-/* E and -rhs of the small system (m x m words). */
-static int small_matrix(const toggle_system *s, toggle__tframe *f, size_t m, uint64_t **E,
-                        uint64_t **z)
+/* Every entry of A a unit mod k (the lazy route's condition). */
+typedef struct {
+    uint64_t k;
+    bool units;
+} units_ctx;
+
+static void units_entry(void *ctx, size_t i, size_t j, uint64_t v)
 {
-    toggle_system *ss = NULL;
-    size_t words;
-    *E = *z = NULL;
-    if (!toggle__mul_ok(m, m, &words))
-        return toggle__error(TOGGLE_EOVERFLOW, "transfer small system too large");
-    int rc = toggle__transfer_small_system(s, f, &ss);
-    if (!rc) {
-        *E = toggle__calloc(words ? words : 1, sizeof **E);
-        *z = toggle__malloc_array(m ? m : 1, sizeof **z);
-        if (!*E || !*z)
-            rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer small system");
-    }
-    if (!rc)
-        rc = toggle__system_put_words(ss, *E, m, 0, 0, false);
-    for (size_t i = 0; !rc && i < m; i++)
-        (*z)[i] = toggle__submod(0, toggle__rhs(ss, i), s->k);
-    toggle_system_free(ss);
-    if (rc) {
-        toggle__free(*E);
-        toggle__free(*z);
-        *E = *z = NULL;
-    }
-    return rc;
+    units_ctx *u = ctx;
+    (void)i;
+    (void)j;
+    if (v % u->k && toggle__gcd(v % u->k, u->k) != 1)
+        u->units = false;
 }
 
 /* ---- the canonical form on a prefix ------------------------------------------ */
@@ -163,7 +264,7 @@ static int prefix_canonical(const toggle_system *s, toggle__tframe *f, const uin
     if (!T || !M)
         rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer canonical form");
     if (!rc && L)
-        rc = toggle__transfer_chase(s, f, U, L, solvable, NULL, H, T);
+        rc = toggle__transfer_chase(s, f, U, L, solvable, NULL, H, T, NULL);
     for (size_t l = 0; !rc && l < L; l++) {
         uint64_t *row = M + l * cols;
         row[0] = solvable && l == 0;
@@ -209,7 +310,7 @@ int toggle__transfer_composite_solve(const toggle_system *s, toggle_solution *so
     if (rc0)
         return rc0;
     size_t m = fi.m, d0 = 0, d = 0, N = s->n;
-    uint64_t *E = NULL, *z = NULL, *U = NULL, *radix = NULL;
+    uint64_t *z = NULL, *U = NULL, *radix = NULL;
     toggle__vecs K0, x0, K, x;
     memset(&K0, 0, sizeof K0);
     memset(&x0, 0, sizeof x0);
@@ -217,18 +318,33 @@ int toggle__transfer_composite_solve(const toggle_system *s, toggle_solution *so
     memset(&x, 0, sizeof x);
     bool solvable = false, injective = false, solv = false;
     int rc = toggle__progress(&s->progress, 0, 3);
+    units_ctx uc = {s->k, true};
+    small_ctx c = {s, f, m, s->k, false, NULL, NULL, 0, {0}, {NULL}};
     if (!rc)
-        rc = small_matrix(s, f, m, &E, &z);
+        rc = toggle__system_each_entry(s, units_entry, &uc);
+    c.lazy = uc.units;
+    if (!rc && !c.lazy && !(rc = need_Ek(&c))) {
+        if ((z = toggle__malloc_array(m ? m : 1, sizeof *z)))
+            memcpy(z, c.zk, m * sizeof *z);
+        else
+            rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer small system");
+    }
+    if (!rc && c.lazy) {
+        uint64_t *w0 = toggle__calloc(m ? m : 1, sizeof *w0);
+        z = toggle__malloc_array(m ? m : 1, sizeof *z);
+        rc = w0 && z ? toggle__transfer_chase(s, f, w0, 1, true, NULL, 0, NULL, z)
+                     : toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer small system");
+        toggle__free(w0);
+    }
     if (!rc && !(radix = toggle__malloc_array(N + 1, sizeof *radix)))
         rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer answers");
     if (!rc) {
-        small_ctx c = {m, s->k, E, z};
         toggle__zk_small sm = {&c, m, cb_resid, cb_field, cb_columns};
         rc = toggle__zk_small_solve(&sm, s->k, z, &solvable, &d0, &K0, &x0, radix);
     }
-    toggle__free(E);
+    ctx_free(&c);
     toggle__free(z);
-    E = z = NULL;
+    z = NULL;
     if (!rc)
         rc = toggle__progress(&s->progress, 1, 3);
     /* the small answers as lanes: the particular first */
@@ -268,7 +384,7 @@ int toggle__transfer_composite_solve(const toggle_system *s, toggle_solution *so
     if (!rc)
         to_lanes(U, m, solvable, &x, &K, L);
     if (!rc && L)
-        rc = toggle__transfer_chase(s, f, U, L, solvable, sol, 0, NULL);
+        rc = toggle__transfer_chase(s, f, U, L, solvable, sol, 0, NULL, NULL);
     if (!rc) {
         sol->radix = radix;
         radix = NULL;

@@ -36,9 +36,12 @@ int toggle__transfer_solve_small(const toggle_system *ss, toggle_solution **smal
 /* One chase of L lanes, lane l's unknowns U[l * m ..] (lane 0 with b when
  * with_b): into sol (x when with_b, then the kernel vectors; their storage
  * initialised), checking that every residual is 0, or, when sol is NULL,
- * capturing frame rows 0 .. H - 1 into T (lane l at T[l * H * C ..]). */
+ * capturing frame rows 0 .. H - 1 into T (lane l at T[l * H * C ..]); res
+ * (m values, or NULL) receives lane 0's residuals, the rows of E in order:
+ * E u - rhs for the unknowns u of lane 0 chased with b. */
 int toggle__transfer_chase(const toggle_system *s, toggle__tframe *f, const uint64_t *U, size_t L,
-                           bool with_b, toggle_solution *sol, size_t H, uint64_t *T);
+                           bool with_b, toggle_solution *sol, size_t H, uint64_t *T,
+                           uint64_t *res);
 
 /* Composite k (composite.c): the Howell engine's answers. */
 bool toggle__transfer_composite_applies(const toggle_system *s, char *why, size_t len);

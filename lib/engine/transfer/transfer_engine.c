@@ -1178,7 +1178,7 @@ static int small_system(const toggle_system *s, tframe *f, toggle_solution **sma
             goto out;
         toggle__free(resid);
         resid = NULL;
-        rc = solve_small(ss, small);
+        rc = keep ? (*keep = ss, ss = NULL, TOGGLE_OK) : solve_small(ss, small);
         goto out;
     }
     E = toggle__malloc_array((m * m) > 0 ? m * m : 1, sizeof *E);
@@ -1912,7 +1912,8 @@ int toggle__transfer_solve_small(const toggle_system *ss, toggle_solution **smal
 }
 
 int toggle__transfer_chase(const toggle_system *s, toggle__tframe *f, const uint64_t *U, size_t L,
-                           bool with_b, toggle_solution *sol, size_t H, uint64_t *T)
+                           bool with_b, toggle_solution *sol, size_t H, uint64_t *T,
+                           uint64_t *res)
 {
     lanes ln;
     int rc = lanes_init(&ln, f, L);
@@ -1934,6 +1935,8 @@ int toggle__transfer_chase(const toggle_system *s, toggle__tframe *f, const uint
     for (size_t i = 0; !rc && sol && i < f->m * ln.nw; i++)
         if (resid[i])
             rc = toggle__error(TOGGLE_EINTERNAL, "transfer chase leaves a residue");
+    for (size_t e = 0; !rc && res && e < f->m; e++)
+        res[e] = lane_get(&ln, resid + e * ln.nw, 0);
     toggle__free(ctx.dst);
     toggle__free(resid);
     lanes_clear(&ln);
