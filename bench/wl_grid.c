@@ -246,6 +246,12 @@ static const board_arg boards[] = {
     {400, 401, 3, C, NULL, 0}, {400, 401, 3, A, NULL, TOGGLE_GRID_MOORE},
     /* 40: Moore 400 x 400 over F_3 (nullity 0) against the classic 400 x 400 */
     {400, 400, 3, A, NULL, TOGGLE_GRID_MOORE},
+    /* 41..46: composite k by the transfer engine, the 500 x 500 torus and
+     * hex board mod 12 and 2^32 against the same board mod 3 */
+    {500, 500, 3, A, NULL, TOGGLE_GRID_TORUS}, {500, 500, 12, A, NULL, TOGGLE_GRID_TORUS},
+    {500, 500, (uint64_t)1 << 32, A, NULL, TOGGLE_GRID_TORUS},
+    {500, 500, 3, A, NULL, TOGGLE_GRID_HEX}, {500, 500, 12, A, NULL, TOGGLE_GRID_HEX},
+    {500, 500, (uint64_t)1 << 32, A, NULL, TOGGLE_GRID_HEX},
 #undef A
 };
 /* The chase on 1 and 2 threads (TOGGLE_OPT_THREADS; compare wall time). */
@@ -336,6 +342,13 @@ static const bench_workload grid_workloads[] = {
     THREADS("grid/threads/p3/2000/t2", "grid/threads/p3/2000", "t2", 0, 7, 5),
     BOARD("grid/topo/p3/400x401/classic", "grid/topo/p3/400x401", "classic", "classic", 0, 3, 38),
     BOARD("grid/topo/p3/400x401/moore", "grid/topo/p3/400x401", "moore", "classic", 0, 3, 39),
+    BOARD("grid/composite/500torus/mod3", "grid/composite/500torus", "mod3", "mod3", 1, 5, 41),
+    BOARD("grid/composite/500torus/mod12", "grid/composite/500torus", "mod12", "mod3", 1, 5, 42),
+    BOARD("grid/composite/500torus/mod2^32", "grid/composite/500torus", "mod2^32", "mod3", 1, 5,
+          43),
+    BOARD("grid/composite/500hex/mod3", "grid/composite/500hex", "mod3", "mod3", 1, 5, 44),
+    BOARD("grid/composite/500hex/mod12", "grid/composite/500hex", "mod12", "mod3", 1, 5, 45),
+    BOARD("grid/composite/500hex/mod2^32", "grid/composite/500hex", "mod2^32", "mod3", 1, 5, 46),
     {"grid/nullity-torus/f2/1000/classic", "grid/nullity-torus/f2/1000", "classic", "classic", 1,
      5, nullity_setup, nullity_run, nullity_teardown, &nullities[2]},
     {"grid/nullity-torus/f2/1000/torus", "grid/nullity-torus/f2/1000", "torus", "classic", 1, 5,

@@ -182,18 +182,21 @@ START_TEST(moore_open_handled)
 END_TEST
 
 /* Random stencils (offsets within 2 rows and columns, random weights) with
- * every wrap: transfer against FLINT on the stencil's own dense matrix. */
-START_TEST(random_stencils)
+ * every wrap: transfer against the reference (ref_engine) on the stencil's
+ * own dense matrix; symmetric: every offset also mirrored (A = A^T, which
+ * the composite path needs for its certificate). */
+static void stencil_sweep(const uint64_t *ks, size_t nk, bool symmetric, uint64_t salt,
+                          size_t iters)
 {
-    tu_rng rng = tu_rng_for(99);
+    tu_rng rng = tu_rng_for(salt);
     size_t tried = 0, got_n = 0;
-    for (size_t it = 0; it < tu_iters(300); it++) {
+    for (size_t it = 0; it < iters; it++) {
         size_t rows = 1 + tu_below(&rng, 9), cols = 1 + tu_below(&rng, 9), n = rows * cols;
-        uint64_t k = primes[tu_below(&rng, NPRIMES)];
+        uint64_t k = ks[tu_below(&rng, nk)];
         uint32_t flags = (uint32_t[]){0, TOGGLE_GRID_TORUS, TOGGLE_GRID_CYLINDER}[tu_below(&rng, 3)];
         size_t cnt = 1 + tu_below(&rng, 6);
-        int64_t dr[8], dc[8];
-        uint64_t w[8];
+        int64_t dr[16], dc[16];
+        uint64_t w[16];
         for (size_t s = 0; s < cnt; s++) {
             long mr = rows > 2 ? 2 : (long)rows - 1, mc = cols > 2 ? 2 : (long)cols - 1;
             dr[s] = (int64_t)tu_below(&rng, (uint64_t)(2 * mr + 1)) - mr;
@@ -205,6 +208,19 @@ START_TEST(random_stencils)
             dr[cnt] = rows > 1 ? -1 : 0;
             dc[cnt] = 0;
             w[cnt++] = 1;
+        }
+        for (size_t s = 0, c0 = cnt; symmetric && s < c0; s++) {
+            bool have = false; /* the mirror (-dr, -dc) with the same weight */
+            for (size_t t = 0; t < cnt; t++)
+                have = have || (dr[t] == -dr[s] && dc[t] == -dc[s]);
+            for (size_t t = 0; have && t < cnt; t++)
+                if (dr[t] == -dr[s] && dc[t] == -dc[s])
+                    w[t] = w[s];
+            if (!have) {
+                dr[cnt] = -dr[s];
+                dc[cnt] = -dc[s];
+                w[cnt++] = w[s];
+            }
         }
         /* the test's own dense matrix */
         uint64_t *a = calloc(n * n, sizeof *a), *b = malloc(n * sizeof *b);
@@ -228,7 +244,7 @@ START_TEST(random_stencils)
         ck_assert_int_eq(toggle_graph_new_stencil(&g, rows, cols, dr, dc, w, cnt, flags),
                          TOGGLE_OK);
         ck_assert_int_eq(toggle_system_new(&s, g, k, NULL, b), TOGGLE_OK);
-        toggle_solution *ref = solve_with(s, TU_ENGINE_PRIME);
+        toggle_solution *ref = solve_with(s, ref_engine(k));
         toggle_solution *got = solve_with(s, TOGGLE_ENGINE_TRANSFER);
         tried++;
         if (got) {
@@ -247,9 +263,13 @@ START_TEST(random_stencils)
         free(a);
         free(b);
     }
-    printf("random stencils: transfer solved %zu of %zu\n", got_n, tried);
+    printf("random stencils%s: transfer solved %zu of %zu (seed %llu)\n",
+           symmetric ? " (symmetric, composite k)" : "", got_n, tried,
+           (unsigned long long)tu_seed());
     ck_assert_uint_gt(got_n, tried / 4);
 }
+
+START_TEST(random_stencils) { stencil_sweep(primes, NPRIMES, false, 99, tu_iters(300)); }
 END_TEST
 
 /* Buchholz: the (n + 1) x (n + 1) square torus over F_2 has nullity
@@ -376,6 +396,11 @@ START_TEST(composite_tri) { composite_boards(TOGGLE_GRID_TRI); }
 END_TEST
 START_TEST(composite_moore) { composite_boards(TOGGLE_GRID_MOORE); }
 END_TEST
+START_TEST(composite_stencils)
+{
+    stencil_sweep(composites, NCOMPOSITES, true, 199, tu_iters(300));
+}
+END_TEST
 
 static Suite *suite(void)
 {
@@ -399,6 +424,7 @@ static Suite *suite(void)
     tcase_add_test(zk, composite_hex);
     tcase_add_test(zk, composite_tri);
     tcase_add_test(zk, composite_moore);
+    tcase_add_test(zk, composite_stencils);
     suite_add_tcase(su, zk);
     return su;
 }
