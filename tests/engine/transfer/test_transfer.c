@@ -128,6 +128,13 @@ static void check_board(size_t rows, size_t cols, uint32_t flags, uint64_t k, tu
     } else {
         declined++;
     }
+    if (ref_engine(k) == TOGGLE_ENGINE_HOWELL) { /* composite: the public nullity */
+        size_t pn = 0;
+        ck_assert_int_eq(toggle_grid_nullity(rows, cols, k, flags, &pn), TOGGLE_OK);
+        ck_assert_msg(pn == toggle_solution_nullity(ref), "%zux%zu flags 0x%x k=%llu: "
+                      "toggle_grid_nullity %zu, Howell %zu", rows, cols, (unsigned)flags,
+                      (unsigned long long)k, pn, toggle_solution_nullity(ref));
+    }
     toggle_solution_free(got);
     toggle_solution_free(ref);
     toggle_system_free(s);
