@@ -230,6 +230,60 @@ static int howell_small(const uint64_t *St, const uint64_t *zz, size_t ne, size_
     return rc;
 }
 
+/* The elimination of part_dense on words of type T (A: n rows of W words,
+ * row idx[i] the i-th; every entry < q, or for q = 2^e any residue mod 2^64
+ * (pow2: wrapping arithmetic, reduced by the caller)): column by column a
+ * row below with a unit mod p there becomes the next pivot (normalised to
+ * 1, eliminated from the rows below); pc: the pivot columns, fpos[c] the
+ * free index of column c or SIZE_MAX - (its pivot); returns the rank and
+ * *nf the free columns. Rows are 0 before the first free column lo and
+ * before c, so each update starts at the smaller. */
+#define ZK_ELIM(NAME, T)                                                                     \
+    static size_t NAME(T *A, size_t n, size_t W, uint64_t q, uint64_t p, bool pow2,          \
+                       size_t *idx, size_t *pc, size_t *fpos, size_t *nf_out)                \
+    {                                                                                        \
+        size_t rank = 0, nf = 0, lo = n;                                                     \
+        for (size_t c = 0; c < n; c++) {                                                     \
+            size_t rr = rank;                                                                \
+            while (rr < n && !((pow2 ? (uint64_t)A[idx[rr] * W + c]                          \
+                                     : (uint64_t)A[idx[rr] * W + c] % q) % p))               \
+                rr++;                                                                        \
+            if (rr == n) {                                                                   \
+                if (lo == n)                                                                 \
+                    lo = c;                                                                  \
+                fpos[c] = nf++;                                                              \
+                continue;                                                                    \
+            }                                                                                \
+            fpos[c] = SIZE_MAX - rank;                                                       \
+            size_t t = idx[rank];                                                            \
+            idx[rank] = idx[rr];                                                             \
+            idx[rr] = t;                                                                     \
+            T *P = A + idx[rank] * W;                                                        \
+            T inv = (T)toggle__invmod(pow2 ? (uint64_t)P[c] & (q - 1) : (uint64_t)P[c], q);   \
+            size_t j0 = lo < c ? lo : c;                                                     \
+            for (size_t j = j0; j < W; j++)                                                  \
+                P[j] = pow2 ? (T)(P[j] * inv) : (T)toggle__mulmod(P[j], inv, q);             \
+            for (size_t i = rank + 1; i < n; i++) {                                          \
+                T *Q = A + idx[i] * W, f = Q[c];                                             \
+                if (!(pow2 ? (uint64_t)f & (q - 1) : (uint64_t)f))                           \
+                    continue;                                                                \
+                if (pow2) {                                                                  \
+                    for (size_t j = j0; j < W; j++)                                          \
+                        Q[j] = (T)(Q[j] - f * P[j]);                                         \
+                } else {                                                                     \
+                    for (size_t j = j0; j < W; j++)                                          \
+                        if (P[j])                                                            \
+                            Q[j] = (T)toggle__submod(Q[j], toggle__mulmod(f, P[j], q), q);   \
+                }                                                                            \
+            }                                                                                \
+            pc[rank++] = c;                                                                  \
+        }                                                                                    \
+        *nf_out = nf;                                                                        \
+        return rank;                                                                         \
+    }
+ZK_ELIM(elim64, uint64_t)
+ZK_ELIM(elim32, uint32_t)
+
 /* L mod q, singular mod p (e > 1): Gaussian elimination on [L | -z] with
  * pivots that are units mod p (so units mod q), column by column, finds
  * rho = rank(L mod p) pivots; the rows left are the equations of the Schur
@@ -267,45 +321,26 @@ static int part_dense(const toggle__zk_small *sm, const ppow *pp, const uint64_t
     }
     toggle__free(T);
     T = NULL;
-    size_t nf = 0, lo = n; /* lo: the first free column (rows are 0 before it and c) */
-    for (size_t c = 0; !rc && c < n; c++) {
-        size_t rr = rank;
-        while (rr < n && !((pow2 ? A[idx[rr] * W + c] : A[idx[rr] * W + c] % q) % p))
-            rr++;
-        if (rr == n) {
-            if (lo == n)
-                lo = c;
-            fpos[c] = nf++;
-            continue;
+    size_t nf = 0;
+    if (!rc && pow2 && q <= ((uint64_t)1 << 32)) {
+        /* 32-bit words: twice the vector lanes (q divides 2^32) */
+        uint32_t *A32 = toggle__malloc_array(words ? words : 1, sizeof *A32);
+        if (!A32) {
+            rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the small system");
+        } else {
+            for (size_t i = 0; i < words; i++)
+                A32[i] = (uint32_t)A[i];
+            rank = elim32(A32, n, W, q, p, true, idx, pc, fpos, &nf);
+            for (size_t i = 0; i < words; i++)
+                A[i] = A32[i] & (q - 1);
+            toggle__free(A32);
         }
-        fpos[c] = SIZE_MAX - rank; /* a pivot: its index, from the top */
-        size_t t = idx[rank];
-        idx[rank] = idx[rr];
-        idx[rr] = t;
-        uint64_t *P = A + idx[rank] * W;
-        uint64_t inv = toggle__invmod(pow2 ? P[c] & (q - 1) : P[c], q);
-        /* (the row may be nonzero on free columns before c) */
-        size_t j0 = lo < c ? lo : c;
-        for (size_t j = j0; j < W; j++)
-            P[j] = pow2 ? P[j] * inv : toggle__mulmod(P[j], inv, q);
-        for (size_t i = rank + 1; i < n; i++) {
-            uint64_t *Q = A + idx[i] * W, f = Q[c];
-            if (!(pow2 ? f & (q - 1) : f))
-                continue;
-            if (pow2) {
-                for (size_t j = j0; j < W; j++)
-                    Q[j] -= f * P[j];
-            } else {
-                for (size_t j = j0; j < W; j++)
-                    if (P[j])
-                        Q[j] = toggle__submod(Q[j], toggle__mulmod(f, P[j], q), q);
-            }
-        }
-        pc[rank++] = c;
+    } else if (!rc) {
+        rank = elim64(A, n, W, q, p, pow2, idx, pc, fpos, &nf);
+        if (pow2)
+            for (size_t i = 0; i < words; i++)
+                A[i] &= q - 1;
     }
-    if (!rc && pow2)
-        for (size_t i = 0; i < words; i++)
-            A[i] &= q - 1;
     /* V: pivot t as (coefficients on the nf other unknowns | constant) */
     size_t VW = nf + 1, ne = n - rank;
     if (!rc && (!(V = toggle__calloc(rank ? rank * VW : 1, sizeof *V)) ||

@@ -237,7 +237,8 @@ static void units_entry(void *ctx, size_t i, size_t j, uint64_t v)
     units_ctx *u = ctx;
     (void)i;
     (void)j;
-    if (v % u->k && toggle__gcd(v % u->k, u->k) != 1)
+    uint64_t w = v % u->k;
+    if (w > 1 && toggle__gcd(w, u->k) != 1) /* (most entries are 1) */
         u->units = false;
 }
 
