@@ -1,7 +1,9 @@
 /* The transfer engine (TOGGLE_ENGINE_TRANSFER): light chasing generalised to
  * every grid (square, hex and tri lattices, Moore, torus and cylinder) and
  * every stencil over a prime modulus, with the canonical answers of full
- * elimination. docs/transfer.md has the method and the proofs:
+ * elimination (composite k: composite.c, the Howell engine's answers, through
+ * the hooks at the end of this file). docs/transfer.md has the method and
+ * the proofs:
  *
  * - the frame: board rows (or board columns, "transposed") of C cells; the
  *   equations of frame row r involve press rows r - Hb .. r + Hf, and the
