@@ -254,6 +254,12 @@ static const board_arg boards[] = {
      * (transfer engine, ring route: the small system split by the CRT, nullity
      * 128, an answer of 129 vectors of 10^8 bits) */
     {10000, 10000, 2, C, NULL, 0}, {10000, 10000, 2, A, NULL, TOGGLE_GRID_TORUS},
+    /* 47..52: composite k by the transfer engine, the 500 x 500 torus and
+     * hex board mod 12 and 2^32 against the same board mod 3 */
+    {500, 500, 3, A, NULL, TOGGLE_GRID_TORUS}, {500, 500, 12, A, NULL, TOGGLE_GRID_TORUS},
+    {500, 500, (uint64_t)1 << 32, A, NULL, TOGGLE_GRID_TORUS},
+    {500, 500, 3, A, NULL, TOGGLE_GRID_HEX}, {500, 500, 12, A, NULL, TOGGLE_GRID_HEX},
+    {500, 500, (uint64_t)1 << 32, A, NULL, TOGGLE_GRID_HEX},
 #undef A
 };
 /* The chase on 1 and 2 threads (TOGGLE_OPT_THREADS; compare wall time). */
@@ -350,6 +356,13 @@ static const bench_workload grid_workloads[] = {
     BOARD("grid/topo/p3/400x401/moore", "grid/topo/p3/400x401", "moore", "classic", 0, 3, 39),
     BOARD("grid/topo/f2/10000/classic", "grid/topo/f2/10000", "classic", "classic", 0, 1, 45),
     BOARD("grid/topo/f2/10000/torus", "grid/topo/f2/10000", "torus", "classic", 0, 1, 46),
+    BOARD("grid/composite/500torus/mod3", "grid/composite/500torus", "mod3", "mod3", 1, 5, 47),
+    BOARD("grid/composite/500torus/mod12", "grid/composite/500torus", "mod12", "mod3", 1, 5, 48),
+    BOARD("grid/composite/500torus/mod2^32", "grid/composite/500torus", "mod2^32", "mod3", 1, 5,
+          49),
+    BOARD("grid/composite/500hex/mod3", "grid/composite/500hex", "mod3", "mod3", 1, 5, 50),
+    BOARD("grid/composite/500hex/mod12", "grid/composite/500hex", "mod12", "mod3", 1, 5, 51),
+    BOARD("grid/composite/500hex/mod2^32", "grid/composite/500hex", "mod2^32", "mod3", 1, 5, 52),
     {"grid/nullity-torus/f2/1000/classic", "grid/nullity-torus/f2/1000", "classic", "classic", 1,
      5, nullity_setup, nullity_run, nullity_teardown, &nullities[2]},
     {"grid/nullity-torus/f2/1000/torus", "grid/nullity-torus/f2/1000", "torus", "classic", 1, 5,

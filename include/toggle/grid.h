@@ -32,12 +32,17 @@ extern "C" {
  *  (default memory budget), the transfer chase where it applies
  *  (docs/transfer.md), else full elimination.
  *  @param rows, cols  board shape, >= 1 (at most 2^28 each for the polynomial route)
- *  @param modulus     a prime p, 2 <= p <= TOGGLE_MAX_MODULUS
+ *  @param modulus     a prime p, 2 <= p <= TOGGLE_MAX_MODULUS; or a
+ *                     composite k (1.1.0): then the nullity has
+ *                     toggle_solution_nullity()'s meaning, the number of
+ *                     Howell rows of the kernel, computed by the AUTO
+ *                     engine's solve (the chase or transfer engine's
+ *                     composite path where it applies, else Howell)
  *  @param flags       grid flags as for toggle_graph_new_grid()
  *  @param nullity     receives the nullity (dimension of the kernel of A)
  *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL nullity, zero size, modulus < 2,
  *          unknown flag), TOGGLE_ERANGE (modulus too large),
- *          TOGGLE_EUNSUPPORTED (composite modulus), TOGGLE_EOVERFLOW,
+ *          TOGGLE_EOVERFLOW,
  *          TOGGLE_ENOMEM (the one estimate of the polynomials or of the
  *          elimination over TOGGLE_DEFAULT_MEMORY_BUDGET, checked before
  *          any work, or out of memory). */

@@ -3,6 +3,69 @@
 #include <string.h>
 
 #include "engine.h"
+#include "howell/howell.h"
+#include "zk.h"
+
+/* Composite k (A symmetric): the Howell engine's certificate is the row led
+ * by the b column of the Howell form of {(y.b | y) : y A = 0}, and y runs
+ * over ker A, spanned by the canonical kernel rows K_i (a Howell form). A
+ * Howell form's module is determined by the prefix up to its last lead
+ * (an element vanishing there is a combination of rows led further right:
+ * none), so the Howell form of the rows (b.K_i | K_i[< h] | e_i), h = the
+ * last lead + 1, gives that row: its last d entries are the coefficients of
+ * y = sum c_i K_i (zk.h, toggle__zk_prefix_form, for why the prefix
+ * decides). Cost: O(d^2 h) for the form, O(d n) for b.K and y. */
+static int certify_howell(const toggle_system *s, toggle_solution *sol)
+{
+    uint64_t k = s->k;
+    size_t d = sol->kernel.count, h = 0, r = 0, cols, cap, words;
+    for (size_t i = 0; i < d; i++) {
+        size_t t = 0;
+        while (t < s->n && !toggle__vecs_get(&sol->kernel, i, t))
+            t++;
+        if (t + 1 > h)
+            h = t + 1;
+    }
+    cols = 1 + h + d;
+    cap = toggle__zk_howell_cap(k, d, cols);
+    if (!toggle__mul_ok(cap, cols, &words))
+        return toggle__error(TOGGLE_EOVERFLOW, "certificate too large");
+    uint64_t *M = toggle__calloc(words ? words : 1, sizeof *M);
+    size_t *lead = toggle__calloc(cap ? cap : 1, sizeof *lead);
+    int rc = M && lead ? TOGGLE_OK : toggle__error(TOGGLE_ENOMEM, "out of memory for the "
+                                                   "certificate");
+    for (size_t i = 0; !rc && i < d; i++) {
+        uint64_t beta = 0, *row = M + i * cols;
+        for (size_t t = 0; t < s->n; t++) {
+            uint64_t v = toggle__vecs_get(&sol->kernel, i, t);
+            if (v)
+                beta = toggle__addmod(beta, toggle__mulmod(v, toggle__rhs(s, t), k), k);
+            if (t < h)
+                row[1 + t] = v;
+        }
+        row[0] = beta;
+        row[1 + h + i] = 1;
+    }
+    if (!rc)
+        rc = toggle__howell(M, d, cap, cols, k, &r, lead, NULL);
+    if (!rc && (r == 0 || lead[0] != 0))
+        rc = toggle__error(TOGGLE_EINTERNAL, "unsolvable system without a certificate");
+    if (!rc)
+        rc = toggle__vecs_init(&sol->cert, s->m, 1, k);
+    for (size_t i = 0; !rc && i < d; i++) {
+        uint64_t c = M[1 + h + i];
+        for (size_t t = 0; c && t < s->n; t++) {
+            uint64_t v = toggle__vecs_get(&sol->kernel, i, t);
+            if (v)
+                toggle__vecs_set(&sol->cert, 0, t,
+                                 toggle__addmod(toggle__vecs_get(&sol->cert, 0, t),
+                                                toggle__mulmod(c, v, k), k));
+        }
+    }
+    toggle__free(M);
+    toggle__free(lead);
+    return rc;
+}
 
 /* y = K / (b.K) for the first kernel vector K with b.K != 0 (A symmetric,
  * k prime): the canonical solution of A^T y = 0, b.y = 1, since its free
@@ -10,6 +73,8 @@
 int toggle__certify_from_kernel(const toggle_system *s, toggle_solution *sol)
 {
     uint64_t k = s->k;
+    if (!toggle__is_prime(k))
+        return certify_howell(s, sol);
     for (size_t i = 0; i < sol->kernel.count; i++) {
         uint64_t beta = 0;
         for (size_t t = 0; t < s->n; t++) {

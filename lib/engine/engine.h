@@ -90,9 +90,10 @@ typedef enum {
 toggle__cert_route toggle__certify_route(const toggle__engine_entry *e, const toggle_system *s);
 int toggle__certify(const toggle__engine_entry *e, toggle__cert_route route,
                     const toggle_system *s, toggle_solution *sol);
-/* The kernel route itself (A symmetric, k prime), for an engine whose own
- * certify serves other moduli: y = K / (b.K), K the first canonical kernel
- * vector of sol with b.K != 0. */
+/* The kernel route itself (A symmetric), for an engine whose own certify
+ * serves other moduli: for k prime y = K / (b.K), K the first canonical
+ * kernel vector of sol with b.K != 0; for composite k the Howell engine's
+ * certificate, from sol's Howell kernel rows (certificate.c). */
 int toggle__certify_from_kernel(const toggle_system *s, toggle_solution *sol);
 /* Bytes of the certificate phase of e on s along route (for the budget). */
 /* `nullity` is a bound on A's nullity (it bounds the certificate system's). */

@@ -51,7 +51,6 @@ START_TEST(misuse_grid)
     TU_EXPECT(toggle_grid_nullity(4, 4, 1, 0, &d), TOGGLE_EINVAL);
     TU_EXPECT(toggle_grid_nullity(4, 4, 2, 0x100, &d), TOGGLE_EINVAL);
     TU_EXPECT(toggle_grid_nullity(4, 4, UINT64_MAX, 0, &d), TOGGLE_ERANGE);
-    TU_EXPECT(toggle_grid_nullity(4, 4, 6, 0, &d), TOGGLE_EUNSUPPORTED);
     TU_EXPECT(toggle_grid_nullity(SIZE_MAX, 3, 2, 0, &d), TOGGLE_EOVERFLOW);
     ck_assert_uint_eq(d, 777);
     TU_EXPECT(toggle_solution_particular_packed(NULL, 0, 16, words, 1), TOGGLE_EINVAL);

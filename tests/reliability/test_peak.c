@@ -114,6 +114,15 @@ static const pcase solves[] = {
      TOGGLE_GRID_TORUS, NOPOLY},
     {"transfer 150x150 k=2 cylinder", TOGGLE_ENGINE_TRANSFER, 2, BOARD, 150, 150,
      TOGGLE_GRID_CYLINDER, NOPOLY},
+    /* composite k (transfer/composite.c), over 2x: the torus (2.9x
+     * measured) counts every phase's worst case (the dense prime power's
+     * elimination, the prefix form at d = sum_p e_p d_p rows) at once; the
+     * hex board (8.3x) budgets its kernel at the small system's m = 100
+     * unknowns of 4 bytes (nullity 0), the prime hex case's reason */
+    {"transfer 100x100 k=12 torus", TOGGLE_ENGINE_TRANSFER, 12, BOARD, 100, 100,
+     TOGGLE_GRID_TORUS, 3.5},
+    {"transfer 100x100 k=2^32 hex", TOGGLE_ENGINE_TRANSFER, (uint64_t)1 << 32, BOARD, 100, 100,
+     TOGGLE_GRID_HEX, 9.0},
     {"blas 30x30 k=3", TOGGLE_ENGINE_BLAS, 3, BOARD, 30, 30, 0, 0},
     {"blas 24x24 k=65521 torus", TOGGLE_ENGINE_BLAS, 65521, BOARD, 24, 24, TOGGLE_GRID_TORUS, 0},
 };

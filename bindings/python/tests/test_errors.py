@@ -40,7 +40,7 @@ def test_status_names():
     (lambda: toggle.Graph.edges(3, [(0, 5)]), toggle.RangeError),
     (lambda: toggle.Graph.edges(3, [(1, 1)]), toggle.InvalidArgumentError),
     (lambda: toggle.Graph.adjacency([[0, 1], [0, 0]]), toggle.InvalidArgumentError),
-    (lambda: toggle.grid_nullity(4, 4, 4), toggle.UnsupportedError),
+    (lambda: toggle.grid_nullity(4, 4, 1), toggle.InvalidArgumentError),
 ])
 def test_misuse_raises(call, exc):
     with pytest.raises(exc) as info:

@@ -861,12 +861,10 @@ out:
     return rc;
 }
 
-/* A grid's A is symmetric: for prime k the certificate is the policy's
- * (from the kernel basis); for composite k the Howell engine's. */
+/* A grid's A is symmetric: the certificate is the policy's kernel route
+ * (for composite k the Howell engine's, from the Howell kernel rows). */
 static int chase_certify(const toggle_system *s, toggle_solution *sol)
 {
-    if (!toggle__is_prime(s->k))
-        return toggle__chase_composite_certify(s, sol);
     return toggle__certify_from_kernel(s, sol);
 }
 

@@ -42,6 +42,5 @@ size_t toggle__chase_thread_bytes(uint64_t p, size_t C, unsigned nt);
 bool toggle__chase_composite_probe(const toggle_system *s, char *why, size_t len);
 int toggle__chase_composite_estimate(const toggle_system *s, uint64_t *bytes);
 int toggle__chase_composite_solve(const toggle_system *s, toggle_solution *sol);
-int toggle__chase_composite_certify(const toggle_system *s, toggle_solution *sol);
 
 #endif

@@ -13,68 +13,25 @@
  * prime chase; for e > 1 by p-adic lifting when L is invertible mod p, else
  * by a dense Howell form of the C x C system mod q. The parts are joined by
  * the CRT into a generating set mod k, and one Howell form of those C + 1
- * columns gives the canonical answers. */
+ * columns gives the canonical answers; that solver, generic over "a small
+ * system seen through callbacks", is lib/engine/zk.c (shared with the
+ * transfer engine). The certificate is the policy's kernel route
+ * (certificate.c), whose composite case is the Howell one. */
 #include <string.h>
 
 #include "chase.h"
 #include "engine/flint/poly.h"
 #include "engine/gf2/gf2.h"
-#include "engine/howell/howell.h"
+#include "engine/zk.h"
 
-#define MAX_PP 16 /* distinct primes of a k < 2^64: at most 15 */
-
-typedef struct {
-    uint64_t p, q; /* q = p^e */
-    unsigned e;
-} ppow;
-
-static uint64_t isqrt(uint64_t v)
-{
-    uint64_t lo = 0, hi = (uint64_t)1 << 32;
-    while (hi - lo > 1) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (mid * mid <= v)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* k as prime powers, by trial division below 2^16; false when the cofactor
- * left is neither a prime nor a prime's square (the probe declines). */
-static bool factor(uint64_t k, ppow *f, size_t *nf)
-{
-    size_t n = 0;
-    for (uint64_t p = 2; p < 65536 && p * p <= k; p += p == 2 ? 1 : 2) {
-        if (k % p)
-            continue;
-        ppow t = {p, 1, 0};
-        while (k % p == 0) {
-            k /= p;
-            t.q *= p;
-            t.e++;
-        }
-        f[n++] = t;
-    }
-    if (k > 1) {
-        uint64_t r = isqrt(k);
-        if (toggle__is_prime(k))
-            f[n++] = (ppow){k, k, 1};
-        else if (r * r == k && toggle__is_prime(r))
-            f[n++] = (ppow){r, k, 2};
-        else
-            return false;
-    }
-    *nf = n;
-    return true;
-}
+typedef toggle__zk_ppow ppow;
+#define MAX_PP TOGGLE__ZK_MAX_PP
 
 bool toggle__chase_composite_probe(const toggle_system *s, char *why, size_t len)
 {
     ppow f[MAX_PP];
     size_t nf;
-    if (!factor(s->k, f, &nf))
+    if (!toggle__zk_factor(s->k, f, &nf))
         return toggle__probe_no(why, len, "the chase engine cannot factor the modulus %llu "
                                 "quickly", (unsigned long long)s->k);
     return true;
@@ -136,268 +93,63 @@ static bool virt_zero(const cctx *c)
     return true;
 }
 
-/* ---- one prime power ------------------------------------------------------ */
+/* ---- the small system, as zk.h sees it ------------------------------------ */
 
-typedef struct {
-    bool solvable;
-    uint64_t *w;   /* C values mod q: a solution of L w = -z (when solvable) */
-    size_t ngen;
-    uint64_t *gen; /* ngen x C values mod q spanning ker L mod q */
-} part;
-
-/* The small system's right-hand side over F_p: P_R(T) w = -(-1)^R z. */
-static void field_rhs(const cctx *c, const uint64_t *z, uint64_t div, uint64_t q, uint64_t p,
-                      uint64_t *rhs)
+/* r = L w + z: the virtual row of the chase from w with b. */
+static void cb_resid(void *ctx, const uint64_t *w, uint64_t *r)
 {
-    for (size_t j = 0; j < c->C; j++) {
-        uint64_t t = (z[j] % q) / div % p;
-        rhs[j] = (c->R & 1) ? t : toggle__submod(0, t, p);
-    }
+    cctx *c = ctx;
+    run(c, w, true, NULL, 0);
+    memcpy(r, c->v, c->C * sizeof *r);
 }
 
-/* For p = 2 the lifting's F_2 solves are products with L^{-1} mod 2, made
- * once: the RREF of [L | I] (packed, the gf2 engine's elimination) is
- * [I | L^{-1}]. *inv: C rows of (C + 63) / 64 words; NULL (and OK) when
- * L is singular mod 2. */
-static int f2_inverse(cctx *c, uint64_t **inv)
+/* L delta = -r over F_p by the polynomials: L = (-1)^R P_R(T), so
+ * P_R(T) delta = -(-1)^R r. */
+static int cb_field(void *ctx, uint64_t p, const uint64_t *r, uint64_t *delta, int *solvable,
+                    size_t *dn, uint64_t **kern)
 {
-    size_t C = c->C, W = (C + 63) / 64, S = (2 * C + 63) / 64, rank = 0;
-    *inv = NULL;
-    uint64_t *M = toggle__calloc(C * S, sizeof *M), *cols = toggle__calloc(C ? 3 * C : 1, 8);
-    size_t *piv = toggle__malloc_array(C, sizeof *piv);
-    uint64_t *out = toggle__calloc(C * W, sizeof *out);
-    int rc = M && cols && piv && out ? TOGGLE_OK
-                                     : toggle__error(TOGGLE_ENOMEM, "out of memory for the chase");
-    if (!rc) {
-        /* columns L e_j mod 2 by the recurrence of part_dense */
-        uint64_t *e0 = cols + 2 * C, *prev = cols, *cur = cols + C;
-        e0[0] = 1;
-        run(c, e0, false, NULL, 0);
-        for (size_t i = 0; i < C; i++)
-            cur[i] = c->v[i] & 1;
-        for (size_t j = 0; j < C; j++) {
-            if (j) {
-                for (size_t i = 0; i < C; i++)
-                    e0[i] = (i ? cur[i - 1] : 0) ^ (i + 1 < C ? cur[i + 1] : 0) ^
-                            (j >= 2 ? prev[i] : 0);
-                memcpy(prev, cur, C * sizeof *cur);
-                memcpy(cur, e0, C * sizeof *cur);
-            }
-            for (size_t i = 0; i < C; i++)
-                M[i * S + (j >> 6)] |= cur[i] << (j & 63);
-        }
-        for (size_t i = 0; i < C; i++)
-            M[i * S + ((C + i) >> 6)] |= (uint64_t)1 << ((C + i) & 63);
-        rc = toggle__gf2_rref(M, C, 2 * C, S, piv, &rank);
-    }
-    bool full = !rc && rank == C && (C == 0 || piv[C - 1] == C - 1);
-    for (size_t i = 0; full && i < C; i++)
-        for (size_t j = 0; j < C; j++)
-            if ((M[i * S + ((C + j) >> 6)] >> ((C + j) & 63)) & 1)
-                out[i * W + (j >> 6)] |= (uint64_t)1 << (j & 63);
-    toggle__free(M);
-    toggle__free(cols);
-    toggle__free(piv);
-    if (full)
-        *inv = out;
-    else
-        toggle__free(out);
-    return rc;
-}
-
-/* delta = inv rhs over F_2 (rhs: C values mod 2). */
-static void f2_apply(const uint64_t *inv, size_t C, const uint64_t *rhs, uint64_t *packed,
-                     uint64_t *delta)
-{
-    size_t W = (C + 63) / 64;
-    memset(packed, 0, W * sizeof *packed);
-    for (size_t j = 0; j < C; j++)
-        packed[j >> 6] |= (rhs[j] & 1) << (j & 63);
-    for (size_t i = 0; i < C; i++) {
-        uint64_t acc = 0;
-        for (size_t t = 0; t < W; t++)
-            acc ^= inv[i * W + t] & packed[t];
-        delta[i] = (uint64_t)__builtin_parityll(acc);
-    }
-}
-
-/* e = 1, or e > 1 with L invertible mod p (p-adic lifting: each step makes
- * the residual vanish mod one more power of p). *dense: L is singular mod p
- * and e > 1, nothing done. z: the virtual row of w = 0 (mod k). */
-static int part_lift(cctx *c, const ppow *pp, const uint64_t *z, part *out, bool *dense)
-{
-    size_t C = c->C, dn = 0;
-    int solvable = 0, rc = TOGGLE_OK;
-    uint64_t *rhs = toggle__malloc_array(C + 1, 3 * sizeof *rhs), *kern = NULL, *inv = NULL;
-    out->w = toggle__calloc(C ? C : 1, sizeof *out->w);
-    *dense = false;
-    if (!rhs || !out->w)
-        return toggle__free(rhs), toggle__error(TOGGLE_ENOMEM, "out of memory for the chase");
-    uint64_t *delta = rhs + C, pe = 1;
-    for (unsigned i = 0; i < pp->e; i++) {
-        if (i)
-            run(c, out->w, true, NULL, 0);
-        field_rhs(c, i ? c->v : z, pe, pp->q, pp->p, rhs);
-        if (inv) {
-            f2_apply(inv, C, rhs, delta + C, delta);
-        } else if ((rc = toggle__grid_small_solve(pp->p, c->R, C, c->f.d, rhs, delta, &solvable,
-                                                  &dn, &kern))) {
-            break;
-        } else if (pp->p == 2 && pp->e > 2 && !dn && (rc = f2_inverse(c, &inv))) {
-            break;
-        }
-        if (pp->e == 1) { /* the field: any particular solution, the kernel basis */
-            out->solvable = solvable;
-            memcpy(out->w, delta, C * sizeof *delta);
-            out->gen = kern;
-            out->ngen = dn;
-            kern = NULL;
-            break;
-        }
-        toggle__free(kern);
-        kern = NULL;
-        if (dn) {
-            *dense = true;
-            break;
-        }
-        if (!solvable) {
-            rc = toggle__error(TOGGLE_EINTERNAL, "grid chase: invertible small system unsolvable");
-            break;
-        }
-        for (size_t j = 0; j < C; j++)
-            out->w[j] = toggle__addmod(out->w[j], pe * delta[j], pp->q);
-        pe *= pp->p;
-        out->solvable = true;
-    }
-    toggle__free(rhs);
-    toggle__free(inv);
-    return rc;
-}
-
-/* L mod q as a dense C x C matrix solved by the Howell form: the columns
- * L e_j follow from L e_0 by the recurrence of the rows' unit vectors
- * (L is a polynomial in T, e_{j+1} = (T - d) e_j - e_{j-1}). */
-static int part_dense(cctx *c, const ppow *pp, const uint64_t *z, part *out)
-{
-    size_t C = c->C, cols = 2 * C + 1, cap = C + 1 + cols, r = 0, words;
-    uint64_t q = pp->q;
-    if (!toggle__mul_ok(cap, cols, &words))
-        return toggle__error(TOGGLE_EOVERFLOW, "grid small system too large");
-    uint64_t *M = toggle__calloc(words, sizeof *M);
-    uint64_t *e0 = toggle__calloc(C, sizeof *e0);
-    uint64_t *radix = toggle__malloc_array(C + 1, sizeof *radix);
-    size_t *lead = toggle__calloc(cap, sizeof *lead);
-    toggle__vecs kv, xv;
-    memset(&kv, 0, sizeof kv);
-    memset(&xv, 0, sizeof xv);
-    int rc = M && e0 && radix && lead ? TOGGLE_OK
-                                      : toggle__error(TOGGLE_ENOMEM, "out of memory for the chase");
-    if (!rc) {
-        /* row 0: (z | 1 | 0) (the system L w = -z); row 1 + j: (L e_j | 0 | e_j) */
-        for (size_t i = 0; i < C; i++)
-            M[i] = z[i] % q;
-        M[C] = 1;
-        e0[0] = 1;
-        run(c, e0, false, NULL, 0);
-        for (size_t j = 0; j < C; j++) {
-            uint64_t *col = M + (1 + j) * cols;
-            const uint64_t *p1 = col - cols, *p2 = col - 2 * cols;
-            for (size_t i = 0; i < C; i++) {
-                if (j == 0) {
-                    col[i] = c->v[i] % q;
-                    continue;
-                }
-                uint64_t t = toggle__addmod(i ? p1[i - 1] : 0, i + 1 < C ? p1[i + 1] : 0, q);
-                col[i] = j >= 2 ? toggle__submod(t, p2[i], q) : t;
-            }
-            col[C + 1 + j] = 1;
-        }
-        rc = toggle__howell(M, C + 1, cap, cols, q, &r, lead, NULL);
-    }
-    bool solvable = false;
-    size_t d = 0;
-    if (!rc)
-        rc = toggle__howell_readout(M, r, lead, C, C, q, &solvable, &d, &kv, &xv, radix);
-    if (!rc) {
-        out->solvable = solvable;
-        out->w = toggle__calloc(C, sizeof *out->w);
-        out->gen = toggle__malloc_array(d ? d * C : 1, sizeof *out->gen);
-        out->ngen = d;
-        if (!out->w || !out->gen)
-            rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the chase");
-    }
-    for (size_t i = 0; !rc && i < d; i++)
-        for (size_t j = 0; j < C; j++)
-            out->gen[i * C + j] = toggle__vecs_get(&kv, i, j);
-    if (!rc && solvable)
-        for (size_t j = 0; j < C; j++)
-            out->w[j] = toggle__vecs_get(&xv, 0, j);
-    toggle__vecs_clear(&kv);
-    toggle__vecs_clear(&xv);
-    toggle__free(M);
-    toggle__free(e0);
-    toggle__free(radix);
-    toggle__free(lead);
-    return rc;
-}
-
-/* ---- joining the prime powers --------------------------------------------- */
-
-/* Rows (1 | w) (when every part is solvable) and (0 | g) for the parts'
- * generators, each lifted by its CRT idempotent; their Howell form read as
- * an m = 0 system (howell.h) gives the small canonical answers. */
-static int join(const cctx *c, const ppow *pp, const part *pt, size_t nf, bool *solvable,
-                size_t *nullity, toggle__vecs *K, toggle__vecs *x, uint64_t *radix)
-{
-    size_t C = c->C, cols = C + 1, nrows = 1, r = 0, words;
-    uint64_t k = c->s->k, eps[MAX_PP];
-    bool all = true;
-    for (size_t t = 0; t < nf; t++) {
-        uint64_t co = k / pp[t].q;
-        eps[t] = toggle__mulmod(co, toggle__invmod(co % pp[t].q, pp[t].q), k);
-        if (pp[t].q == k)
-            eps[t] = 1;
-        nrows += pt[t].ngen;
-        all = all && pt[t].solvable;
-    }
-    size_t cap = nrows + cols;
-    if (!toggle__mul_ok(cap, cols, &words))
-        return toggle__error(TOGGLE_EOVERFLOW, "grid small system too large");
-    uint64_t *M = toggle__calloc(words, sizeof *M);
-    size_t *lead = toggle__calloc(cap, sizeof *lead);
-    if (!M || !lead) {
-        toggle__free(M);
-        toggle__free(lead);
+    cctx *c = ctx;
+    uint64_t *rhs = toggle__malloc_array(c->C ? c->C : 1, sizeof *rhs);
+    if (!rhs)
         return toggle__error(TOGGLE_ENOMEM, "out of memory for the chase");
-    }
-    size_t row = 0;
-    if (all) {
-        M[0] = 1;
-        for (size_t t = 0; t < nf; t++)
-            for (size_t j = 0; j < C; j++)
-                M[1 + j] = toggle__addmod(M[1 + j], toggle__mulmod(eps[t], pt[t].w[j], k), k);
-        row = 1;
-    }
-    for (size_t t = 0; t < nf; t++)
-        for (size_t i = 0; i < pt[t].ngen; i++, row++)
-            for (size_t j = 0; j < C; j++)
-                M[row * cols + 1 + j] = toggle__mulmod(eps[t], pt[t].gen[i * C + j], k);
-    int rc = toggle__howell(M, row, cap, cols, k, &r, lead, NULL);
-    if (!rc)
-        rc = toggle__howell_readout(M, r, lead, 0, C, k, solvable, nullity, K, x, radix);
-    toggle__free(M);
-    toggle__free(lead);
+    for (size_t j = 0; j < c->C; j++)
+        rhs[j] = (c->R & 1) ? r[j] : toggle__submod(0, r[j], p);
+    int rc = toggle__grid_small_solve(p, c->R, c->C, c->f.d, rhs, delta, solvable, dn, kern);
+    toggle__free(rhs);
     return rc;
+}
+
+/* The columns L e_j mod q: L e_0 by one chase, then the recurrence of the
+ * rows' unit vectors (L is a polynomial in T, e_{j+1} = (T - d) e_j -
+ * e_{j-1}). */
+static int cb_columns(void *ctx, uint64_t q, uint64_t *M, size_t stride)
+{
+    cctx *c = ctx;
+    size_t C = c->C;
+    uint64_t *e0 = toggle__calloc(C ? C : 1, sizeof *e0);
+    if (!e0)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for the chase");
+    e0[0] = 1;
+    run(c, e0, false, NULL, 0);
+    toggle__free(e0);
+    for (size_t j = 0; j < C; j++) {
+        uint64_t *col = M + j * stride;
+        const uint64_t *p1 = col - stride, *p2 = col - 2 * stride;
+        for (size_t i = 0; i < C; i++) {
+            if (j == 0) {
+                col[i] = c->v[i] % q;
+                continue;
+            }
+            uint64_t t = toggle__addmod(i ? p1[i - 1] : 0, i + 1 < C ? p1[i + 1] : 0, q);
+            col[i] = j >= 2 ? toggle__submod(t, p2[i], q) : t;
+        }
+    }
+    return TOGGLE_OK;
 }
 
 int toggle__chase_composite_solve(const toggle_system *s, toggle_solution *sol)
 {
-    ppow pp[MAX_PP];
-    part pt[MAX_PP];
-    size_t nf = 0, d = 0;
-    memset(pt, 0, sizeof pt);
-    if (!factor(s->k, pp, &nf))
-        return toggle__error(TOGGLE_EINTERNAL, "grid chase: modulus not factored");
+    size_t d = 0;
     cctx c;
     toggle__vecs K, x;
     memset(&K, 0, sizeof K);
@@ -414,18 +166,10 @@ int toggle__chase_composite_solve(const toggle_system *s, toggle_solution *sol)
         run(&c, z + c.C, true, NULL, 0); /* w = 0 */
         memcpy(z, c.v, c.C * sizeof *z);
     }
-    for (size_t t = 0; !rc && t < nf; t++) {
-        bool dense = false;
-        rc = part_lift(&c, &pp[t], z, &pt[t], &dense);
-        if (!rc && dense) {
-            toggle__free(pt[t].w);
-            pt[t].w = NULL;
-            rc = part_dense(&c, &pp[t], z, &pt[t]);
-        }
-    }
     bool solvable = false;
+    toggle__zk_small sm = {&c, c.C, cb_resid, cb_field, cb_columns};
     if (!rc)
-        rc = join(&c, pp, pt, nf, &solvable, &d, &K, &x, radix);
+        rc = toggle__zk_small_solve(&sm, s->k, z, &solvable, &d, &K, &x, radix);
     if (!rc)
         rc = toggle__progress(&s->progress, 1, 2);
     if (!rc) {
@@ -456,57 +200,10 @@ int toggle__chase_composite_solve(const toggle_system *s, toggle_solution *sol)
         sol->radix = radix;
         radix = NULL;
     }
-    for (size_t t = 0; t < nf; t++) {
-        toggle__free(pt[t].w);
-        toggle__free(pt[t].gen);
-    }
     toggle__vecs_clear(&K);
     toggle__vecs_clear(&x);
     toggle__free(z);
     toggle__free(radix);
-    ctx_free(&c);
-    return rc;
-}
-
-/* The Howell engine's certificate (howell.c) is the row led by the b column
- * of the Howell form of {(y.b | y) : y A = 0}; A is symmetric, so y runs
- * over the kernel, which the rows (b.K_i | first row of K_i) span in first
- * rows (the map to the board keeps leading cells and reductions). */
-int toggle__chase_composite_certify(const toggle_system *s, toggle_solution *sol)
-{
-    size_t d = sol->kernel.count, C = s->graph->cols, cols = C + 1, cap = d + cols, r = 0;
-    size_t words;
-    uint64_t k = s->k;
-    if (!toggle__mul_ok(cap, cols, &words))
-        return toggle__error(TOGGLE_EOVERFLOW, "grid certificate too large");
-    cctx c;
-    int rc = ctx_init(&c, s);
-    uint64_t *M = rc ? NULL : toggle__calloc(words, sizeof *M);
-    size_t *lead = rc ? NULL : toggle__calloc(cap, sizeof *lead);
-    if (!rc && (!M || !lead))
-        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the grid certificate");
-    for (size_t i = 0; !rc && i < d; i++) {
-        uint64_t beta = 0;
-        for (size_t t = 0; t < s->n; t++) {
-            uint64_t v = toggle__vecs_get(&sol->kernel, i, t);
-            if (v)
-                beta = toggle__addmod(beta, toggle__mulmod(v, toggle__rhs(s, t), k), k);
-            if (t < C)
-                M[i * cols + 1 + t] = v;
-        }
-        M[i * cols] = beta;
-    }
-    if (!rc)
-        rc = toggle__howell(M, d, cap, cols, k, &r, lead, NULL);
-    if (!rc && (r == 0 || lead[0] != 0))
-        rc = toggle__error(TOGGLE_EINTERNAL, "unsolvable grid without a certificate");
-    if (!rc && !(rc = toggle__vecs_init(&sol->cert, s->m, 1, k))) {
-        run(&c, M + 1, false, &sol->cert, 0);
-        if (!virt_zero(&c))
-            rc = toggle__error(TOGGLE_EINTERNAL, "grid chase: certificate leaves a residue");
-    }
-    toggle__free(M);
-    toggle__free(lead);
     ctx_free(&c);
     return rc;
 }
@@ -517,7 +214,7 @@ int toggle__chase_composite_estimate(const toggle_system *s, uint64_t *bytes)
 {
     ppow pp[MAX_PP];
     size_t nf = 0, R = s->graph->rows, C = s->graph->cols, work, vec;
-    if (!factor(s->k, pp, &nf))
+    if (!toggle__zk_factor(s->k, pp, &nf))
         return toggle__error(TOGGLE_EUNSUPPORTED, "the chase engine cannot factor %llu",
                              (unsigned long long)s->k);
     if (!toggle__vecs_bytes(s->n, 1, s->k, &vec))

@@ -1,5 +1,8 @@
 /* toggle_grid_nullity: grid nullities by polynomials (classic and no-self
- * grids, their tori and cylinders), else by the engines. */
+ * grids, their tori and cylinders, over primes), else by the engines
+ * (composite k: the number of Howell rows of ker A, toggle_solution_nullity's
+ * meaning, from the chase's or the transfer engine's composite path where
+ * AUTO takes them, else the Howell engine). */
 #include <string.h>
 
 #include "engine/engine.h"
@@ -52,7 +55,7 @@ static int elimination_bytes(const toggle_graph *g, uint64_t p, uint64_t *bytes)
 int toggle__grid_nullity_estimate(size_t rows, size_t cols, uint64_t p, uint32_t flags,
                                   uint64_t *bytes)
 {
-    if (!(flags & ~(uint32_t)TOGGLE_GRID_NO_SELF)) {
+    if (!(flags & ~(uint32_t)TOGGLE_GRID_NO_SELF) && toggle__is_prime(p)) {
         /* (the classic board's P_cols(x + 1) is Taylor-shifted) */
         *bytes = poly_bytes(rows, cols, !(flags & TOGGLE_GRID_NO_SELF));
         return TOGGLE_OK;
@@ -63,13 +66,13 @@ int toggle__grid_nullity_estimate(size_t rows, size_t cols, uint64_t p, uint32_t
         return TOGGLE_OK;
     }
 #ifdef TOGGLE_HAVE_FLINT
-    if ((flags & ~(uint32_t)TOGGLE_GRID_NO_SELF) == TOGGLE_GRID_TORUS) {
+    if ((flags & ~(uint32_t)TOGGLE_GRID_NO_SELF) == TOGGLE_GRID_TORUS && toggle__is_prime(p)) {
         /* the torus by polynomials: a 2 x 2 matrix over F_p[y] / (y^C - 1)
          * and gcds with (y^C - 1)^2, linear in the sides */
         *bytes = poly_bytes(rows, 4 * (uint64_t)cols, true);
         return TOGGLE_OK;
     }
-    if ((flags & ~(uint32_t)TOGGLE_GRID_NO_SELF) == TOGGLE_GRID_CYLINDER) {
+    if ((flags & ~(uint32_t)TOGGLE_GRID_NO_SELF) == TOGGLE_GRID_CYLINDER && toggle__is_prime(p)) {
         /* the cylinder by polynomials: one Chebyshev pair over
          * F_p[y] / (y^C - 1), powered in O(log R) steps, and one gcd with
          * y^C - 1: a few ring elements of degree < 2C, linear in C alone
@@ -121,9 +124,6 @@ int toggle_grid_nullity(size_t rows, size_t cols, uint64_t p, uint32_t flags, si
     if (flags & ~(uint32_t)(TOGGLE_GRID_NO_SELF | TOGGLE_GRID_TORUS | TOGGLE_GRID_MOORE |
                             TOGGLE_GRID_CYLINDER | TOGGLE_GRID_HEX | TOGGLE_GRID_TRI))
         return toggle__error(TOGGLE_EINVAL, "unknown grid flags 0x%x", (unsigned)flags);
-    if (!toggle__is_prime(p))
-        return toggle__error(TOGGLE_EUNSUPPORTED, "nullity needs a prime modulus, %llu is "
-                             "composite", (unsigned long long)p);
     /* one estimate, checked against the default budget before any work */
     uint64_t est = 0;
     if ((rc = toggle__grid_nullity_estimate(rows, cols, p, flags, &est)))
@@ -132,6 +132,8 @@ int toggle_grid_nullity(size_t rows, size_t cols, uint64_t p, uint32_t flags, si
                                          "the nullity of the board")))
         return rc;
     unsigned d = (flags & TOGGLE_GRID_NO_SELF) ? 0 : 1;
+    if (!toggle__is_prime(p)) /* composite k: the engines' Howell rows */
+        return nullity_by_elimination(rows, cols, p, flags, nullity);
     uint32_t wrap = flags & ~(uint32_t)TOGGLE_GRID_NO_SELF;
     if (wrap == TOGGLE_GRID_TORUS || wrap == TOGGLE_GRID_CYLINDER) {
         rc = wrap == TOGGLE_GRID_TORUS ? toggle__transfer_ring_nullity(p, rows, cols, d, nullity)

@@ -1,7 +1,9 @@
 /* The transfer engine (TOGGLE_ENGINE_TRANSFER): light chasing generalised to
  * every grid (square, hex and tri lattices, Moore, torus and cylinder) and
  * every stencil over a prime modulus, with the canonical answers of full
- * elimination. docs/transfer.md has the method and the proofs:
+ * elimination (composite k: composite.c, the Howell engine's answers, through
+ * the hooks at the end of this file). docs/transfer.md has the method and
+ * the proofs:
  *
  * - the frame: board rows (or board columns, "transposed") of C cells; the
  *   equations of frame row r involve press rows r - Hb .. r + Hf, and the
@@ -22,6 +24,7 @@
 #include "engine/engine.h"
 #include "engine/flint/poly.h"
 #include "engine/transfer/ring.h"
+#include "transfer.h"
 
 /* The dense engine of this build for the small systems: FLINT, or the
  * library's own without FLINT (-Dflint=disabled). */
@@ -72,7 +75,7 @@ typedef struct {
     bool built, peels;
 } rowpat;
 
-typedef struct {
+typedef struct toggle__tframe {
     const toggle_graph *g;
     uint64_t p;
     bool tr;        /* frame rows are board columns */
@@ -1126,7 +1129,8 @@ static int solve_small(const toggle_system *ss, toggle_solution **small)
 
 /* E (m x m) and -e0 from one chase with lane 0 the constant, lane 1 + i
  * unknown i; then solve it by the engines on a dense system. */
-static int small_system(const toggle_system *s, tframe *f, toggle_solution **small)
+static int small_system(const toggle_system *s, tframe *f, toggle_solution **small,
+                        toggle_system **keep)
 {
     size_t m = f->m, L = m + 1, mr = f->nuk * f->C;
     lanes ln;
@@ -1138,7 +1142,7 @@ static int small_system(const toggle_system *s, tframe *f, toggle_solution **sma
         if (shift_invariant(f, P)) {
             if ((rc = small_system_shift(s, f, P, &ss)))
                 goto out;
-            rc = solve_small(ss, small);
+            rc = keep ? (*keep = ss, ss = NULL, TOGGLE_OK) : solve_small(ss, small);
             goto out;
         }
     if ((rc = lanes_init(&ln, f, L)))
@@ -1177,7 +1181,7 @@ static int small_system(const toggle_system *s, tframe *f, toggle_solution **sma
             goto out;
         toggle__free(resid);
         resid = NULL;
-        rc = solve_small(ss, small);
+        rc = keep ? (*keep = ss, ss = NULL, TOGGLE_OK) : solve_small(ss, small);
         goto out;
     }
     E = toggle__malloc_array((m * m) > 0 ? m * m : 1, sizeof *E);
@@ -1202,7 +1206,7 @@ static int small_system(const toggle_system *s, tframe *f, toggle_solution **sma
     E = NULL;
     toggle__free(resid);
     resid = NULL;
-    rc = solve_small(ss, small);
+    rc = keep ? (*keep = ss, ss = NULL, TOGGLE_OK) : solve_small(ss, small);
 out:
     lanes_clear(&ln);
     toggle__free(resid);
@@ -1310,7 +1314,9 @@ static bool transfer_applies(const toggle_system *s, char *why, size_t len)
     const toggle_graph *g = s->graph;
     if (!g || (g->kind != TOGGLE_KIND_GRID && g->kind != TOGGLE_KIND_STENCIL))
         return toggle__probe_no(why, len, "the transfer engine needs a grid or stencil graph");
-    return toggle__probe_prime(s, "transfer", why, len);
+    if (!toggle__is_prime(s->k)) /* composite k: composite.c */
+        return toggle__transfer_composite_applies(s, why, len);
+    return true;
 }
 
 /* Pick the axis: the shorter frame rows first (fewer unknowns), an axis
@@ -1322,6 +1328,8 @@ static bool frame_pick(const toggle_system *s, tframe *f, bool *oom)
     const toggle_graph *g = s->graph;
     bool first = g->rows < g->cols;
     *oom = false;
+    if (!toggle__is_prime(s->k)) /* composite k: the board rows (composite.c) */
+        return frame_setup(s, false, f, oom);
     if (frame_setup(s, first, f, oom) && !f->nx)
         return true;
     if (*oom)
@@ -1363,6 +1371,11 @@ static bool transfer_probe(const toggle_system *s, char *why, size_t len)
     if (!frame_pick(s, &f, &oom)) {
         if (oom) /* could not tell: not a "no" */
             return toggle__probe_oom();
+        if (!toggle__is_prime(s->k))
+            return toggle__probe_no(why, len, "the transfer engine's composite path (k = %llu) "
+                                    "needs the board rows' coupling block to peel with "
+                                    "weights that are units mod k",
+                                    (unsigned long long)s->k);
         return toggle__probe_no(why, len, "the transfer engine finds no axis whose coupling "
                                 "block peels (singular or not triangular on both axes, or "
                                 "a stencil reaching more than %d rows)", TRANSFER_MAX_REACH);
@@ -1437,6 +1450,8 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
         return TRANSFER_SMALL_ENGINE.estimate(s, bytes);
     if (toggle__transfer_ring_applies(s))
         return toggle__transfer_ring_estimate(s, bytes);
+    if (!toggle__is_prime(s->k))
+        return toggle__transfer_composite_estimate(s, bytes);
     tframe f;
     bool oom;
     if (!frame_pick(s, &f, &oom))
@@ -1446,16 +1461,7 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
         if (shift_invariant(&f, q))
             P = q;
     bool sliced = sliced_ok(&f);
-    unsigned __int128 pat = (unsigned __int128)2 * toggle__graph_max_column(s->graph) * 8;
-    for (size_t c = 0; c < f.ncls; c++) {
-        const rowpat *pt = &f.cls[c];
-        if (pt->built)
-            pat += (unsigned __int128)pt->start[C] * (sizeof(tentry) + sizeof(struct pterm))
-                 + (unsigned __int128)(7 * C + 2) * 8
-                 + (pt->sterm ? SLICED_MAX_TERMS * (sizeof(struct sterm) + 8 * ((C + 63) / 64))
-                              : 0);
-    }
-    pat += (unsigned __int128)f.ncls * sizeof(rowpat);
+    unsigned __int128 pat = toggle__transfer_frame_bytes(&f);
     size_t d = m;
     int rc = known_nullity(s, m, &d);
     if (rc) {
@@ -1619,7 +1625,7 @@ static void capture_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *r
 {
     tail_ctx *t = ctx_;
     size_t C = ln->f->C;
-    if (r < t->first)
+    if (r < t->first || r - t->first >= t->H)
         return;
     if (lrow) {
         for (size_t l = 0; l < ln->L; l++)
@@ -1740,6 +1746,8 @@ int toggle__transfer_lanes_solve(const toggle_system *s, toggle_solution *sol)
 {
     if (!is_board(s))
         return TRANSFER_SMALL_ENGINE.solve(s, sol);
+    if (!toggle__is_prime(s->k))
+        return toggle__transfer_composite_solve(s, sol);
     tframe f;
     bool oom;
     if (!frame_pick(s, &f, &oom))
@@ -1750,7 +1758,7 @@ int toggle__transfer_lanes_solve(const toggle_system *s, toggle_solution *sol)
     uint64_t *resid = NULL, *tmp = NULL, *U = NULL;
     bool full = false;
     size_t m = f.m;
-    int rc = small_system(s, &f, &small);
+    int rc = small_system(s, &f, &small, NULL);
     if (rc)
         goto out;
     size_t dn = toggle_solution_nullity(small);
@@ -1831,6 +1839,99 @@ static int transfer_solve(const toggle_system *s, toggle_solution *sol)
     if (toggle__transfer_ring_applies(s))
         return toggle__transfer_ring_solve(s, sol, solve_small);
     return toggle__transfer_lanes_solve(s, sol);
+}
+
+/* ---- for the composite path (transfer.h) ----------------------------------- */
+
+toggle__tframe *toggle__transfer_frame(const toggle_system *s, bool tr, bool *oom)
+{
+    tframe *f = toggle__malloc(sizeof *f);
+    *oom = !f;
+    if (f && !frame_setup(s, tr, f, oom)) {
+        toggle__free(f);
+        f = NULL;
+    }
+    return f;
+}
+
+void toggle__transfer_frame_free(toggle__tframe *f)
+{
+    if (f)
+        frame_clear(f);
+    toggle__free(f);
+}
+
+void toggle__transfer_frame_info(const toggle__tframe *f, toggle__tframe_info *info)
+{
+    info->m = f->m;
+    info->R = f->R;
+    info->C = f->C;
+    info->H = f->Hf + f->Hb < f->R ? f->Hf + f->Hb : f->R;
+    info->tr = f->tr;
+}
+
+uint64_t toggle__transfer_frame_bytes(const toggle__tframe *f)
+{
+    size_t C = f->C;
+    unsigned __int128 pat = (unsigned __int128)2 * toggle__graph_max_column(f->g) * 8;
+    for (size_t c = 0; c < f->ncls; c++) {
+        const rowpat *pt = &f->cls[c];
+        if (pt->built)
+            pat += (unsigned __int128)pt->start[C] * (sizeof(tentry) + sizeof(struct pterm))
+                 + (unsigned __int128)(7 * C + 2) * 8
+                 + (pt->sterm ? SLICED_MAX_TERMS * (sizeof(struct sterm) + 8 * ((C + 63) / 64))
+                              : 0);
+    }
+    pat += (unsigned __int128)f->ncls * sizeof(rowpat);
+    return pat > UINT64_MAX ? UINT64_MAX : (uint64_t)pat;
+}
+
+uint64_t toggle__transfer_lanes_bytes(const toggle__tframe *f, size_t L)
+{
+    unsigned __int128 b = lanes_bytes(f, false, L);
+    return b > UINT64_MAX ? UINT64_MAX : (uint64_t)b;
+}
+
+int toggle__transfer_small_system(const toggle_system *s, toggle__tframe *f, toggle_system **ss)
+{
+    return small_system(s, f, NULL, ss);
+}
+
+int toggle__transfer_solve_small(const toggle_system *ss, toggle_solution **small)
+{
+    return solve_small(ss, small);
+}
+
+int toggle__transfer_chase(const toggle_system *s, toggle__tframe *f, const uint64_t *U, size_t L,
+                           bool with_b, toggle_solution *sol, size_t H, uint64_t *T,
+                           uint64_t *res)
+{
+    lanes ln;
+    int rc = lanes_init(&ln, f, L);
+    if (rc)
+        return rc;
+    uint64_t *resid = toggle__calloc(f->m * ln.nw + 1, sizeof *resid);
+    out_ctx ctx = {sol, with_b, NULL, NULL};
+    tail_ctx t = {0, H, T};
+    if (!resid || (sol && !(ctx.dst = toggle__malloc_array(L, sizeof *ctx.dst))))
+        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer answers");
+    for (size_t l = 0; !rc && sol && l < L; l++)
+        ctx.dst[l] = with_b && l == 0 ? toggle__vecs_row(&sol->x, 0)
+                                      : toggle__vecs_row(&sol->kernel, l - with_b);
+    if (!rc) {
+        load_lanes(&ln, U, f->m);
+        rc = sol ? chase(&ln, with_b, s, resid, write_row, &ctx)
+                 : chase(&ln, with_b, s, resid, capture_row, &t);
+    }
+    for (size_t i = 0; !rc && sol && i < f->m * ln.nw; i++)
+        if (resid[i])
+            rc = toggle__error(TOGGLE_EINTERNAL, "transfer chase leaves a residue");
+    for (size_t e = 0; !rc && res && e < f->m; e++)
+        res[e] = lane_get(&ln, resid + e * ln.nw, 0);
+    toggle__free(ctx.dst);
+    toggle__free(resid);
+    lanes_clear(&ln);
+    return rc;
 }
 
 /* The certificate comes from the policy (symmetric A: from the kernel; else

@@ -59,10 +59,28 @@ static const char *same_answers(const toggle_solution *a, const toggle_solution 
         toggle_solution_kernel_vector(b, i, y, n);
         if (memcmp(x, y, n * sizeof *x))
             err = "kernel vector differs";
+        uint64_t ra = 0, rb = 0;
+        if (!err && (toggle_solution_radix(a, i, &ra) || toggle_solution_radix(b, i, &rb) ||
+                     ra != rb))
+            err = "radix differs";
     }
+    char ca[1024], cb[1024];
+    if (!err && (toggle_solution_count_string(a, ca, sizeof ca, NULL) ||
+                 toggle_solution_count_string(b, cb, sizeof cb, NULL) || strcmp(ca, cb)))
+        err = "count differs";
     free(x);
     free(y);
     return err;
+}
+
+/* The reference engine: full elimination for a prime, the forced Howell
+ * engine for composite k. */
+static int ref_engine(uint64_t k)
+{
+    for (size_t q = 0; q < NPRIMES; q++)
+        if (primes[q] == k)
+            return TU_ENGINE_PRIME;
+    return TOGGLE_ENGINE_HOWELL;
 }
 
 static size_t handled, declined;
@@ -93,7 +111,7 @@ static void check_board(size_t rows, size_t cols, uint32_t flags, uint64_t k, tu
     toggle_system *s = NULL;
     ck_assert_int_eq(toggle_graph_new_grid(&g, rows, cols, flags), TOGGLE_OK);
     ck_assert_int_eq(toggle_system_new(&s, g, k, st, tg), TOGGLE_OK);
-    toggle_solution *ref = solve_with(s, TU_ENGINE_PRIME);
+    toggle_solution *ref = solve_with(s, ref_engine(k));
     toggle_solution *got = solve_with(s, TOGGLE_ENGINE_TRANSFER);
     ck_assert_ptr_nonnull(ref);
     const char *err = tu_verify(ref, a, b, n, n, k, SIZE_MAX);
@@ -109,6 +127,13 @@ static void check_board(size_t rows, size_t cols, uint32_t flags, uint64_t k, tu
                       (unsigned long long)tu_seed());
     } else {
         declined++;
+    }
+    if (ref_engine(k) == TOGGLE_ENGINE_HOWELL) { /* composite: the public nullity */
+        size_t pn = 0;
+        ck_assert_int_eq(toggle_grid_nullity(rows, cols, k, flags, &pn), TOGGLE_OK);
+        ck_assert_msg(pn == toggle_solution_nullity(ref), "%zux%zu flags 0x%x k=%llu: "
+                      "toggle_grid_nullity %zu, Howell %zu", rows, cols, (unsigned)flags,
+                      (unsigned long long)k, pn, toggle_solution_nullity(ref));
     }
     toggle_solution_free(got);
     toggle_solution_free(ref);
@@ -164,18 +189,21 @@ START_TEST(moore_open_handled)
 END_TEST
 
 /* Random stencils (offsets within 2 rows and columns, random weights) with
- * every wrap: transfer against FLINT on the stencil's own dense matrix. */
-START_TEST(random_stencils)
+ * every wrap: transfer against the reference (ref_engine) on the stencil's
+ * own dense matrix; symmetric: every offset also mirrored (A = A^T, which
+ * the composite path needs for its certificate). */
+static void stencil_sweep(const uint64_t *ks, size_t nk, bool symmetric, uint64_t salt,
+                          size_t iters)
 {
-    tu_rng rng = tu_rng_for(99);
+    tu_rng rng = tu_rng_for(salt);
     size_t tried = 0, got_n = 0;
-    for (size_t it = 0; it < tu_iters(300); it++) {
+    for (size_t it = 0; it < iters; it++) {
         size_t rows = 1 + tu_below(&rng, 9), cols = 1 + tu_below(&rng, 9), n = rows * cols;
-        uint64_t k = primes[tu_below(&rng, NPRIMES)];
+        uint64_t k = ks[tu_below(&rng, nk)];
         uint32_t flags = (uint32_t[]){0, TOGGLE_GRID_TORUS, TOGGLE_GRID_CYLINDER}[tu_below(&rng, 3)];
         size_t cnt = 1 + tu_below(&rng, 6);
-        int64_t dr[8], dc[8];
-        uint64_t w[8];
+        int64_t dr[16], dc[16];
+        uint64_t w[16];
         for (size_t s = 0; s < cnt; s++) {
             long mr = rows > 2 ? 2 : (long)rows - 1, mc = cols > 2 ? 2 : (long)cols - 1;
             dr[s] = (int64_t)tu_below(&rng, (uint64_t)(2 * mr + 1)) - mr;
@@ -187,6 +215,19 @@ START_TEST(random_stencils)
             dr[cnt] = rows > 1 ? -1 : 0;
             dc[cnt] = 0;
             w[cnt++] = 1;
+        }
+        for (size_t s = 0, c0 = cnt; symmetric && s < c0; s++) {
+            bool have = false; /* the mirror (-dr, -dc) with the same weight */
+            for (size_t t = 0; t < cnt; t++)
+                have = have || (dr[t] == -dr[s] && dc[t] == -dc[s]);
+            for (size_t t = 0; have && t < cnt; t++)
+                if (dr[t] == -dr[s] && dc[t] == -dc[s])
+                    w[t] = w[s];
+            if (!have) {
+                dr[cnt] = -dr[s];
+                dc[cnt] = -dc[s];
+                w[cnt++] = w[s];
+            }
         }
         /* the test's own dense matrix */
         uint64_t *a = calloc(n * n, sizeof *a), *b = malloc(n * sizeof *b);
@@ -210,7 +251,7 @@ START_TEST(random_stencils)
         ck_assert_int_eq(toggle_graph_new_stencil(&g, rows, cols, dr, dc, w, cnt, flags),
                          TOGGLE_OK);
         ck_assert_int_eq(toggle_system_new(&s, g, k, NULL, b), TOGGLE_OK);
-        toggle_solution *ref = solve_with(s, TU_ENGINE_PRIME);
+        toggle_solution *ref = solve_with(s, ref_engine(k));
         toggle_solution *got = solve_with(s, TOGGLE_ENGINE_TRANSFER);
         tried++;
         if (got) {
@@ -229,9 +270,13 @@ START_TEST(random_stencils)
         free(a);
         free(b);
     }
-    printf("random stencils: transfer solved %zu of %zu\n", got_n, tried);
+    printf("random stencils%s: transfer solved %zu of %zu (seed %llu)\n",
+           symmetric ? " (symmetric, composite k)" : "", got_n, tried,
+           (unsigned long long)tu_seed());
     ck_assert_uint_gt(got_n, tried / 4);
 }
+
+START_TEST(random_stencils) { stencil_sweep(primes, NPRIMES, false, 99, tu_iters(300)); }
 END_TEST
 
 /* Buchholz: the (n + 1) x (n + 1) square torus over F_2 has nullity
@@ -316,6 +361,58 @@ START_TEST(oeis_a165738)
 }
 END_TEST
 
+/* Composite k: the transfer engine against the forced Howell engine
+ * (identical solvability, nullity, radices, count, particular solution or
+ * certificate, kernel vectors; each answer verified by tu_verify on the
+ * suite's own matrix), every board up to 8 x 8 of every lattice and wrap,
+ * with and without self, over 4, 6, 8, 9, 12 and 2^32, then random boards
+ * up to 12 x 12 (seed printed by the harness). */
+static const uint64_t composites[] = {4, 6, 8, 9, 12, (uint64_t)1 << 32};
+#define NCOMPOSITES (sizeof composites / sizeof *composites)
+
+static void composite_boards(uint32_t lattice)
+{
+    tu_rng rng = tu_rng_for(lattice + 1017);
+    static const uint32_t wraps[] = {0, TOGGLE_GRID_TORUS, TOGGLE_GRID_CYLINDER};
+    handled = declined = 0;
+    for (size_t w = 0; w < 3; w++)
+        for (uint32_t ns = 0; ns <= TOGGLE_GRID_NO_SELF; ns++)
+            for (size_t q = 0; q < NCOMPOSITES; q++)
+                for (size_t r = 1; r <= 8; r++)
+                    for (size_t c = 1; c <= 8; c++)
+                        check_board(r, c, lattice | wraps[w] | ns, composites[q], &rng);
+    size_t all = handled, no = declined;
+    for (size_t it = 0; it < tu_iters(60); it++) {
+        size_t r = 1 + tu_below(&rng, 12), c = 9 + tu_below(&rng, 4);
+        if (tu_below(&rng, 2)) {
+            size_t t = r;
+            r = c;
+            c = t;
+        }
+        uint32_t flags = lattice | wraps[tu_below(&rng, 3)] |
+                         (tu_below(&rng, 2) ? TOGGLE_GRID_NO_SELF : 0);
+        check_board(r, c, flags, composites[tu_below(&rng, NCOMPOSITES)], &rng);
+    }
+    printf("lattice 0x%x, composite k: transfer solved %zu boards to 8x8 (declined %zu), "
+           "%zu of %zu random to 12x12 (seed %llu)\n", (unsigned)lattice, all, no,
+           handled - all, handled + declined - all - no, (unsigned long long)tu_seed());
+    ck_assert_uint_gt(all, no);
+}
+
+START_TEST(composite_square) { composite_boards(0); }
+END_TEST
+START_TEST(composite_hex) { composite_boards(TOGGLE_GRID_HEX); }
+END_TEST
+START_TEST(composite_tri) { composite_boards(TOGGLE_GRID_TRI); }
+END_TEST
+START_TEST(composite_moore) { composite_boards(TOGGLE_GRID_MOORE); }
+END_TEST
+START_TEST(composite_stencils)
+{
+    stencil_sweep(composites, NCOMPOSITES, true, 199, tu_iters(300));
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *su = suite_create("transfer");
@@ -331,6 +428,15 @@ static Suite *suite(void)
     tcase_add_test(tc, torus_nullity_by_polynomials);
     tcase_add_test(tc, oeis_a165738);
     suite_add_tcase(su, tc);
+    /* a case of its own, so that CK_RUN_CASE=composite picks it */
+    TCase *zk = tcase_create("composite");
+    tcase_set_timeout(zk, 1200);
+    tcase_add_test(zk, composite_square);
+    tcase_add_test(zk, composite_hex);
+    tcase_add_test(zk, composite_tri);
+    tcase_add_test(zk, composite_moore);
+    tcase_add_test(zk, composite_stencils);
+    suite_add_tcase(su, zk);
     return su;
 }
 
