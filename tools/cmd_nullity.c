@@ -4,7 +4,7 @@
 #include "commands.h"
 
 static const char nullity_usage[] =
-    "usage: toggle nullity --grid RxC [--mod P] [--no-self] [--torus|--cylinder] [--moore]\n"
+    "usage: toggle nullity --grid RxC [--mod K] [--no-self] [--torus|--cylinder] [--moore]\n"
     "                      [--lattice square|hex|tri] [--json]\n"
     "\n"
     "The nullity d of the rows x cols board over F_p (the board has p^d\n"
@@ -15,7 +15,8 @@ static const char nullity_usage[] =
     "and docs/transfer.md.\n"
     "\n"
     "  --grid RxC   board shape (required)\n"
-    "  --mod P      a prime modulus (default 2)\n"
+    "  --mod K      the modulus (default 2); composite K: the number of Howell\n"
+    "               rows of the kernel, as toggle_solution_nullity counts them\n"
     "  --no-self    pressing a cell leaves it alone\n"
     "  --torus      wrap around the edges\n"
     "  --cylinder   wrap left-right only\n"
@@ -83,7 +84,7 @@ int cmd_nullity(int argc, char **argv)
                 return cli_usage("--grid", "needs a value such as 5x5");
         } else if (cli_opt(argc, argv, &i, "--mod", &val)) {
             if (!val || cli_parse_u64(val, &k))
-                return cli_usage("--mod", "expected a prime such as 2 or 65521");
+                return cli_usage("--mod", "expected a modulus such as 2, 65521 or 12");
         } else if (cli_opt(argc, argv, &i, "--budget", &val)) {
             int bad = cli_budget_parse(val, &budget);
             if (bad)

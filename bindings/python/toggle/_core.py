@@ -604,9 +604,11 @@ class Solution(_SolutionSpace, _SolutionOrbits):
 def grid_nullity(rows: int, cols: Optional[int] = None, modulus: int = 2, flags: int = 0,
                  no_self: bool = False, torus: bool = False, moore: bool = False,
                  cylinder: bool = False, lattice: str = "square") -> int:
-    """Nullity of the rows x cols grid game over F_p without building the
-    board (polynomial gcd for classic and no_self boards); the keywords are
-    those of Graph.grid."""
+    """Nullity of the rows x cols grid game over Z/kZ without building the
+    board for prime k (polynomials for classic and no_self boards, tori and
+    cylinders); for composite k the number of Howell rows of the kernel
+    (Solution.nullity's meaning there), from a solve. The keywords are those
+    of Graph.grid."""
     rows = C.count(rows, "rows")
     cols = rows if cols is None else C.count(cols, "cols")
     f = _grid_flags(flags, lattice, no_self=no_self, torus=torus, moore=moore,

@@ -773,7 +773,10 @@ impl fmt::Debug for Solution {
     }
 }
 
-/// Nullity of the rows x cols grid game over F_p, without building the board.
+/// Nullity of the rows x cols grid game over Z/kZ: for a prime k without
+/// building the board where a formula exists (classic and no-self boards,
+/// tori, cylinders); for a composite k the number of Howell rows of the
+/// kernel (`Solution::nullity`'s meaning there), from a solve.
 pub fn grid_nullity(rows: usize, cols: usize, modulus: u64, flags: GridFlags) -> Result<usize> {
     let mut d = 0usize;
     check(unsafe { sys::toggle_grid_nullity(rows, cols, modulus, flags.0, &mut d) })?;
