@@ -264,13 +264,24 @@ static int pat_build(tframe *f, size_t r, rowpat *pt)
             else if (q < 0 || q >= (int64_t)f->R)
                 continue;
             /* (q0 - lo < R: each row once, since R > Hf + Hb when chasing) */
+            size_t cols = f->g->cols;
             for (size_t jj = 0; jj < C; jj++) {
-                size_t c = toggle__graph_column(f->g, frame_cell(f, (size_t)q, jj), f->cb.idx,
-                                                f->cb.val);
+                size_t pc = frame_cell(f, (size_t)q, jj);
+                size_t c = toggle__graph_column(f->g, pc, f->cb.idx, f->cb.val);
+                /* the cell's board row from the press's, without a division
+                 * (the neighbours are a few rows away) */
+                size_t pr = f->tr ? jj : (size_t)q;
                 for (size_t t = 0; t < c; t++) {
-                    size_t cell = f->cb.idx[t], br = cell / f->g->cols, bc = cell % f->g->cols;
+                    size_t cell = f->cb.idx[t], br = pr, rs = pr * cols;
+                    if (cell + 4 * cols < rs || cell >= rs + 5 * cols)
+                        br = cell / cols, rs = br * cols;
+                    while (cell < rs)
+                        br--, rs -= cols;
+                    while (cell >= rs + cols)
+                        br++, rs += cols;
+                    size_t bc = cell - rs;
                     size_t fr = f->tr ? bc : br, fj = f->tr ? br : bc;
-                    uint64_t w = f->cb.val[t] % f->p;
+                    uint64_t w = f->cb.val[t] < f->p ? f->cb.val[t] : f->cb.val[t] % f->p;
                     if (fr != r || !w)
                         continue;
                     if (!pass) {
@@ -472,7 +483,8 @@ static void lanefmt_init(lanefmt *lf, uint64_t p)
 static size_t lane_words(uint64_t p, size_t L)
 {
     size_t per = 64 / lane_bits(p), nw = (L + per - 1) / per;
-    return nw ? nw : 1;
+    /* past one cache line, whole lines: the row kernels' loads stay aligned */
+    return nw > 8 ? (nw + 7) & ~(size_t)7 : nw ? nw : 1;
 }
 
 /* Fields of s (each < 2p) reduced mod p. */
@@ -503,6 +515,7 @@ typedef struct {
     uint64_t *ring;          /* ring of Hf + Hb + 1 computed rows */
     size_t nring;
     uint64_t *acc;           /* one cell */
+    void *mem;               /* saved and ring, each on a cache line */
 } lanes;
 
 static uint64_t *row_ptr(lanes *ln, size_t r)
@@ -815,6 +828,204 @@ out:
     return rc;
 }
 
+/* ---- the row kernels: one chasing row of the cell-major chase --------------- */
+
+/* One chasing row of a class program over the cell-major lanes, for F_2 and
+ * for p = 3 in 4-bit fields (every weight 1 or 2): each step's lanes are
+ * summed in registers, KW words at a time, and stored once. Compiled per
+ * vector unit (ROW_CLONES); the caller keeps the other moduli. */
+typedef struct {
+    size_t C, nw;
+    const size_t *pstart, *pvar, *peq;
+    const struct pterm *pterm;
+    uint64_t *const *base;
+    uint64_t *dst;
+    const uint64_t *bval;   /* b at equation e (frame column), or NULL */
+    uint64_t bword;         /* the word (blane / per) and its shift: b's field */
+    unsigned bshift;
+    const uint64_t *pinv;   /* the steps' inverse weights (p = 3: 1 or 2) */
+    const uint64_t *xsaved; /* the promoted unknowns' lanes, read from *xk on */
+    size_t *xk;
+} rowargs;
+
+#define ROW_KW 8
+#define ROW_MAX_TERMS 64
+
+#if defined(__GNUC__)
+#define ROW_INLINE static inline __attribute__((always_inline))
+#else
+#define ROW_INLINE static inline
+#endif
+
+/* Step t's terms (*tm, *n); false for a promotion (its lanes copied to acc). */
+ROW_INLINE bool row_step(const rowargs *a, size_t t, uint64_t *acc, const struct pterm **tm,
+                         size_t *n)
+{
+    if (a->peq[t] == SIZE_MAX) {
+        memcpy(acc, a->xsaved + (*a->xk)++ * a->nw, a->nw * sizeof *acc);
+        return false;
+    }
+    *tm = a->pterm + a->pstart[t];
+    *n = a->pstart[t + 1] - a->pstart[t];
+    return true;
+}
+
+/* F_2: x_var = b + the sum of the other terms. */
+ROW_INLINE void row_f2_body(const rowargs *a)
+{
+    size_t nw = a->nw;
+    const uint64_t *src[ROW_MAX_TERMS];
+    for (size_t t = 0; t < a->C; t++) {
+        uint64_t *acc = a->dst + a->pvar[t] * nw;
+        const struct pterm *tm;
+        size_t n;
+        if (!row_step(a, t, acc, &tm, &n))
+            continue;
+        uint64_t bb = a->bval ? (a->bval[a->peq[t]] & 1) << a->bshift : 0;
+        if (n > ROW_MAX_TERMS) {
+            memset(acc, 0, nw * sizeof *acc);
+            for (size_t k = 0; k < n; k++) {
+                const uint64_t *x = a->base[tm[k].slot] + tm[k].col * nw;
+                for (size_t i = 0; i < nw; i++)
+                    acc[i] ^= x[i];
+            }
+            acc[a->bword] ^= bb;
+            continue;
+        }
+        for (size_t k = 0; k < n; k++)
+            src[k] = a->base[tm[k].slot] + tm[k].col * nw;
+        size_t i = 0;
+        for (; i + ROW_KW <= nw; i += ROW_KW) {
+            uint64_t v[ROW_KW];
+            for (size_t q = 0; q < ROW_KW; q++) /* (no indexed store: it stalls the loads) */
+                v[q] = i + q == a->bword ? bb : 0;
+            for (size_t k = 0; k < n; k++)
+                for (size_t q = 0; q < ROW_KW; q++)
+                    v[q] ^= src[k][i + q];
+            memcpy(acc + i, v, sizeof v);
+        }
+        for (; i < nw; i++) {
+            uint64_t v = a->bword == i ? bb : 0;
+            for (size_t k = 0; k < n; k++)
+                v ^= src[k][i];
+            acc[i] = v;
+        }
+    }
+}
+
+/* p = 3 in 4-bit fields: every field of s (< 16) mod 3 (4 = 1 mod 3: two
+ * folds leave s <= 3, then 3 -> 0). */
+#define M3_FOLD 0x3333333333333333ULL
+#define M3_P 0x3333333333333333ULL
+#define M3_HI 0x8888888888888888ULL
+#define M3_KK 0x5555555555555555ULL /* 8 - 3 in every field */
+ROW_INLINE uint64_t m3_reduce(uint64_t s)
+{
+    s = (s & M3_FOLD) + ((s >> 2) & M3_FOLD);
+    s = (s & M3_FOLD) + ((s >> 2) & M3_FOLD);
+    uint64_t t = ((s + M3_KK) & M3_HI) >> 3;
+    return s - (((t << 4) - t) & M3_P);
+}
+
+/* p = 3: x_var = inv (b - sum w x); -x is 3 - x and -2 x is x, each at
+ * most 3 per field, so four terms fit a field (2 + 4 * 3 < 16) before a
+ * fold. inv 2 is the negation. */
+ROW_INLINE void row_p3_body(const rowargs *a)
+{
+    size_t nw = a->nw;
+    const uint64_t *src[ROW_MAX_TERMS];
+    bool neg[ROW_MAX_TERMS];
+    for (size_t t = 0; t < a->C; t++) {
+        uint64_t *acc = a->dst + a->pvar[t] * nw;
+        const struct pterm *tm;
+        size_t n;
+        if (!row_step(a, t, acc, &tm, &n))
+            continue;
+        for (size_t k = 0; k < n; k++) {
+            src[k] = a->base[tm[k].slot] + tm[k].col * nw;
+            neg[k] = tm[k].w == 1;
+        }
+        /* the inverse weight (1 or 2) of the step, as a flip of the sign */
+        bool flip = a->pinv[t] == 2;
+        uint64_t bb = a->bval ? a->bval[a->peq[t]] << a->bshift : 0;
+        size_t i = 0;
+        for (; i + ROW_KW <= nw; i += ROW_KW) {
+            uint64_t v[ROW_KW];
+            for (size_t q = 0; q < ROW_KW; q++) /* (no indexed store: it stalls the loads) */
+                v[q] = i + q == a->bword ? bb : 0;
+            for (size_t k = 0; k < n; k++) {
+                if (k && !(k & 3))
+                    for (size_t q = 0; q < ROW_KW; q++)
+                        v[q] = m3_reduce(v[q]);
+                if (neg[k])
+                    for (size_t q = 0; q < ROW_KW; q++)
+                        v[q] += M3_P - src[k][i + q];
+                else
+                    for (size_t q = 0; q < ROW_KW; q++)
+                        v[q] += src[k][i + q];
+            }
+            for (size_t q = 0; q < ROW_KW; q++) {
+                v[q] = m3_reduce(v[q]);
+                if (flip)
+                    v[q] = m3_reduce(M3_P - v[q]);
+            }
+            memcpy(acc + i, v, sizeof v);
+        }
+        for (; i < nw; i++) {
+            uint64_t v = a->bword == i ? bb : 0;
+            for (size_t k = 0; k < n; k++) {
+                if (k && !(k & 3))
+                    v = m3_reduce(v);
+                v += neg[k] ? M3_P - src[k][i] : src[k][i];
+            }
+            v = m3_reduce(v);
+            acc[i] = flip ? m3_reduce(M3_P - v) : v;
+        }
+    }
+}
+
+/* Each kernel compiled for the vector units of x86 (the widest one the CPU
+ * has is picked once per chase), else once. */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define ROW_CLONES(name)                                                                   \
+    static void name##_generic(const rowargs *a) { name##_body(a); }                       \
+    __attribute__((target("avx2"))) static void name##_avx2(const rowargs *a)              \
+    {                                                                                      \
+        name##_body(a);                                                                    \
+    }                                                                                      \
+    __attribute__((target("avx512f"))) static void name##_avx512(const rowargs *a)         \
+    {                                                                                      \
+        name##_body(a);                                                                    \
+    }
+#define ROW_PICK(name)                                                                     \
+    (__builtin_cpu_supports("avx512f") ? name##_avx512                                      \
+     : __builtin_cpu_supports("avx2")  ? name##_avx2                                        \
+                                       : name##_generic)
+#else
+#define ROW_CLONES(name) static void name##_generic(const rowargs *a) { name##_body(a); }
+#define ROW_PICK(name) name##_generic
+#endif
+
+ROW_CLONES(row_f2)
+ROW_CLONES(row_p3)
+typedef void (*row_fn)(const rowargs *);
+
+/* Can row_p3 run pt's program: every term weight and inverse 1 or 2, at
+ * most ROW_MAX_TERMS terms a step? */
+static bool row_p3_ok(const rowpat *pt, size_t C)
+{
+    for (size_t t = 0; t < C; t++) {
+        if (pt->peq[t] == SIZE_MAX)
+            continue;
+        if (pt->pstart[t + 1] - pt->pstart[t] > ROW_MAX_TERMS || pt->pinv[t] == 0 || pt->pinv[t] > 2)
+            return false;
+        for (size_t u = pt->pstart[t]; u < pt->pstart[t + 1]; u++)
+            if (pt->pterm[u].w == 0 || pt->pterm[u].w > 2)
+                return false;
+    }
+    return true;
+}
+
 /* Chase: the unknown rows are in ln->saved; computes every other row (each
  * handed to sink, as are the unknown rows), and the residuals b - A x of the
  * constraint rows' equations into resid (ncons * C cells of nw words). */
@@ -836,12 +1047,21 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
     /* promoted unknowns read and left-over equations written so far (the
      * latter after the constraint rows' cells in resid) */
     size_t xk = 0, xc = (f->R - fc) * C;
+    /* the row kernels: F_2, and p = 3 in 4-bit fields */
+    row_fn kern = f->p == 2 ? ROW_PICK(row_f2) : (f->p == 3 && ln->lf.lw == 4) ? ROW_PICK(row_p3) : NULL;
+    uint64_t *bval = kern && with_b ? toggle__malloc_array(C, sizeof *bval) : NULL;
+    if (kern && with_b && !bval)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer chase");
     for (size_t r = 0; r < fc; r++) {
         rowpat *pt;
-        if ((rc = frame_class(f, r, &pt)))
-            return toggle__error(rc, "out of memory for the transfer engine's row patterns");
-        if (!pt->peels || !pt->pstart)
-            return toggle__error(TOGGLE_EINTERNAL, "transfer: frame row %zu does not peel", r);
+        if ((rc = frame_class(f, r, &pt))) {
+            rc = toggle__error(rc, "out of memory for the transfer engine's row patterns");
+            goto out;
+        }
+        if (!pt->peels || !pt->pstart) {
+            rc = toggle__error(TOGGLE_EINTERNAL, "transfer: frame row %zu does not peel", r);
+            goto out;
+        }
         for (size_t sl = 0; sl <= f->Hf + f->Hb; sl++) {
             int64_t q = (int64_t)r - (int64_t)f->Hb + (int64_t)sl;
             if (f->wrap)
@@ -850,7 +1070,18 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
         }
         size_t tgt = r + f->Hf;
         uint64_t *dst = base[f->Hf + f->Hb];
-        for (size_t t = 0; t < C; t++) {
+        bool fast = kern && (f->p == 2 || row_p3_ok(pt, C));
+        if (fast) {
+            if (with_b)
+                for (size_t e = 0; e < C; e++)
+                    bval[e] = toggle__vecs_get(&s->b, 0, frame_cell(f, r, e));
+            rowargs ra = {C, nw, pt->pstart, pt->pvar, pt->peq, pt->pterm, base, dst,
+                          with_b ? bval : NULL, f->p == 2 ? ln->blane >> 6 : ln->blane / ln->lf.per,
+                          (unsigned)(f->p == 2 ? ln->blane & 63 : (ln->blane % ln->lf.per) * ln->lf.lw),
+                          pt->pinv, ln->xsaved, &xk};
+            kern(&ra);
+        }
+        for (size_t t = 0; !fast && t < C; t++) {
             const struct pterm *tm = pt->pterm + pt->pstart[t], *te = pt->pterm + pt->pstart[t + 1];
             uint64_t *acc = dst + pt->pvar[t] * nw;
             if (pt->peq[t] == SIZE_MAX) { /* a promotion: the unknown's lanes */
@@ -891,21 +1122,25 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
     }
     for (size_t r = fc; r < f->R; r++) {
         rowpat *pt;
-        if ((rc = frame_class(f, r, &pt)))
-            return toggle__error(rc, "out of memory for the transfer engine's row patterns");
+        if ((rc = frame_class(f, r, &pt))) {
+            rc = toggle__error(rc, "out of memory for the transfer engine's row patterns");
+            goto out;
+        }
         for (size_t e = 0; e < C; e++) {
             eq_residual(ln, pt, r, e, with_b, s, false);
             memcpy(resid + ((r - fc) * C + e) * nw, ln->acc, nw * sizeof *ln->acc);
         }
     }
-    return TOGGLE_OK;
+    rc = TOGGLE_OK;
+out:
+    toggle__free(bval);
+    return rc;
 }
 
 static void lanes_clear(lanes *ln)
 {
-    toggle__free(ln->saved);
+    toggle__free(ln->mem);
     toggle__free(ln->xsaved);
-    toggle__free(ln->ring);
     toggle__free(ln->acc);
     memset(ln, 0, sizeof *ln);
 }
@@ -919,11 +1154,16 @@ static int lanes_init(lanes *ln, const tframe *f, size_t L)
     ln->nw = lane_words(f->p, L);
     ln->nring = f->Hf + f->Hb + 1;
     size_t rowwords = f->C * ln->nw;
-    ln->saved = toggle__calloc(f->nuk * rowwords, sizeof *ln->saved);
+    size_t sw = (f->nuk * rowwords + 7) & ~(size_t)7;
+    ln->mem = toggle__calloc(sw + ln->nring * rowwords + 8, sizeof *ln->saved);
     ln->xsaved = toggle__calloc(f->nx ? f->nx * ln->nw : 1, sizeof *ln->xsaved);
-    ln->ring = toggle__calloc(ln->nring * rowwords, sizeof *ln->ring);
     ln->acc = toggle__calloc(ln->nw, sizeof *ln->acc);
-    if (!ln->saved || !ln->xsaved || !ln->ring || !ln->acc) {
+    if (ln->mem) {
+        uintptr_t a = (uintptr_t)ln->mem;
+        ln->saved = (uint64_t *)ln->mem + ((64 - a % 64) % 64) / 8;
+        ln->ring = ln->saved + sw;
+    }
+    if (!ln->mem || !ln->xsaved || !ln->acc) {
         lanes_clear(ln); /* the callers return at once: nothing is left behind */
         return toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer chase");
     }
@@ -1414,7 +1654,7 @@ static int known_nullity(const toggle_system *s, size_t bound, size_t *d)
 static unsigned __int128 lanes_bytes(const tframe *f, bool sliced, size_t L)
 {
     size_t rows = f->nuk + f->Hf + f->Hb + 1, nw = lane_words(f->p, L);
-    unsigned __int128 b = ((unsigned __int128)rows * f->C + 1 + f->nx) * nw * 8;
+    unsigned __int128 b = ((unsigned __int128)rows * f->C + 1 + f->nx) * nw * 8 + 128;
     if (sliced && L <= SLICED_MAX_LANES) {
         size_t CW = (f->C + 63) / 64, DW = (2 * f->C + 63) / 64 + 1;
         b += ((unsigned __int128)rows * L * DW + (unsigned __int128)(L + 1) * CW) * 8;
@@ -1545,9 +1785,17 @@ static void write_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row
         return;
     }
     if (f->p == 2 && !f->tr && ctx->tbuf) {
-        /* the C x L bit matrix of the row, transposed: lane l's C bits */
+        /* the C x L bit matrix of the row, transposed: lane l's C bits (a
+         * few lanes bit by bit) */
         size_t CW = (f->C + 63) / 64;
-        toggle__bits_transpose(ctx->tbuf, CW, row, ln->nw, f->C, ln->L);
+        if (ln->L <= 4) {
+            memset(ctx->tbuf, 0, ln->L * CW * sizeof *ctx->tbuf);
+            for (size_t l = 0; l < ln->L; l++)
+                for (size_t j = 0; j < f->C; j++)
+                    ctx->tbuf[l * CW + (j >> 6)] |= ((row[j * ln->nw] >> l) & 1) << (j & 63);
+        } else {
+            toggle__bits_transpose(ctx->tbuf, CW, row, ln->nw, f->C, ln->L);
+        }
         for (size_t l = 0; l < ln->L; l++) {
             toggle__vecs *v = ctx->with_b && l == 0 ? &ctx->sol->x : &ctx->sol->kernel;
             size_t i = ctx->with_b && l == 0 ? 0 : l - ctx->with_b;
