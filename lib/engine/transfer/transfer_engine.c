@@ -17,6 +17,7 @@
  *   small system's answers (one lane each) and brought to the canonical
  *   form by a reverse echelon of the kernel basis: the free columns of the
  *   full RREF are the last nonzero positions of kernel vectors. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/engine.h"
@@ -75,6 +76,7 @@ typedef struct {
     const toggle_graph *g;
     uint64_t p;
     bool tr;        /* frame rows are board columns */
+    bool rev;       /* frame row r is board row R - 1 - r (chased from the end) */
     bool wrap;      /* frame rows wrap (the last touches the first) */
     size_t R, C;    /* frame rows, cells per frame row */
     size_t Hf, Hb;  /* forward and backward reach of the equations */
@@ -91,7 +93,8 @@ typedef struct {
 
 static size_t frame_cell(const tframe *f, size_t r, size_t j)
 {
-    return f->tr ? j * f->g->cols + r : r * f->g->cols + j;
+    size_t rr = f->rev ? f->R - 1 - r : r;
+    return f->tr ? j * f->g->cols + rr : rr * f->g->cols + j;
 }
 
 static size_t class_of(const tframe *f, size_t r)
@@ -270,7 +273,7 @@ static int pat_build(tframe *f, size_t r, rowpat *pt)
                 size_t c = toggle__graph_column(f->g, pc, f->cb.idx, f->cb.val);
                 /* the cell's board row from the press's, without a division
                  * (the neighbours are a few rows away) */
-                size_t pr = f->tr ? jj : (size_t)q;
+                size_t pr = f->tr ? jj : f->rev ? f->R - 1 - (size_t)q : (size_t)q;
                 for (size_t t = 0; t < c; t++) {
                     size_t cell = f->cb.idx[t], br = pr, rs = pr * cols;
                     if (cell + 4 * cols < rs || cell >= rs + 5 * cols)
@@ -281,6 +284,8 @@ static int pat_build(tframe *f, size_t r, rowpat *pt)
                         br++, rs += cols;
                     size_t bc = cell - rs;
                     size_t fr = f->tr ? bc : br, fj = f->tr ? br : bc;
+                    if (f->rev)
+                        fr = f->R - 1 - fr;
                     uint64_t w = f->cb.val[t] < f->p ? f->cb.val[t] : f->cb.val[t] % f->p;
                     if (fr != r || !w)
                         continue;
@@ -361,9 +366,9 @@ static void stencil_reach(const toggle_graph *g, bool tr, int64_t *emin, int64_t
 
 #define TRANSFER_MAX_REACH 4
 
-/* Set up the frame on one axis; false (silent) when that axis cannot be
- * chased. Leaves f cleared on false. */
-static bool frame_setup(const toggle_system *s, bool tr, tframe *f, bool *oom)
+/* Set up the frame on one axis, its rows in board order or reversed (rev);
+ * false (silent) when that axis cannot be chased. Leaves f cleared on false. */
+static bool frame_setup_dir(const toggle_system *s, bool tr, bool rev, tframe *f, bool *oom)
 {
     const toggle_graph *g = s->graph;
     memset(f, 0, sizeof *f);
@@ -376,6 +381,12 @@ static bool frame_setup(const toggle_system *s, bool tr, tframe *f, bool *oom)
                  : (g->flags & TOGGLE_GRID_TORUS) != 0;
     int64_t emin, emax;
     stencil_reach(g, tr, &emin, &emax);
+    f->rev = rev;
+    if (rev) { /* reversed rows: the offsets change sign */
+        int64_t t = emin;
+        emin = -emax;
+        emax = -t;
+    }
     f->Hf = (size_t)-emin;
     f->Hb = (size_t)emax;
     if (f->R == 1)
@@ -416,6 +427,11 @@ static bool frame_setup(const toggle_system *s, bool tr, tframe *f, bool *oom)
         f->nx += f->cls[class_of(f, r)].npro;
     f->m = f->nuk * f->C + f->nx;
     return true;
+}
+
+static bool frame_setup(const toggle_system *s, bool tr, tframe *f, bool *oom)
+{
+    return frame_setup_dir(s, tr, false, f, oom);
 }
 
 /* The unknowns: rows 0 .. Hf - 1, then across a wrap rows R - Hb .. R - 1;
@@ -713,7 +729,7 @@ static void sliced_load_b(const tframe *f, const toggle_system *s, size_t r, uin
     memset(out, 0, CW * sizeof *out);
     if (!f->tr) {
         const uint64_t *src = toggle__vecs_row(&s->b, 0);
-        size_t off = r * C, last = (s->b.len + 63) / 64;
+        size_t off = frame_cell(f, r, 0), last = (s->b.len + 63) / 64;
         for (size_t i = 0; i < CW; i++) {
             size_t q = (off >> 6) + i;
             unsigned sh = off & 63;
@@ -1373,7 +1389,7 @@ static int small_system(const toggle_system *s, tframe *f, toggle_solution **sma
     uint64_t *resid = NULL, *E = NULL, *rhs = NULL;
     toggle_system *ss = NULL;
     int rc;
-    for (size_t P = 1; P <= 2; P++)
+    for (size_t P = 1; P <= 2 && !f->rev; P++) /* (rev: E's columns reversed below) */
         if (shift_invariant(f, P)) {
             if ((rc = small_system_shift(s, f, P, &ss)))
                 goto out;
@@ -1405,9 +1421,15 @@ static int small_system(const toggle_system *s, tframe *f, toggle_solution **sma
         }
         for (size_t e = 0; e < m; e++) {
             const uint64_t *cell = resid + e * ln.nw;
-            memcpy(rows + e * mw, cell, mw * sizeof *rows);
-            if (m & 63)
-                rows[e * mw + mw - 1] &= ((uint64_t)1 << (m & 63)) - 1;
+            if (f->rev) { /* unknown i is column m - 1 - i (rev_canonical) */
+                for (size_t i = 0; i < m; i++)
+                    rows[e * mw + ((m - 1 - i) >> 6)] |= ((cell[i >> 6] >> (i & 63)) & 1)
+                                                         << ((m - 1 - i) & 63);
+            } else {
+                memcpy(rows + e * mw, cell, mw * sizeof *rows);
+                if (m & 63)
+                    rows[e * mw + mw - 1] &= ((uint64_t)1 << (m & 63)) - 1;
+            }
             bb[e >> 6] |= ((cell[m >> 6] >> (m & 63)) & 1) << (e & 63);
         }
         rc = toggle__system_adopt_packed(&ss, m, m, rows, bb, true);
@@ -1431,8 +1453,8 @@ static int small_system(const toggle_system *s, tframe *f, toggle_solution **sma
      * -(column i of A's action): A x = b iff sum_i u_i lane_{1+i} = -c0. */
     for (size_t e = 0; e < m; e++) {
         const uint64_t *cell = resid + e * ln.nw;
-        for (size_t i = 0; i < m; i++)
-            E[e * m + i] = lane_get(&ln, cell, i + 1);
+        for (size_t i = 0; i < m; i++) /* rev: unknown i is column m - 1 - i */
+            E[e * m + (f->rev ? m - 1 - i : i)] = lane_get(&ln, cell, i + 1);
         rhs[e] = toggle__submod(0, lane_get(&ln, cell, 0), f->p);
     }
     if ((rc = toggle_system_new_matrix(&ss, m, m, E, rhs, f->p)))
@@ -1556,7 +1578,7 @@ static bool transfer_applies(const toggle_system *s, char *why, size_t len)
  * that peels without promotions before one that needs them, and of two
  * axes with promotions the one with fewer unknowns (on a tie the board
  * rows, whose canonical form comes from the tail). */
-static bool frame_pick(const toggle_system *s, tframe *f, bool *oom)
+static bool frame_pick_axis(const toggle_system *s, tframe *f, bool *oom)
 {
     const toggle_graph *g = s->graph;
     bool first = g->rows < g->cols;
@@ -1580,6 +1602,29 @@ static bool frame_pick(const toggle_system *s, tframe *f, bool *oom)
     if (have)
         frame_clear(f);
     *f = o;
+    return true;
+}
+
+/* The axis (frame_pick_axis); board rows with promotions and no row wrap
+ * are then chased from the last row when that needs no more unknowns, so
+ * that the canonical form comes from the small system's kernel
+ * (rev_canonical). */
+static bool frame_pick(const toggle_system *s, tframe *f, bool *oom)
+{
+    if (!frame_pick_axis(s, f, oom))
+        return false;
+    if (f->nx && !f->tr && !f->wrap && !f->all) {
+        tframe o;
+        bool ooom = false; /* out of memory here: keep the forward frame */
+        if (frame_setup_dir(s, false, true, &o, &ooom)) {
+            if (o.m <= f->m) {
+                frame_clear(f);
+                *f = o;
+            } else {
+                frame_clear(&o);
+            }
+        }
+    }
     return true;
 }
 
@@ -1677,7 +1722,7 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
     if (!frame_pick(s, &f, &oom))
         return pick_error(oom);
     size_t m = f.m, C = f.C, P = 0;
-    for (size_t q = 1; q <= 2 && !P; q++)
+    for (size_t q = 1; q <= 2 && !P && !f.rev; q++)
         if (shift_invariant(&f, q))
             P = q;
     bool sliced = sliced_ok(&f);
@@ -1745,6 +1790,9 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
                           + (unsigned __int128)L * hc * 8 + (hc > m ? hc : m) * 8
                           + (unsigned __int128)L * 17
                           + (unsigned __int128)L * ((C + 63) / 64) * 8;
+    if (f.rev) /* rev_canonical: the free cells' lanes and lists, one row's leads */
+        ans += (unsigned __int128)L * L * 8 + (unsigned __int128)L * 64 + (f.R + 2) * 16
+             + (unsigned __int128)(L < C ? L : C) * C * 8;
     ans += ans / 8; /* the small engine's answers are read out through copies */
     frame_clear(&f);
     unsigned __int128 e = build > solve ? build : solve;
@@ -1775,7 +1823,7 @@ static void write_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row
             size_t i = ctx->with_b && l == 0 ? 0 : l - ctx->with_b;
             const uint64_t *bits = lrow + l * lstride;
             if (!f->tr) {
-                or_bits(toggle__vecs_row(v, i), r * f->C, bits, f->C);
+                or_bits(toggle__vecs_row(v, i), frame_cell(f, r, 0), bits, f->C);
                 continue;
             }
             for (size_t j = 0; j < f->C; j++)
@@ -1799,14 +1847,14 @@ static void write_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row
         for (size_t l = 0; l < ln->L; l++) {
             toggle__vecs *v = ctx->with_b && l == 0 ? &ctx->sol->x : &ctx->sol->kernel;
             size_t i = ctx->with_b && l == 0 ? 0 : l - ctx->with_b;
-            or_bits(toggle__vecs_row(v, i), r * f->C, ctx->tbuf + l * CW, f->C);
+            or_bits(toggle__vecs_row(v, i), frame_cell(f, r, 0), ctx->tbuf + l * CW, f->C);
         }
         return;
     }
     if (f->p != 2 && !f->tr && ctx->dst) {
         /* odd p, board rows: lane l's field of every cell, straight into
          * its vector's narrow storage at r C + j */
-        size_t per = ln->lf.per, base = r * f->C, nw = ln->nw, C = f->C;
+        size_t per = ln->lf.per, base = frame_cell(f, r, 0), nw = ln->nw, C = f->C;
         uint64_t fm = ln->lf.fmask;
         for (size_t l = 0; l < ln->L; l++) {
             const uint64_t *src = row + l / per;
@@ -1868,7 +1916,11 @@ static void load_lanes(lanes *ln, const uint64_t *U, size_t m)
 typedef struct {
     size_t first;  /* first captured frame row */
     size_t H;      /* rows captured */
-    uint64_t *T;   /* L vectors of H * C values */
+    uint64_t *T;   /* L vectors of H * C values (or of hc, below) */
+    /* or single cells: frame row r's cells rcol[rstart[r] .. rstart[r + 1])
+     * go to positions ridx[..] of the L vectors of hc values */
+    const size_t *rstart, *rcol, *ridx;
+    size_t hc;
 } tail_ctx;
 
 static void capture_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row,
@@ -1876,6 +1928,15 @@ static void capture_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *r
 {
     tail_ctx *t = ctx_;
     size_t C = ln->f->C;
+    if (t->rstart) {
+        for (size_t k = t->rstart[r]; k < t->rstart[r + 1]; k++) {
+            size_t j = t->rcol[k];
+            for (size_t l = 0; l < ln->L; l++)
+                t->T[l * t->hc + t->ridx[k]] = lrow ? (lrow[l * lstride + (j >> 6)] >> (j & 63)) & 1
+                                                    : lane_get(ln, row + j * ln->nw, l);
+        }
+        return;
+    }
     if (r < t->first)
         return;
     if (lrow) {
@@ -1898,28 +1959,70 @@ static void capture_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *r
  * restrictions, applied to the unknown rows U (the chase is linear), gives
  * the canonical basis and particular solution without touching the board.
  * Otherwise (a restriction becomes dependent) *full asks for canonicalise. */
-static int tail_canonical(lanes *ln, const toggle_system *s, bool solvable, uint64_t *U, size_t m,
-                          uint64_t *resid, bool *full)
+/* Reduction mod p < 2^32 of x < 2^64 (Barrett: mu = floor(2^64 / p), the
+ * quotient estimate is short by at most one). */
+typedef struct {
+    uint64_t p, mu;
+} modp;
+
+static void modp_init(modp *mp, uint64_t p)
 {
-    const tframe *f = ln->f;
-    size_t C = f->C, H = f->Hf + f->Hb, L = ln->L, dn = L - solvable;
-    uint64_t p = f->p;
-    if (H > f->R)
-        H = f->R;
-    size_t hc = H * C;
-    tail_ctx t = {f->R - H, H, toggle__calloc(L * hc, sizeof(uint64_t))};
-    size_t *piv = toggle__malloc_array(dn, sizeof *piv);
-    bool *used = toggle__calloc(dn, sizeof *used);
-    uint64_t *sw = toggle__malloc_array(hc > m ? hc : m, sizeof *sw);
+    mp->p = p;
+    mp->mu = p < ((uint64_t)1 << 32) ? UINT64_MAX / p : 0;
+}
+
+static inline uint64_t modp_reduce(const modp *mp, uint64_t x)
+{
+    uint64_t q = (uint64_t)(((unsigned __int128)x * mp->mu) >> 64), r = x - q * mp->p;
+    return r >= mp->p ? r - mp->p : r;
+}
+
+/* v -= e w over n entries (each < p; e != 0). */
+static void vec_submul(uint64_t *v, const uint64_t *w, uint64_t e, size_t n, const modp *mp)
+{
+    uint64_t p = mp->p;
+    if (p == 2) {
+        for (size_t q = 0; q < n; q++)
+            v[q] ^= w[q];
+    } else if (mp->mu) {
+        uint64_t c = p - e;
+        for (size_t q = 0; q < n; q++)
+            v[q] = modp_reduce(mp, v[q] + c * w[q]);
+    } else {
+        for (size_t q = 0; q < n; q++)
+            if (w[q])
+                v[q] = toggle__submod(v[q], toggle__mulmod(e, w[q], p), p);
+    }
+}
+
+/* v *= e over n entries. */
+static void vec_scale(uint64_t *v, uint64_t e, size_t n, const modp *mp)
+{
+    for (size_t q = 0; q < n; q++)
+        v[q] = mp->mu ? modp_reduce(mp, v[q] * e) : toggle__mulmod(v[q], e, mp->p);
+}
+
+/* The reverse echelon of the restrictions T (L vectors of hc values, in
+ * board order; the particular solution first when solvable) applied to U
+ * (L vectors of m values): repeatedly the remaining kernel vector with the
+ * largest last nonzero, scaled to 1 there and cleared from every other
+ * vector (the particular solution too); then U's kernel vectors ordered by
+ * that position. *full when a restriction becomes 0 (not injective). */
+static int restricted_echelon(uint64_t p, bool solvable, size_t dn, uint64_t *T, size_t hc,
+                              uint64_t *U, size_t m, bool *full)
+{
+    size_t *piv = toggle__malloc_array(dn ? dn : 1, sizeof *piv);
+    bool *used = toggle__calloc(dn ? dn : 1, sizeof *used);
+    uint64_t *sw = toggle__malloc_array(m ? m : 1, sizeof *sw);
     int rc = TOGGLE_OK;
+    modp mp;
+    modp_init(&mp, p);
     *full = false;
-    if (!t.T || !piv || !used || !sw) {
+    if (!piv || !used || !sw) {
         rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the canonical kernel");
         goto out;
     }
-    if ((rc = chase(ln, solvable, s, resid, capture_row, &t)))
-        goto out;
-    uint64_t *K = t.T + solvable * hc, *KU = U + solvable * m;
+    uint64_t *K = T + solvable * hc, *KU = U + solvable * m;
     for (size_t step = 0; step < dn; step++) {
         size_t best = SIZE_MAX, bi = 0;
         for (size_t i = 0; i < dn; i++) {
@@ -1929,7 +2032,7 @@ static int tail_canonical(lanes *ln, const toggle_system *s, bool solvable, uint
             while (l > 0 && !K[i * hc + l - 1])
                 l--;
             if (l == 0) {
-                *full = true; /* the tail does not decide */
+                *full = true; /* the restriction does not decide */
                 goto out;
             }
             if (best == SIZE_MAX || l - 1 > best) {
@@ -1942,35 +2045,22 @@ static int tail_canonical(lanes *ln, const toggle_system *s, bool solvable, uint
         uint64_t lead = K[bi * hc + best];
         if (lead != 1) {
             uint64_t inv = toggle__invmod(lead, p);
-            for (size_t q = 0; q < hc; q++)
-                K[bi * hc + q] = toggle__mulmod(K[bi * hc + q], inv, p);
-            for (size_t q = 0; q < m; q++)
-                KU[bi * m + q] = toggle__mulmod(KU[bi * m + q], inv, p);
+            vec_scale(K + bi * hc, inv, hc, &mp);
+            vec_scale(KU + bi * m, inv, m, &mp);
         }
         for (size_t i = 0; i < dn + solvable; i++) {
             /* i < dn: the other kernel vectors; i == dn: the particular */
-            uint64_t *vt = i < dn ? K + i * hc : t.T, *vu = i < dn ? KU + i * m : U;
+            uint64_t *vt = i < dn ? K + i * hc : T, *vu = i < dn ? KU + i * m : U;
             if (i == bi && i < dn)
                 continue;
             uint64_t e = vt[best];
             if (!e)
                 continue;
-            if (p == 2) {
-                for (size_t q = 0; q < hc; q++)
-                    vt[q] ^= K[bi * hc + q];
-                for (size_t q = 0; q < m; q++)
-                    vu[q] ^= KU[bi * m + q];
-                continue;
-            }
-            for (size_t q = 0; q < hc; q++)
-                if (K[bi * hc + q])
-                    vt[q] = toggle__submod(vt[q], toggle__mulmod(e, K[bi * hc + q], p), p);
-            for (size_t q = 0; q < m; q++)
-                if (KU[bi * m + q])
-                    vu[q] = toggle__submod(vu[q], toggle__mulmod(e, KU[bi * m + q], p), p);
+            vec_submul(vt, K + bi * hc, e, hc, &mp);
+            vec_submul(vu, KU + bi * m, e, m, &mp);
         }
     }
-    /* order by free column (base + piv) */
+    /* order by free column */
     for (size_t a = 0; a < dn; a++) {
         size_t mi = a;
         for (size_t b = a + 1; b < dn; b++)
@@ -1986,11 +2076,263 @@ static int tail_canonical(lanes *ln, const toggle_system *s, bool solvable, uint
         }
     }
 out:
-    toggle__free(t.T);
     toggle__free(piv);
     toggle__free(used);
     toggle__free(sw);
     return rc;
+}
+
+/* The canonical form computed on the last H = Hf + Hb frame rows (board
+ * rows, so the last H C cells of the row-major order). The free columns are
+ * the last nonzero positions of a reverse echelon basis (canonicalise); when
+ * the kernel's restriction to those cells is injective, every kernel
+ * vector's last nonzero lies there, and the reverse echelon of the
+ * restrictions, applied to the unknown rows U (the chase is linear), gives
+ * the canonical basis and particular solution without touching the board.
+ * Otherwise (a restriction becomes dependent) *full asks for canonicalise. */
+static int tail_canonical(lanes *ln, const toggle_system *s, bool solvable, uint64_t *U, size_t m,
+                          uint64_t *resid, bool *full)
+{
+    const tframe *f = ln->f;
+    size_t C = f->C, H = f->Hf + f->Hb, L = ln->L, dn = L - solvable;
+    if (H > f->R)
+        H = f->R;
+    size_t hc = H * C;
+    tail_ctx t = {f->R - H, H, toggle__calloc(L * hc, sizeof(uint64_t)), NULL, NULL, NULL, 0};
+    int rc = TOGGLE_OK;
+    *full = false;
+    if (!t.T) {
+        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the canonical kernel");
+        goto out;
+    }
+    if ((rc = chase(ln, solvable, s, resid, capture_row, &t)))
+        goto out;
+    rc = restricted_echelon(f->p, solvable, dn, t.T, hc, U, m, full);
+out:
+    toggle__free(t.T);
+    return rc;
+}
+
+/* Frame (row, column) pairs ordered by their board cell. */
+typedef struct {
+    size_t cell, r, j;
+} fcell;
+
+static int fcell_cmp(const void *a, const void *b)
+{
+    size_t x = ((const fcell *)a)->cell, y = ((const fcell *)b)->cell;
+    return (x > y) - (x < y);
+}
+
+/* The canonical form of a frame chased from the last board row (rev, no
+ * row wrap). The small system's kernel basis (columns reversed, so its
+ * canonical basis is in echelon by first nonzero unknown) has a distinct
+ * lead per vector, and the unknowns are ordered by the frame row they sit
+ * in (the first Hf rows, then each chasing row's promotions in the row
+ * they solve). A kernel vector with zero unknowns in frame rows < t is 0
+ * on those rows (they are chased from those unknowns alone), and its row t
+ * follows from row t's own unknowns alone; so the vectors vanishing on
+ * rows < t are spanned by the basis vectors whose lead lies in rows >= t,
+ * and their restriction to row t by those whose lead lies in row t. The
+ * free columns of row t (the last nonzero positions, in board order, of
+ * kernel vectors vanishing on the board rows after it) are hence the
+ * reverse echelon positions of those vectors' row t: a few rows of C
+ * values each. The restriction to the free columns is injective (it is
+ * the identity on the canonical basis), so restricted_echelon on those
+ * cells, captured in one chase, gives the canonical basis and particular
+ * solution; the answers' chase checks the result (see transfer_solve). */
+static int rev_canonical(lanes *ln, const toggle_system *s, bool solvable, uint64_t *U, size_t m,
+                         uint64_t *resid, bool *full)
+{
+    tframe *f = (tframe *)ln->f;
+    size_t C = f->C, R = f->R, L = ln->L, dn = L - solvable, fc = first_constraint(f);
+    size_t mr = f->nuk * C, HH = f->Hf + f->Hb;
+    uint64_t p = f->p, *KU = U + solvable * m;
+    modp mp;
+    modp_init(&mp, p);
+    *full = false;
+    size_t *xo = toggle__calloc(fc + 1, sizeof *xo), *lrow = toggle__malloc_array(dn, sizeof *lrow);
+    size_t *rst = toggle__calloc(R + 2, sizeof *rst), *byrow = toggle__malloc_array(dn, sizeof *byrow);
+    size_t *rcol = toggle__malloc_array(dn, sizeof *rcol), *ridx = toggle__malloc_array(dn, sizeof *ridx);
+    fcell *pv = toggle__malloc_array(dn, sizeof *pv);
+    uint64_t *T = toggle__calloc(L * dn, sizeof *T);
+    int rc = TOGGLE_OK;
+    if (!xo || !lrow || !rst || !byrow || !rcol || !ridx || !pv || !T) {
+        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the canonical kernel");
+        goto out;
+    }
+    /* promotions of chasing row r: unknowns mr + xo[r] .. mr + xo[r + 1] */
+    for (size_t r = 0; r < fc; r++) {
+        rowpat *pt;
+        if ((rc = frame_class(f, r, &pt))) {
+            rc = toggle__error(rc, "out of memory for the transfer engine's row patterns");
+            goto out;
+        }
+        xo[r + 1] = xo[r] + pt->npro;
+    }
+    /* each basis vector's lead and the frame row it sits in */
+    for (size_t l = 0; l < dn; l++) {
+        size_t i = 0;
+        while (i < m && !KU[l * m + i])
+            i++;
+        if (i == m) {
+            rc = toggle__error(TOGGLE_EINTERNAL, "transfer: kernel basis is dependent");
+            goto out;
+        }
+        if (i < mr) {
+            lrow[l] = i / C;
+        } else {
+            size_t r = 0;
+            while (xo[r + 1] <= i - mr)
+                r++;
+            lrow[l] = r + f->Hf;
+        }
+        rst[lrow[l] + 1]++;
+    }
+    for (size_t t = 0; t < R; t++)
+        rst[t + 1] += rst[t];
+    for (size_t l = 0; l < dn; l++)
+        byrow[rst[lrow[l]]++] = l;
+    for (size_t t = R; t > 0; t--)
+        rst[t] = rst[t - 1];
+    rst[0] = 0;
+    /* row by row: the leads' row t, their reverse echelon positions */
+    size_t np = 0, rows_scratch = 0;
+    uint64_t *W = NULL;
+    for (size_t t = 0; t < R; t++) {
+        size_t rho = rst[t + 1] - rst[t];
+        if (!rho)
+            continue;
+        if (rho > rows_scratch) {
+            toggle__free(W);
+            rows_scratch = rho;
+            if (!(W = toggle__malloc_array(rho * C, sizeof *W))) {
+                rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the canonical kernel");
+                goto out;
+            }
+        }
+        rowpat *pt = NULL;
+        if (t >= f->Hf && (rc = frame_class(f, t - f->Hf, &pt))) {
+            toggle__free(W);
+            rc = toggle__error(rc, "out of memory for the transfer engine's row patterns");
+            goto out;
+        }
+        for (size_t a = 0; a < rho; a++) {
+            const uint64_t *u = KU + byrow[rst[t] + a] * m;
+            uint64_t *w = W + a * C;
+            if (!pt) { /* an unknown row: its cells are unknowns */
+                memcpy(w, u + t * C, C * sizeof *w);
+                continue;
+            }
+            /* the program of row t - Hf with every other row 0 */
+            const uint64_t *x = u + mr + xo[t - f->Hf];
+            memset(w, 0, C * sizeof *w);
+            for (size_t st = 0, kk = 0; st < C; st++) {
+                if (pt->peq[st] == SIZE_MAX) {
+                    w[pt->pvar[st]] = x[kk++];
+                    continue;
+                }
+                uint64_t acc = 0;
+                for (size_t q = pt->pstart[st]; q < pt->pstart[st + 1]; q++)
+                    if (pt->pterm[q].slot == HH && w[pt->pterm[q].col])
+                        acc = toggle__addmod(acc, toggle__mulmod(pt->pterm[q].w,
+                                                                 w[pt->pterm[q].col], p), p);
+                w[pt->pvar[st]] = toggle__mulmod(toggle__submod(0, acc, p), pt->pinv[st], p);
+            }
+        }
+        /* reverse echelon of the rho rows (board order: ascending column) */
+        for (size_t k = 0; k < rho; k++) {
+            size_t best = SIZE_MAX, bi = 0;
+            for (size_t a = k; a < rho; a++) {
+                size_t j = C;
+                while (j > 0 && !W[a * C + j - 1])
+                    j--;
+                if (j && (best == SIZE_MAX || j - 1 > best))
+                    best = j - 1, bi = a;
+            }
+            if (best == SIZE_MAX) {
+                *full = true; /* cannot happen: the row's unknowns are its cells */
+                toggle__free(W);
+                goto out;
+            }
+            if (bi != k)
+                for (size_t j = 0; j < C; j++) {
+                    uint64_t tmp = W[k * C + j];
+                    W[k * C + j] = W[bi * C + j];
+                    W[bi * C + j] = tmp;
+                }
+            uint64_t inv = toggle__invmod(W[k * C + best], p);
+            for (size_t a = k + 1; a < rho; a++) {
+                uint64_t e = W[a * C + best];
+                if (e)
+                    vec_submul(W + a * C, W + k * C, toggle__mulmod(e, inv, p), C, &mp);
+            }
+            pv[np].cell = frame_cell(f, t, best);
+            pv[np].r = t;
+            pv[np++].j = best;
+        }
+    }
+    toggle__free(W);
+    /* capture the free cells (in board order) in one chase, reduce there */
+    qsort(pv, np, sizeof *pv, fcell_cmp);
+    memset(rst, 0, (R + 2) * sizeof *rst);
+    for (size_t k = 0; k < np; k++)
+        rst[pv[k].r + 1]++;
+    for (size_t t = 0; t < R; t++)
+        rst[t + 1] += rst[t];
+    for (size_t k = 0; k < np; k++)
+        rcol[k] = SIZE_MAX;
+    if (np != dn) {
+        rc = toggle__error(TOGGLE_EINTERNAL, "transfer: %zu free columns for nullity %zu", np, dn);
+        goto out;
+    }
+    /* row t's cells at rst[t] .. rst[t + 1], each at its place k in board
+     * order (a row has a few) */
+    for (size_t k = 0; k < np; k++) {
+        size_t t = pv[k].r, at = rst[t];
+        while (at < rst[t + 1] && rcol[at] != SIZE_MAX)
+            at++;
+        rcol[at] = pv[k].j;
+        ridx[at] = k;
+    }
+    tail_ctx tc = {0, 0, T, rst, rcol, ridx, dn};
+    if ((rc = chase(ln, solvable, s, resid, capture_row, &tc)))
+        goto out;
+    rc = restricted_echelon(p, solvable, dn, T, dn, U, m, full);
+out:
+    toggle__free(xo);
+    toggle__free(lrow);
+    toggle__free(rst);
+    toggle__free(byrow);
+    toggle__free(rcol);
+    toggle__free(ridx);
+    toggle__free(pv);
+    toggle__free(T);
+    return rc;
+}
+
+/* The answers are the canonical ones: the kernel vectors' last nonzero
+ * positions ascend, each is 1 at its own and 0 at the others', and x is 0
+ * there (such a basis of the kernel is the RREF's, docs/transfer.md). */
+static int canonical_check(const toggle_solution *sol)
+{
+    const toggle__vecs *K = &sol->kernel;
+    size_t dn = sol->nullity, *piv = toggle__malloc_array(dn ? dn : 1, sizeof *piv);
+    if (!piv)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for the canonical kernel");
+    bool ok = true;
+    for (size_t i = 0; ok && i < dn; i++) {
+        piv[i] = toggle__vecs_last_nonzero(K, i);
+        ok = piv[i] != SIZE_MAX && (i == 0 || piv[i] > piv[i - 1]);
+    }
+    for (size_t i = 0; ok && i < dn; i++)
+        for (size_t j = 0; ok && j < dn; j++)
+            ok = toggle__vecs_get(K, i, piv[j]) == (i == j);
+    for (size_t j = 0; ok && sol->solvable && j < dn; j++)
+        ok = toggle__vecs_get(&sol->x, 0, piv[j]) == 0;
+    toggle__free(piv);
+    return ok ? TOGGLE_OK
+              : toggle__error(TOGGLE_EINTERNAL, "transfer: the kernel basis is not canonical");
 }
 
 static int transfer_solve(const toggle_system *s, toggle_solution *sol)
@@ -2005,7 +2347,7 @@ static int transfer_solve(const toggle_system *s, toggle_solution *sol)
     lanes ln;
     memset(&ln, 0, sizeof ln);
     uint64_t *resid = NULL, *tmp = NULL, *U = NULL;
-    bool full = false;
+    bool full = false, checked = false;
     size_t m = f.m;
     int rc = small_system(s, &f, &small);
     if (rc)
@@ -2047,12 +2389,22 @@ static int transfer_solve(const toggle_system *s, toggle_solution *sol)
                 rc = toggle_solution_kernel_vector(small, l - solvable, U + l * m, m);
             if (rc)
                 goto out;
+            for (size_t i = 0; f.rev && i < m / 2; i++) { /* columns reversed */
+                uint64_t t = U[l * m + i];
+                U[l * m + i] = U[l * m + m - 1 - i];
+                U[l * m + m - 1 - i] = t;
+            }
         }
         /* the canonical form from the last frame rows (when they decide) */
-        if (dn && !f.tr && !f.all) {
+        if (dn && !f.tr && !f.all && !f.rev) {
             load_lanes(&ln, U, m);
             if ((rc = tail_canonical(&ln, s, solvable, U, m, resid, &full)))
                 goto out;
+        } else if (dn && f.rev) {
+            load_lanes(&ln, U, m);
+            if ((rc = rev_canonical(&ln, s, solvable, U, m, resid, &full)))
+                goto out;
+            checked = !full;
         } else {
             full = dn > 0;
         }
@@ -2082,6 +2434,8 @@ static int transfer_solve(const toggle_system *s, toggle_solution *sol)
     }
     if (full)
         rc = canonicalise(sol);
+    else if (checked)
+        rc = canonical_check(sol);
 out:
     lanes_clear(&ln);
     toggle__free(resid);
