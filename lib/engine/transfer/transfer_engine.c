@@ -1856,31 +1856,35 @@ static void write_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row
          * its vector's narrow storage at r C + j */
         size_t per = ln->lf.per, base = frame_cell(f, r, 0), nw = ln->nw, C = f->C;
         uint64_t fm = ln->lf.fmask;
-        for (size_t l = 0; l < ln->L; l++) {
-            const uint64_t *src = row + l / per;
-            unsigned sh = (unsigned)((l % per) * ln->lf.lw);
-            switch (ctx->sol->kernel.width) {
-            case 8: {
-                uint8_t *d = (uint8_t *)ctx->dst[l] + base;
-                for (size_t j = 0; j < C; j++)
-                    d[j] = (uint8_t)((src[j * nw] >> sh) & fm);
-                break;
-            }
-            case 16: {
-                uint16_t *d = (uint16_t *)ctx->dst[l] + base;
-                for (size_t j = 0; j < C; j++)
-                    d[j] = (uint16_t)((src[j * nw] >> sh) & fm);
-                break;
-            }
-            case 32: {
-                uint32_t *d = (uint32_t *)ctx->dst[l] + base;
-                for (size_t j = 0; j < C; j++)
-                    d[j] = (uint32_t)((src[j * nw] >> sh) & fm);
-                break;
-            }
-            default:
-                for (size_t j = 0; j < C; j++)
-                    ctx->dst[l][base + j] = (src[j * nw] >> sh) & fm;
+        /* 64 cells at a time, every lane: the cells stay in the first cache */
+        for (size_t j0 = 0; j0 < C; j0 += 64) {
+            size_t j1 = C - j0 < 64 ? C : j0 + 64;
+            for (size_t l = 0; l < ln->L; l++) {
+                const uint64_t *src = row + l / per;
+                unsigned sh = (unsigned)((l % per) * ln->lf.lw);
+                switch (ctx->sol->kernel.width) {
+                case 8: {
+                    uint8_t *d = (uint8_t *)ctx->dst[l] + base;
+                    for (size_t j = j0; j < j1; j++)
+                        d[j] = (uint8_t)((src[j * nw] >> sh) & fm);
+                    break;
+                }
+                case 16: {
+                    uint16_t *d = (uint16_t *)ctx->dst[l] + base;
+                    for (size_t j = j0; j < j1; j++)
+                        d[j] = (uint16_t)((src[j * nw] >> sh) & fm);
+                    break;
+                }
+                case 32: {
+                    uint32_t *d = (uint32_t *)ctx->dst[l] + base;
+                    for (size_t j = j0; j < j1; j++)
+                        d[j] = (uint32_t)((src[j * nw] >> sh) & fm);
+                    break;
+                }
+                default:
+                    for (size_t j = j0; j < j1; j++)
+                        ctx->dst[l][base + j] = (src[j * nw] >> sh) & fm;
+                }
             }
         }
         return;
@@ -2142,7 +2146,7 @@ static int fcell_cmp(const void *a, const void *b)
  * cells, captured in one chase, gives the canonical basis and particular
  * solution; the answers' chase checks the result (see transfer_solve). */
 static int rev_canonical(lanes *ln, const toggle_system *s, bool solvable, uint64_t *U, size_t m,
-                         uint64_t *resid, bool *full)
+                         uint64_t *resid, size_t *pcell, bool *full)
 {
     tframe *f = (tframe *)ln->f;
     size_t C = f->C, R = f->R, L = ln->L, dn = L - solvable, fc = first_constraint(f);
@@ -2286,6 +2290,8 @@ static int rev_canonical(lanes *ln, const toggle_system *s, bool solvable, uint6
         rc = toggle__error(TOGGLE_EINTERNAL, "transfer: %zu free columns for nullity %zu", np, dn);
         goto out;
     }
+    for (size_t k = 0; k < np; k++)
+        pcell[k] = pv[k].cell;
     /* row t's cells at rst[t] .. rst[t + 1], each at its place k in board
      * order (a row has a few) */
     for (size_t k = 0; k < np; k++) {
@@ -2311,26 +2317,23 @@ out:
     return rc;
 }
 
-/* The answers are the canonical ones: the kernel vectors' last nonzero
- * positions ascend, each is 1 at its own and 0 at the others', and x is 0
- * there (such a basis of the kernel is the RREF's, docs/transfer.md). */
-static int canonical_check(const toggle_solution *sol)
+/* The answers are the canonical ones for the free cells piv (ascending):
+ * kernel vector i is 1 at piv[i] and 0 at the others, x is 0 there, and
+ * (a scan of the whole basis, for answers of up to 2^24 entries: the tests'
+ * boards) vector i's last nonzero is piv[i]; such a basis of the kernel is
+ * the RREF's (docs/transfer.md). */
+static int canonical_check(const toggle_solution *sol, const size_t *piv)
 {
     const toggle__vecs *K = &sol->kernel;
-    size_t dn = sol->nullity, *piv = toggle__malloc_array(dn ? dn : 1, sizeof *piv);
-    if (!piv)
-        return toggle__error(TOGGLE_ENOMEM, "out of memory for the canonical kernel");
-    bool ok = true;
-    for (size_t i = 0; ok && i < dn; i++) {
-        piv[i] = toggle__vecs_last_nonzero(K, i);
-        ok = piv[i] != SIZE_MAX && (i == 0 || piv[i] > piv[i - 1]);
-    }
+    size_t dn = sol->nullity;
+    bool ok = true, scan = dn <= ((size_t)1 << 24) / (K->len ? K->len : 1);
+    for (size_t i = 0; ok && i < dn; i++)
+        ok = (i == 0 || piv[i] > piv[i - 1]) && (!scan || toggle__vecs_last_nonzero(K, i) == piv[i]);
     for (size_t i = 0; ok && i < dn; i++)
         for (size_t j = 0; ok && j < dn; j++)
             ok = toggle__vecs_get(K, i, piv[j]) == (i == j);
     for (size_t j = 0; ok && sol->solvable && j < dn; j++)
         ok = toggle__vecs_get(&sol->x, 0, piv[j]) == 0;
-    toggle__free(piv);
     return ok ? TOGGLE_OK
               : toggle__error(TOGGLE_EINTERNAL, "transfer: the kernel basis is not canonical");
 }
@@ -2348,6 +2351,7 @@ static int transfer_solve(const toggle_system *s, toggle_solution *sol)
     memset(&ln, 0, sizeof ln);
     uint64_t *resid = NULL, *tmp = NULL, *U = NULL;
     bool full = false, checked = false;
+    size_t *pcell = NULL; /* rev_canonical's free cells */
     size_t m = f.m;
     int rc = small_system(s, &f, &small);
     if (rc)
@@ -2402,7 +2406,11 @@ static int transfer_solve(const toggle_system *s, toggle_solution *sol)
                 goto out;
         } else if (dn && f.rev) {
             load_lanes(&ln, U, m);
-            if ((rc = rev_canonical(&ln, s, solvable, U, m, resid, &full)))
+            if (!(pcell = toggle__malloc_array(dn, sizeof *pcell))) {
+                rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the canonical kernel");
+                goto out;
+            }
+            if ((rc = rev_canonical(&ln, s, solvable, U, m, resid, pcell, &full)))
                 goto out;
             checked = !full;
         } else {
@@ -2435,12 +2443,13 @@ static int transfer_solve(const toggle_system *s, toggle_solution *sol)
     if (full)
         rc = canonicalise(sol);
     else if (checked)
-        rc = canonical_check(sol);
+        rc = canonical_check(sol, pcell);
 out:
     lanes_clear(&ln);
     toggle__free(resid);
     toggle__free(tmp);
     toggle__free(U);
+    toggle__free(pcell);
     toggle_solution_free(small);
     frame_clear(&f);
     return rc;
