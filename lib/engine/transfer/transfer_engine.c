@@ -929,74 +929,78 @@ ROW_INLINE void row_f2_body(const rowargs *a)
     }
 }
 
-/* p = 3 in 4-bit fields: every field of s (< 16) mod 3 (4 = 1 mod 3: two
- * folds leave s <= 3, then 3 -> 0). */
+/* p = 3 in 4-bit fields. m3_fold: every field of s (< 16) to at most 6
+ * with the same residue (4 = 1 mod 3); m3_low: every field of s (<= 5)
+ * mod 3, by the top bit of s + 8 - 3. */
 #define M3_FOLD 0x3333333333333333ULL
-#define M3_P 0x3333333333333333ULL
 #define M3_HI 0x8888888888888888ULL
 #define M3_KK 0x5555555555555555ULL /* 8 - 3 in every field */
-ROW_INLINE uint64_t m3_reduce(uint64_t s)
+#define M3_SIX 0x6666666666666666ULL
+ROW_INLINE uint64_t m3_fold(uint64_t s)
 {
-    s = (s & M3_FOLD) + ((s >> 2) & M3_FOLD);
-    s = (s & M3_FOLD) + ((s >> 2) & M3_FOLD);
-    uint64_t t = ((s + M3_KK) & M3_HI) >> 3;
-    return s - (((t << 4) - t) & M3_P);
+    return (s & M3_FOLD) + ((s >> 2) & M3_FOLD);
 }
 
-/* p = 3: x_var = inv (b - sum w x); -x is 3 - x and -2 x is x, each at
- * most 3 per field, so four terms fit a field (2 + 4 * 3 < 16) before a
- * fold. inv 2 is the negation. */
+ROW_INLINE uint64_t m3_low(uint64_t s)
+{
+    uint64_t t = ((s + M3_KK) & M3_HI) >> 3;
+    return s - (((t << 4) - t) & M3_FOLD);
+}
+
+/* Sum of src[k][i] over n terms onto v, each field < 16: v (<= 2 at the
+ * start, <= 6 after a fold) takes at most 6 terms of <= 2 before a fold,
+ * then 4 after each. */
+#define M3_SUM(v, src, n, i, W)                                                    \
+    for (size_t k = 0; k < (n); k++) {                                             \
+        if (k == 6 || (k > 6 && (k - 6) % 4 == 0))                                 \
+            for (size_t q = 0; q < (W); q++)                                       \
+                v[q] = m3_fold(v[q]);                                              \
+        for (size_t q = 0; q < (W); q++)                                           \
+            v[q] += src[k][(i) + q];                                               \
+    }
+
+/* Words i .. i + W of step x_var's lanes (below). */
+#define M3_WORDS(i, W)                                                             \
+    do {                                                                           \
+        uint64_t N[W] = {0}, S[W];                                                 \
+        for (size_t q = 0; q < (W); q++) /* (no indexed store: it stalls loads) */ \
+            S[q] = (i) + q == a->bword ? bb : 0;                                   \
+        M3_SUM(N, sn, nn, i, W)                                                    \
+        M3_SUM(S, sp, np, i, W)                                                    \
+        for (size_t q = 0; q < (W); q++) {                                         \
+            uint64_t nf = m3_fold(N[q]), sf = np ? m3_fold(S[q]) : S[q];           \
+            acc[(i) + q] = m3_low(m3_fold(flip ? nf + M3_SIX - sf : sf + M3_SIX - nf)); \
+        }                                                                          \
+    } while (0)
+
+/* p = 3: x_var = inv (b - sum w x), w and inv 1 or 2. With N the sum of the
+ * weight-1 terms and S = b + the weight-2 terms' x (-2 x = x), b - sum w x
+ * = S - N; both are folded to <= 6, S + 6 - N (or N + 6 - S for inv 2, the
+ * negation) is in 0 .. 12, one fold leaves <= 5 and m3_low the residue. */
 ROW_INLINE void row_p3_body(const rowargs *a)
 {
     size_t nw = a->nw;
-    const uint64_t *src[ROW_MAX_TERMS];
-    bool neg[ROW_MAX_TERMS];
+    const uint64_t *sn[ROW_MAX_TERMS], *sp[ROW_MAX_TERMS];
     for (size_t t = 0; t < a->C; t++) {
         uint64_t *acc = a->dst + a->pvar[t] * nw;
         const struct pterm *tm;
-        size_t n;
+        size_t n, nn = 0, np = 0;
         if (!row_step(a, t, acc, &tm, &n))
             continue;
         for (size_t k = 0; k < n; k++) {
-            src[k] = a->base[tm[k].slot] + tm[k].col * nw;
-            neg[k] = tm[k].w == 1;
+            const uint64_t *x = a->base[tm[k].slot] + tm[k].col * nw;
+            if (tm[k].w == 1)
+                sn[nn++] = x;
+            else
+                sp[np++] = x;
         }
-        /* the inverse weight (1 or 2) of the step, as a flip of the sign */
         bool flip = a->pinv[t] == 2;
         uint64_t bb = a->bval ? a->bval[a->peq[t]] << a->bshift : 0;
         size_t i = 0;
-        for (; i + ROW_KW <= nw; i += ROW_KW) {
-            uint64_t v[ROW_KW];
-            for (size_t q = 0; q < ROW_KW; q++) /* (no indexed store: it stalls the loads) */
-                v[q] = i + q == a->bword ? bb : 0;
-            for (size_t k = 0; k < n; k++) {
-                if (k && !(k & 3))
-                    for (size_t q = 0; q < ROW_KW; q++)
-                        v[q] = m3_reduce(v[q]);
-                if (neg[k])
-                    for (size_t q = 0; q < ROW_KW; q++)
-                        v[q] += M3_P - src[k][i + q];
-                else
-                    for (size_t q = 0; q < ROW_KW; q++)
-                        v[q] += src[k][i + q];
-            }
-            for (size_t q = 0; q < ROW_KW; q++) {
-                v[q] = m3_reduce(v[q]);
-                if (flip)
-                    v[q] = m3_reduce(M3_P - v[q]);
-            }
-            memcpy(acc + i, v, sizeof v);
-        }
-        for (; i < nw; i++) {
-            uint64_t v = a->bword == i ? bb : 0;
-            for (size_t k = 0; k < n; k++) {
-                if (k && !(k & 3))
-                    v = m3_reduce(v);
-                v += neg[k] ? M3_P - src[k][i] : src[k][i];
-            }
-            v = m3_reduce(v);
-            acc[i] = flip ? m3_reduce(M3_P - v) : v;
-        }
+        for (; i + ROW_KW <= nw; i += ROW_KW)
+            M3_WORDS(i, ROW_KW);
+        for (; i < nw; i++)
+            M3_WORDS(i, 1);
     }
 }
 
