@@ -233,6 +233,9 @@ static bool peel(const tframe *f, rowpat *pt, bool *oom)
     return ok;
 }
 
+/* Entries of a class build's list at most (32 bytes each). */
+#define PAT_LIST_MAX 65536
+
 /* Build the pattern of frame row r's class from the graph's columns. */
 static int pat_build(tframe *f, size_t r, rowpat *pt)
 {
@@ -247,19 +250,27 @@ static int pat_build(tframe *f, size_t r, rowpat *pt)
     /* presses q in [r - Hb, r + Hf] (all rows when every row is unknown) */
     int64_t lo = f->all ? 0 : (int64_t)r - (int64_t)f->Hb;
     int64_t hi = f->all ? (int64_t)f->R - 1 : (int64_t)r + (int64_t)f->Hf;
-    /* first count, then fill: two passes over the same columns */
-    for (int pass = 0; pass < 2; pass++) {
+    /* one walk over the columns into a list (equation, entry), then the
+     * entries by equation (in the walk's order); a list of more than
+     * PAT_LIST_MAX entries is not kept: a second walk places them */
+    size_t span = (size_t)(hi - lo + 1) < f->R ? (size_t)(hi - lo + 1) : f->R, nl = 0;
+    size_t bound = span * C * toggle__graph_max_column(f->g);
+    struct lentry {
+        size_t fj;
+        tentry e;
+    } *list = bound <= PAT_LIST_MAX ? toggle__malloc_array(bound + 1, sizeof *list) : NULL;
+    if (bound <= PAT_LIST_MAX && !list)
+        return TOGGLE_ENOMEM;
+    size_t *fill = pt->peq; /* a cursor per equation (peq is filled by peel) */
+    for (int pass = 0; pass < (list ? 1 : 2); pass++) {
         if (pass == 1) {
             for (size_t j = 0; j < C; j++)
                 pt->start[j + 1] += pt->start[j];
             cap = pt->start[C];
-            pt->ent = toggle__malloc_array(cap ? cap : 1, sizeof *pt->ent);
-            if (!pt->ent)
+            if (!(pt->ent = toggle__malloc_array(cap ? cap : 1, sizeof *pt->ent)))
                 return TOGGLE_ENOMEM;
-        }
-        size_t *fill = pass ? pt->peq : NULL;
-        if (pass)
             memcpy(fill, pt->start, C * sizeof *fill);
+        }
         for (int64_t q0 = lo; q0 <= hi; q0++) {
             int64_t q = q0;
             if (f->wrap)
@@ -289,17 +300,33 @@ static int pat_build(tframe *f, size_t r, rowpat *pt)
                     uint64_t w = f->cb.val[t] < f->p ? f->cb.val[t] : f->cb.val[t] % f->p;
                     if (fr != r || !w)
                         continue;
-                    if (!pass) {
-                        pt->start[fj + 1]++;
-                    } else {
-                        tentry *e = &pt->ent[fill[fj]++];
-                        e->dq = q - (int64_t)r;
-                        e->col = jj;
-                        e->w = w;
+                    tentry en = {q - (int64_t)r, jj, w};
+                    if (pass) {
+                        pt->ent[fill[fj]++] = en;
+                        continue;
+                    }
+                    pt->start[fj + 1]++;
+                    if (list) {
+                        list[nl].fj = fj;
+                        list[nl++].e = en;
                     }
                 }
             }
         }
+    }
+    if (list) {
+        for (size_t j = 0; j < C; j++)
+            pt->start[j + 1] += pt->start[j];
+        cap = pt->start[C];
+        pt->ent = toggle__malloc_array(cap ? cap : 1, sizeof *pt->ent);
+        if (!pt->ent) {
+            toggle__free(list);
+            return TOGGLE_ENOMEM;
+        }
+        memcpy(fill, pt->start, C * sizeof *fill);
+        for (size_t i = 0; i < nl; i++)
+            pt->ent[fill[list[i].fj]++] = list[i].e;
+        toggle__free(list);
     }
     bool oom = false;
     pt->peels = f->all || peel(f, pt, &oom);
@@ -1740,6 +1767,12 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
                               : 0);
     }
     pat += (unsigned __int128)f.ncls * sizeof(rowpat);
+    /* a class's build walks up to Hf + Hb + 1 rows of columns into a list */
+    {
+        unsigned __int128 nl = (unsigned __int128)(f.Hf + f.Hb + 1 < f.R ? f.Hf + f.Hb + 1 : f.R)
+                             * C * toggle__graph_max_column(s->graph);
+        pat += (nl <= PAT_LIST_MAX ? nl : 0) * 40 + 40;
+    }
     size_t d = m;
     int rc = known_nullity(s, m, &d);
     if (rc) {
