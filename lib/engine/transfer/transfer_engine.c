@@ -925,6 +925,13 @@ ROW_INLINE void row_f2_body(const rowargs *a)
         if (!row_step(a, t, acc, &tm, &n))
             continue;
         uint64_t bb = a->bval ? (a->bval[a->peq[t]] & 1) << a->bshift : 0;
+        if (nw == 1) { /* one word of lanes (the answers): no pointer list */
+            uint64_t v = bb;
+            for (size_t k = 0; k < n; k++)
+                v ^= a->base[tm[k].slot][tm[k].col];
+            *acc = v;
+            continue;
+        }
         if (n > ROW_MAX_TERMS) {
             memset(acc, 0, nw * sizeof *acc);
             for (size_t k = 0; k < n; k++) {
