@@ -900,6 +900,12 @@ typedef struct {
 #define ROW_INLINE static inline
 #endif
 
+#if defined(__GNUC__)
+/* Eight words as one vector (GCC's vector extension: one register of
+ * AVX-512, two of AVX2, four of SSE2). */
+typedef uint64_t row_v8 __attribute__((vector_size(64)));
+#endif
+
 /* Step t's terms (*tm, *n); false for a promotion (its lanes copied to acc). */
 ROW_INLINE bool row_step(const rowargs *a, size_t t, uint64_t *acc, const struct pterm **tm,
                          size_t *n)
@@ -945,6 +951,18 @@ ROW_INLINE void row_f2_body(const rowargs *a)
         for (size_t k = 0; k < n; k++)
             src[k] = a->base[tm[k].slot] + tm[k].col * nw;
         size_t i = 0;
+#if defined(__GNUC__)
+        for (; i + 8 <= nw; i += 8) {
+            row_v8 v = {0}, x;
+            if (a->bword - i < 8)
+                v[a->bword - i] = bb;
+            for (size_t k = 0; k < n; k++) {
+                memcpy(&x, src[k] + i, sizeof x);
+                v ^= x;
+            }
+            memcpy(acc + i, &v, sizeof v);
+        }
+#endif
         for (; i + ROW_KW <= nw; i += ROW_KW) {
             uint64_t v[ROW_KW];
             for (size_t q = 0; q < ROW_KW; q++) /* (no indexed store: it stalls the loads) */
@@ -1008,9 +1026,6 @@ ROW_INLINE uint64_t m3_low(uint64_t s)
     } while (0)
 
 #if defined(__GNUC__)
-/* Eight words as one vector (GCC's vector extension: one register of
- * AVX-512, two of AVX2, four of SSE2), for M3_WORDS8. */
-typedef uint64_t row_v8 __attribute__((vector_size(64)));
 #define M3V_FOLD(s) (((s) & M3_FOLD) + (((s) >> 2) & M3_FOLD))
 #define M3V_LOW(s, t) ((t) = (((s) + M3_KK) & M3_HI) >> 3, (s) - ((((t) << 4) - (t)) & M3_FOLD))
 #define M3_WORDS8(i)                                                               \
