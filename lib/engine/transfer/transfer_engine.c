@@ -1153,7 +1153,8 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
     size_t xk = 0, xc = (f->R - fc) * C;
     /* the row kernels: F_2, and p = 3 in 4-bit fields */
     row_fn kern = f->p == 2 ? ROW_PICK(row_f2) : (f->p == 3 && ln->lf.lw == 4) ? ROW_PICK(row_p3) : NULL;
-    uint64_t *bval = kern && with_b ? toggle__malloc_array(C, sizeof *bval) : NULL;
+    uint64_t *bval = kern && with_b ? toggle__malloc_array(C + (C + 63) / 64 + 1, sizeof *bval)
+                                    : NULL;
     if (kern && with_b && !bval)
         return toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer chase");
     for (size_t r = 0; r < fc; r++) {
@@ -1176,9 +1177,15 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
         uint64_t *dst = base[f->Hf + f->Hb];
         bool fast = kern && (f->p == 2 || row_p3_ok(pt, C));
         if (fast) {
-            if (with_b)
+            if (with_b && f->p == 2) { /* the row's bits at once */
+                uint64_t *bw = bval + C;
+                sliced_load_b(f, s, r, bw);
+                for (size_t e = 0; e < C; e++)
+                    bval[e] = (bw[e >> 6] >> (e & 63)) & 1;
+            } else if (with_b) {
                 for (size_t e = 0; e < C; e++)
                     bval[e] = toggle__vecs_get(&s->b, 0, frame_cell(f, r, e));
+            }
             rowargs ra = {C, nw, pt->pstart, pt->pvar, pt->peq, pt->pterm, base, dst,
                           with_b ? bval : NULL, f->p == 2 ? ln->blane >> 6 : ln->blane / ln->lf.per,
                           (unsigned)(f->p == 2 ? ln->blane & 63 : (ln->blane % ln->lf.per) * ln->lf.lw),
