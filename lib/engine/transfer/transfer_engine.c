@@ -1888,7 +1888,8 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
     size_t L = d + 1, H = f.Hf + f.Hb < f.R ? f.Hf + f.Hb : f.R, hc = H * C;
     unsigned __int128 ans = (unsigned __int128)kern + vec + smallsol + lanes_bytes(&f, sliced, L)
                           + m8 + (m8 * lane_words(f.p, L) + 8) + (unsigned __int128)L * m8
-                          + (unsigned __int128)L * hc * 8 + (hc > m ? hc : m) * 8
+                          + (f.rev ? 0 : (unsigned __int128)L * hc * 8) /* no tail for rev */
+                          + (hc > m ? hc : m) * 8
                           + (unsigned __int128)L * 17
                           + (unsigned __int128)L * ((C + 63) / 64) * 8;
     if (f.rev) /* rev_canonical: the free cells' lanes and lists, one row's leads */
