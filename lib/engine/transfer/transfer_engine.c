@@ -19,6 +19,7 @@
  *   small system's answers (one lane each) and brought to the canonical
  *   form by a reverse echelon of the kernel basis: the free columns of the
  *   full RREF are the last nonzero positions of kernel vectors. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/engine.h"
@@ -79,6 +80,7 @@ typedef struct toggle__tframe {
     const toggle_graph *g;
     uint64_t p;
     bool tr;        /* frame rows are board columns */
+    bool rev;       /* frame row r is board row R - 1 - r (chased from the end) */
     bool wrap;      /* frame rows wrap (the last touches the first) */
     size_t R, C;    /* frame rows, cells per frame row */
     size_t Hf, Hb;  /* forward and backward reach of the equations */
@@ -95,7 +97,8 @@ typedef struct toggle__tframe {
 
 static size_t frame_cell(const tframe *f, size_t r, size_t j)
 {
-    return f->tr ? j * f->g->cols + r : r * f->g->cols + j;
+    size_t rr = f->rev ? f->R - 1 - r : r;
+    return f->tr ? j * f->g->cols + rr : rr * f->g->cols + j;
 }
 
 static size_t class_of(const tframe *f, size_t r)
@@ -234,6 +237,9 @@ static bool peel(const tframe *f, rowpat *pt, bool *oom)
     return ok;
 }
 
+/* Entries of a class build's list at most (32 bytes each). */
+#define PAT_LIST_MAX 65536
+
 /* Build the pattern of frame row r's class from the graph's columns. */
 static int pat_build(tframe *f, size_t r, rowpat *pt)
 {
@@ -248,19 +254,27 @@ static int pat_build(tframe *f, size_t r, rowpat *pt)
     /* presses q in [r - Hb, r + Hf] (all rows when every row is unknown) */
     int64_t lo = f->all ? 0 : (int64_t)r - (int64_t)f->Hb;
     int64_t hi = f->all ? (int64_t)f->R - 1 : (int64_t)r + (int64_t)f->Hf;
-    /* first count, then fill: two passes over the same columns */
-    for (int pass = 0; pass < 2; pass++) {
+    /* one walk over the columns into a list (equation, entry), then the
+     * entries by equation (in the walk's order); a list of more than
+     * PAT_LIST_MAX entries is not kept: a second walk places them */
+    size_t span = (size_t)(hi - lo + 1) < f->R ? (size_t)(hi - lo + 1) : f->R, nl = 0;
+    size_t bound = span * C * toggle__graph_max_column(f->g);
+    struct lentry {
+        size_t fj;
+        tentry e;
+    } *list = bound <= PAT_LIST_MAX ? toggle__malloc_array(bound + 1, sizeof *list) : NULL;
+    if (bound <= PAT_LIST_MAX && !list)
+        return TOGGLE_ENOMEM;
+    size_t *fill = pt->peq; /* a cursor per equation (peq is filled by peel) */
+    for (int pass = 0; pass < (list ? 1 : 2); pass++) {
         if (pass == 1) {
             for (size_t j = 0; j < C; j++)
                 pt->start[j + 1] += pt->start[j];
             cap = pt->start[C];
-            pt->ent = toggle__malloc_array(cap ? cap : 1, sizeof *pt->ent);
-            if (!pt->ent)
+            if (!(pt->ent = toggle__malloc_array(cap ? cap : 1, sizeof *pt->ent)))
                 return TOGGLE_ENOMEM;
-        }
-        size_t *fill = pass ? pt->peq : NULL;
-        if (pass)
             memcpy(fill, pt->start, C * sizeof *fill);
+        }
         for (int64_t q0 = lo; q0 <= hi; q0++) {
             int64_t q = q0;
             if (f->wrap)
@@ -268,26 +282,55 @@ static int pat_build(tframe *f, size_t r, rowpat *pt)
             else if (q < 0 || q >= (int64_t)f->R)
                 continue;
             /* (q0 - lo < R: each row once, since R > Hf + Hb when chasing) */
+            size_t cols = f->g->cols;
             for (size_t jj = 0; jj < C; jj++) {
-                size_t c = toggle__graph_column(f->g, frame_cell(f, (size_t)q, jj), f->cb.idx,
-                                                f->cb.val);
+                size_t pc = frame_cell(f, (size_t)q, jj);
+                size_t c = toggle__graph_column(f->g, pc, f->cb.idx, f->cb.val);
+                /* the cell's board row from the press's, without a division
+                 * (the neighbours are a few rows away) */
+                size_t pr = f->tr ? jj : f->rev ? f->R - 1 - (size_t)q : (size_t)q;
                 for (size_t t = 0; t < c; t++) {
-                    size_t cell = f->cb.idx[t], br = cell / f->g->cols, bc = cell % f->g->cols;
+                    size_t cell = f->cb.idx[t], br = pr, rs = pr * cols;
+                    if (cell + 4 * cols < rs || cell >= rs + 5 * cols)
+                        br = cell / cols, rs = br * cols;
+                    while (cell < rs)
+                        br--, rs -= cols;
+                    while (cell >= rs + cols)
+                        br++, rs += cols;
+                    size_t bc = cell - rs;
                     size_t fr = f->tr ? bc : br, fj = f->tr ? br : bc;
-                    uint64_t w = f->cb.val[t] % f->p;
+                    if (f->rev)
+                        fr = f->R - 1 - fr;
+                    uint64_t w = f->cb.val[t] < f->p ? f->cb.val[t] : f->cb.val[t] % f->p;
                     if (fr != r || !w)
                         continue;
-                    if (!pass) {
-                        pt->start[fj + 1]++;
-                    } else {
-                        tentry *e = &pt->ent[fill[fj]++];
-                        e->dq = q - (int64_t)r;
-                        e->col = jj;
-                        e->w = w;
+                    tentry en = {q - (int64_t)r, jj, w};
+                    if (pass) {
+                        pt->ent[fill[fj]++] = en;
+                        continue;
+                    }
+                    pt->start[fj + 1]++;
+                    if (list) {
+                        list[nl].fj = fj;
+                        list[nl++].e = en;
                     }
                 }
             }
         }
+    }
+    if (list) {
+        for (size_t j = 0; j < C; j++)
+            pt->start[j + 1] += pt->start[j];
+        cap = pt->start[C];
+        pt->ent = toggle__malloc_array(cap ? cap : 1, sizeof *pt->ent);
+        if (!pt->ent) {
+            toggle__free(list);
+            return TOGGLE_ENOMEM;
+        }
+        memcpy(fill, pt->start, C * sizeof *fill);
+        for (size_t i = 0; i < nl; i++)
+            pt->ent[fill[list[i].fj]++] = list[i].e;
+        toggle__free(list);
     }
     bool oom = false;
     pt->peels = f->all || peel(f, pt, &oom);
@@ -354,9 +397,9 @@ static void stencil_reach(const toggle_graph *g, bool tr, int64_t *emin, int64_t
 
 #define TRANSFER_MAX_REACH 4
 
-/* Set up the frame on one axis; false (silent) when that axis cannot be
- * chased. Leaves f cleared on false. */
-static bool frame_setup(const toggle_system *s, bool tr, tframe *f, bool *oom)
+/* Set up the frame on one axis, its rows in board order or reversed (rev);
+ * false (silent) when that axis cannot be chased. Leaves f cleared on false. */
+static bool frame_setup_dir(const toggle_system *s, bool tr, bool rev, tframe *f, bool *oom)
 {
     const toggle_graph *g = s->graph;
     memset(f, 0, sizeof *f);
@@ -369,6 +412,12 @@ static bool frame_setup(const toggle_system *s, bool tr, tframe *f, bool *oom)
                  : (g->flags & TOGGLE_GRID_TORUS) != 0;
     int64_t emin, emax;
     stencil_reach(g, tr, &emin, &emax);
+    f->rev = rev;
+    if (rev) { /* reversed rows: the offsets change sign */
+        int64_t t = emin;
+        emin = -emax;
+        emax = -t;
+    }
     f->Hf = (size_t)-emin;
     f->Hb = (size_t)emax;
     if (f->R == 1)
@@ -409,6 +458,11 @@ static bool frame_setup(const toggle_system *s, bool tr, tframe *f, bool *oom)
         f->nx += f->cls[class_of(f, r)].npro;
     f->m = f->nuk * f->C + f->nx;
     return true;
+}
+
+static bool frame_setup(const toggle_system *s, bool tr, tframe *f, bool *oom)
+{
+    return frame_setup_dir(s, tr, false, f, oom);
 }
 
 /* The unknowns: rows 0 .. Hf - 1, then across a wrap rows R - Hb .. R - 1;
@@ -476,7 +530,8 @@ static void lanefmt_init(lanefmt *lf, uint64_t p)
 static size_t lane_words(uint64_t p, size_t L)
 {
     size_t per = 64 / lane_bits(p), nw = (L + per - 1) / per;
-    return nw ? nw : 1;
+    /* past one cache line, whole lines: the row kernels' loads stay aligned */
+    return nw > 8 ? (nw + 7) & ~(size_t)7 : nw ? nw : 1;
 }
 
 /* Fields of s (each < 2p) reduced mod p. */
@@ -507,6 +562,7 @@ typedef struct {
     uint64_t *ring;          /* ring of Hf + Hb + 1 computed rows */
     size_t nring;
     uint64_t *acc;           /* one cell */
+    void *mem;               /* saved and ring, each on a cache line */
 } lanes;
 
 static uint64_t *row_ptr(lanes *ln, size_t r)
@@ -704,7 +760,7 @@ static void sliced_load_b(const tframe *f, const toggle_system *s, size_t r, uin
     memset(out, 0, CW * sizeof *out);
     if (!f->tr) {
         const uint64_t *src = toggle__vecs_row(&s->b, 0);
-        size_t off = r * C, last = (s->b.len + 63) / 64;
+        size_t off = frame_cell(f, r, 0), last = (s->b.len + 63) / 64;
         for (size_t i = 0; i < CW; i++) {
             size_t q = (off >> 6) + i;
             unsigned sh = off & 63;
@@ -819,6 +875,265 @@ out:
     return rc;
 }
 
+/* ---- the row kernels: one chasing row of the cell-major chase --------------- */
+
+/* One chasing row of a class program over the cell-major lanes, for F_2 and
+ * for p = 3 in 4-bit fields (every weight 1 or 2): each step's lanes are
+ * summed in registers, KW words at a time, and stored once. Compiled per
+ * vector unit (ROW_CLONES); the caller keeps the other moduli. */
+typedef struct {
+    size_t C, nw;
+    const size_t *pstart, *pvar, *peq;
+    const struct pterm *pterm;
+    uint64_t *const *base;
+    uint64_t *dst;
+    const uint64_t *bval;   /* b at equation e (frame column), or NULL */
+    uint64_t bword;         /* the word (blane / per) and its shift: b's field */
+    unsigned bshift;
+    const uint64_t *pinv;   /* the steps' inverse weights (p = 3: 1 or 2) */
+    const uint64_t *xsaved; /* the promoted unknowns' lanes, read from *xk on */
+    size_t *xk;
+} rowargs;
+
+#define ROW_KW 8
+#define ROW_MAX_TERMS 64
+
+#if defined(__GNUC__)
+#define ROW_INLINE static inline __attribute__((always_inline))
+#else
+#define ROW_INLINE static inline
+#endif
+
+#if defined(__GNUC__)
+/* Eight words as one vector (GCC's vector extension: one register of
+ * AVX-512, two of AVX2, four of SSE2). */
+typedef uint64_t row_v8 __attribute__((vector_size(64)));
+#endif
+
+/* Step t's terms (*tm, *n); false for a promotion (its lanes copied to acc). */
+ROW_INLINE bool row_step(const rowargs *a, size_t t, uint64_t *acc, const struct pterm **tm,
+                         size_t *n)
+{
+    if (a->peq[t] == SIZE_MAX) {
+        memcpy(acc, a->xsaved + (*a->xk)++ * a->nw, a->nw * sizeof *acc);
+        return false;
+    }
+    *tm = a->pterm + a->pstart[t];
+    *n = a->pstart[t + 1] - a->pstart[t];
+    return true;
+}
+
+/* F_2: x_var = b + the sum of the other terms. */
+ROW_INLINE void row_f2_body(const rowargs *a)
+{
+    size_t nw = a->nw;
+    const uint64_t *src[ROW_MAX_TERMS];
+    for (size_t t = 0; t < a->C; t++) {
+        uint64_t *acc = a->dst + a->pvar[t] * nw;
+        const struct pterm *tm;
+        size_t n;
+        if (!row_step(a, t, acc, &tm, &n))
+            continue;
+        uint64_t bb = a->bval ? (a->bval[a->peq[t]] & 1) << a->bshift : 0;
+        if (nw == 1) { /* one word of lanes (the answers): no pointer list */
+            uint64_t v = bb;
+            for (size_t k = 0; k < n; k++)
+                v ^= a->base[tm[k].slot][tm[k].col];
+            *acc = v;
+            continue;
+        }
+        if (n > ROW_MAX_TERMS) {
+            memset(acc, 0, nw * sizeof *acc);
+            for (size_t k = 0; k < n; k++) {
+                const uint64_t *x = a->base[tm[k].slot] + tm[k].col * nw;
+                for (size_t i = 0; i < nw; i++)
+                    acc[i] ^= x[i];
+            }
+            acc[a->bword] ^= bb;
+            continue;
+        }
+        for (size_t k = 0; k < n; k++)
+            src[k] = a->base[tm[k].slot] + tm[k].col * nw;
+        size_t i = 0;
+#if defined(__GNUC__)
+        for (; i + 8 <= nw; i += 8) {
+            row_v8 v = {0}, x;
+            if (a->bword - i < 8)
+                v[a->bword - i] = bb;
+            for (size_t k = 0; k < n; k++) {
+                memcpy(&x, src[k] + i, sizeof x);
+                v ^= x;
+            }
+            memcpy(acc + i, &v, sizeof v);
+        }
+#endif
+        for (; i + ROW_KW <= nw; i += ROW_KW) {
+            uint64_t v[ROW_KW];
+            for (size_t q = 0; q < ROW_KW; q++) /* (no indexed store: it stalls the loads) */
+                v[q] = i + q == a->bword ? bb : 0;
+            for (size_t k = 0; k < n; k++)
+                for (size_t q = 0; q < ROW_KW; q++)
+                    v[q] ^= src[k][i + q];
+            memcpy(acc + i, v, sizeof v);
+        }
+        for (; i < nw; i++) {
+            uint64_t v = a->bword == i ? bb : 0;
+            for (size_t k = 0; k < n; k++)
+                v ^= src[k][i];
+            acc[i] = v;
+        }
+    }
+}
+
+/* p = 3 in 4-bit fields. m3_fold: every field of s (< 16) to at most 6
+ * with the same residue (4 = 1 mod 3); m3_low: every field of s (<= 5)
+ * mod 3, by the top bit of s + 8 - 3. */
+#define M3_FOLD 0x3333333333333333ULL
+#define M3_HI 0x8888888888888888ULL
+#define M3_KK 0x5555555555555555ULL /* 8 - 3 in every field */
+#define M3_SIX 0x6666666666666666ULL
+ROW_INLINE uint64_t m3_fold(uint64_t s)
+{
+    return (s & M3_FOLD) + ((s >> 2) & M3_FOLD);
+}
+
+ROW_INLINE uint64_t m3_low(uint64_t s)
+{
+    uint64_t t = ((s + M3_KK) & M3_HI) >> 3;
+    return s - (((t << 4) - t) & M3_FOLD);
+}
+
+/* Sum of src[k][i] over n terms onto v, each field < 16: v (<= 2 at the
+ * start, <= 6 after a fold) takes at most 6 terms of <= 2 before a fold,
+ * then 4 after each. */
+#define M3_SUM(v, src, n, i, W)                                                    \
+    for (size_t k = 0; k < (n); k++) {                                             \
+        if (k == 6 || (k > 6 && (k - 6) % 4 == 0))                                 \
+            for (size_t q = 0; q < (W); q++)                                       \
+                v[q] = m3_fold(v[q]);                                              \
+        for (size_t q = 0; q < (W); q++)                                           \
+            v[q] += src[k][(i) + q];                                               \
+    }
+
+/* Words i .. i + W of step x_var's lanes (below). */
+#define M3_WORDS(i, W)                                                             \
+    do {                                                                           \
+        uint64_t N[W] = {0}, S[W];                                                 \
+        for (size_t q = 0; q < (W); q++) /* (no indexed store: it stalls loads) */ \
+            S[q] = (i) + q == a->bword ? bb : 0;                                   \
+        M3_SUM(N, sn, nn, i, W)                                                    \
+        M3_SUM(S, sp, np, i, W)                                                    \
+        for (size_t q = 0; q < (W); q++) {                                         \
+            uint64_t nf = m3_fold(N[q]), sf = np ? m3_fold(S[q]) : S[q];           \
+            acc[(i) + q] = m3_low(m3_fold(flip ? nf + M3_SIX - sf : sf + M3_SIX - nf)); \
+        }                                                                          \
+    } while (0)
+
+#if defined(__GNUC__)
+#define M3V_FOLD(s) (((s) & M3_FOLD) + (((s) >> 2) & M3_FOLD))
+#define M3V_LOW(s, t) ((t) = (((s) + M3_KK) & M3_HI) >> 3, (s) - ((((t) << 4) - (t)) & M3_FOLD))
+#define M3_WORDS8(i)                                                               \
+    do {                                                                           \
+        row_v8 N = {0}, S = {0}, x, t;                                             \
+        if (a->bword - (i) < 8)                                                    \
+            S[a->bword - (i)] = bb;                                                \
+        for (size_t k = 0; k < nn; k++) {                                          \
+            if (k >= 6 && (k - 6) % 4 == 0)                                        \
+                N = M3V_FOLD(N);                                                   \
+            memcpy(&x, sn[k] + (i), sizeof x);                                     \
+            N += x;                                                                \
+        }                                                                          \
+        for (size_t k = 0; k < np; k++) {                                          \
+            if (k >= 6 && (k - 6) % 4 == 0)                                        \
+                S = M3V_FOLD(S);                                                   \
+            memcpy(&x, sp[k] + (i), sizeof x);                                     \
+            S += x;                                                                \
+        }                                                                          \
+        N = M3V_FOLD(N);                                                           \
+        if (np)                                                                    \
+            S = M3V_FOLD(S);                                                       \
+        x = flip ? N + M3_SIX - S : S + M3_SIX - N;                                \
+        x = M3V_FOLD(x);                                                           \
+        x = M3V_LOW(x, t);                                                         \
+        memcpy(acc + (i), &x, sizeof x);                                           \
+    } while (0)
+#else
+#define M3_WORDS8(i) M3_WORDS(i, 8)
+#endif
+
+/* p = 3: x_var = inv (b - sum w x), w and inv 1 or 2. With N the sum of the
+ * weight-1 terms and S = b + the weight-2 terms' x (-2 x = x), b - sum w x
+ * = S - N; both are folded to <= 6, S + 6 - N (or N + 6 - S for inv 2, the
+ * negation) is in 0 .. 12, one fold leaves <= 5 and m3_low the residue. */
+ROW_INLINE void row_p3_body(const rowargs *a)
+{
+    size_t nw = a->nw;
+    const uint64_t *sn[ROW_MAX_TERMS], *sp[ROW_MAX_TERMS];
+    for (size_t t = 0; t < a->C; t++) {
+        uint64_t *acc = a->dst + a->pvar[t] * nw;
+        const struct pterm *tm;
+        size_t n, nn = 0, np = 0;
+        if (!row_step(a, t, acc, &tm, &n))
+            continue;
+        for (size_t k = 0; k < n; k++) {
+            const uint64_t *x = a->base[tm[k].slot] + tm[k].col * nw;
+            if (tm[k].w == 1)
+                sn[nn++] = x;
+            else
+                sp[np++] = x;
+        }
+        bool flip = a->pinv[t] == 2;
+        uint64_t bb = a->bval ? a->bval[a->peq[t]] << a->bshift : 0;
+        size_t i = 0;
+        for (; i + 8 <= nw; i += 8)
+            M3_WORDS8(i);
+        for (; i < nw; i++)
+            M3_WORDS(i, 1);
+    }
+}
+
+/* Each kernel compiled for the vector units of x86 (the widest one the CPU
+ * has is picked once per chase), else once. */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define ROW_CLONES(name)                                                                   \
+    static void name##_generic(const rowargs *a) { name##_body(a); }                       \
+    __attribute__((target("avx2"))) static void name##_avx2(const rowargs *a)              \
+    {                                                                                      \
+        name##_body(a);                                                                    \
+    }                                                                                      \
+    __attribute__((target("avx512f"))) static void name##_avx512(const rowargs *a)         \
+    {                                                                                      \
+        name##_body(a);                                                                    \
+    }
+#define ROW_PICK(name)                                                                     \
+    (__builtin_cpu_supports("avx512f") ? name##_avx512                                      \
+     : __builtin_cpu_supports("avx2")  ? name##_avx2                                        \
+                                       : name##_generic)
+#else
+#define ROW_CLONES(name) static void name##_generic(const rowargs *a) { name##_body(a); }
+#define ROW_PICK(name) name##_generic
+#endif
+
+ROW_CLONES(row_f2)
+ROW_CLONES(row_p3)
+typedef void (*row_fn)(const rowargs *);
+
+/* Can row_p3 run pt's program: every term weight and inverse 1 or 2, at
+ * most ROW_MAX_TERMS terms a step? */
+static bool row_p3_ok(const rowpat *pt, size_t C)
+{
+    for (size_t t = 0; t < C; t++) {
+        if (pt->peq[t] == SIZE_MAX)
+            continue;
+        if (pt->pstart[t + 1] - pt->pstart[t] > ROW_MAX_TERMS || pt->pinv[t] == 0 || pt->pinv[t] > 2)
+            return false;
+        for (size_t u = pt->pstart[t]; u < pt->pstart[t + 1]; u++)
+            if (pt->pterm[u].w == 0 || pt->pterm[u].w > 2)
+                return false;
+    }
+    return true;
+}
+
 /* Chase: the unknown rows are in ln->saved; computes every other row (each
  * handed to sink, as are the unknown rows), and the residuals b - A x of the
  * constraint rows' equations into resid (ncons * C cells of nw words). */
@@ -840,12 +1155,22 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
     /* promoted unknowns read and left-over equations written so far (the
      * latter after the constraint rows' cells in resid) */
     size_t xk = 0, xc = (f->R - fc) * C;
+    /* the row kernels: F_2, and p = 3 in 4-bit fields */
+    row_fn kern = f->p == 2 ? ROW_PICK(row_f2) : (f->p == 3 && ln->lf.lw == 4) ? ROW_PICK(row_p3) : NULL;
+    uint64_t *bval = kern && with_b ? toggle__malloc_array(C + (C + 63) / 64 + 1, sizeof *bval)
+                                    : NULL;
+    if (kern && with_b && !bval)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer chase");
     for (size_t r = 0; r < fc; r++) {
         rowpat *pt;
-        if ((rc = frame_class(f, r, &pt)))
-            return toggle__error(rc, "out of memory for the transfer engine's row patterns");
-        if (!pt->peels || !pt->pstart)
-            return toggle__error(TOGGLE_EINTERNAL, "transfer: frame row %zu does not peel", r);
+        if ((rc = frame_class(f, r, &pt))) {
+            rc = toggle__error(rc, "out of memory for the transfer engine's row patterns");
+            goto out;
+        }
+        if (!pt->peels || !pt->pstart) {
+            rc = toggle__error(TOGGLE_EINTERNAL, "transfer: frame row %zu does not peel", r);
+            goto out;
+        }
         for (size_t sl = 0; sl <= f->Hf + f->Hb; sl++) {
             int64_t q = (int64_t)r - (int64_t)f->Hb + (int64_t)sl;
             if (f->wrap)
@@ -854,7 +1179,24 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
         }
         size_t tgt = r + f->Hf;
         uint64_t *dst = base[f->Hf + f->Hb];
-        for (size_t t = 0; t < C; t++) {
+        bool fast = kern && (f->p == 2 || row_p3_ok(pt, C));
+        if (fast) {
+            if (with_b && f->p == 2) { /* the row's bits at once */
+                uint64_t *bw = bval + C;
+                sliced_load_b(f, s, r, bw);
+                for (size_t e = 0; e < C; e++)
+                    bval[e] = (bw[e >> 6] >> (e & 63)) & 1;
+            } else if (with_b) {
+                for (size_t e = 0; e < C; e++)
+                    bval[e] = toggle__vecs_get(&s->b, 0, frame_cell(f, r, e));
+            }
+            rowargs ra = {C, nw, pt->pstart, pt->pvar, pt->peq, pt->pterm, base, dst,
+                          with_b ? bval : NULL, f->p == 2 ? ln->blane >> 6 : ln->blane / ln->lf.per,
+                          (unsigned)(f->p == 2 ? ln->blane & 63 : (ln->blane % ln->lf.per) * ln->lf.lw),
+                          pt->pinv, ln->xsaved, &xk};
+            kern(&ra);
+        }
+        for (size_t t = 0; !fast && t < C; t++) {
             const struct pterm *tm = pt->pterm + pt->pstart[t], *te = pt->pterm + pt->pstart[t + 1];
             uint64_t *acc = dst + pt->pvar[t] * nw;
             if (pt->peq[t] == SIZE_MAX) { /* a promotion: the unknown's lanes */
@@ -895,21 +1237,25 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
     }
     for (size_t r = fc; r < f->R; r++) {
         rowpat *pt;
-        if ((rc = frame_class(f, r, &pt)))
-            return toggle__error(rc, "out of memory for the transfer engine's row patterns");
+        if ((rc = frame_class(f, r, &pt))) {
+            rc = toggle__error(rc, "out of memory for the transfer engine's row patterns");
+            goto out;
+        }
         for (size_t e = 0; e < C; e++) {
             eq_residual(ln, pt, r, e, with_b, s, false);
             memcpy(resid + ((r - fc) * C + e) * nw, ln->acc, nw * sizeof *ln->acc);
         }
     }
-    return TOGGLE_OK;
+    rc = TOGGLE_OK;
+out:
+    toggle__free(bval);
+    return rc;
 }
 
 static void lanes_clear(lanes *ln)
 {
-    toggle__free(ln->saved);
+    toggle__free(ln->mem);
     toggle__free(ln->xsaved);
-    toggle__free(ln->ring);
     toggle__free(ln->acc);
     memset(ln, 0, sizeof *ln);
 }
@@ -923,11 +1269,16 @@ static int lanes_init(lanes *ln, const tframe *f, size_t L)
     ln->nw = lane_words(f->p, L);
     ln->nring = f->Hf + f->Hb + 1;
     size_t rowwords = f->C * ln->nw;
-    ln->saved = toggle__calloc(f->nuk * rowwords, sizeof *ln->saved);
+    size_t sw = (f->nuk * rowwords + 7) & ~(size_t)7;
+    ln->mem = toggle__calloc(sw + ln->nring * rowwords + 8, sizeof *ln->saved);
     ln->xsaved = toggle__calloc(f->nx ? f->nx * ln->nw : 1, sizeof *ln->xsaved);
-    ln->ring = toggle__calloc(ln->nring * rowwords, sizeof *ln->ring);
     ln->acc = toggle__calloc(ln->nw, sizeof *ln->acc);
-    if (!ln->saved || !ln->xsaved || !ln->ring || !ln->acc) {
+    if (ln->mem) {
+        uintptr_t a = (uintptr_t)ln->mem;
+        ln->saved = (uint64_t *)ln->mem + ((64 - a % 64) % 64) / 8;
+        ln->ring = ln->saved + sw;
+    }
+    if (!ln->mem || !ln->xsaved || !ln->acc) {
         lanes_clear(ln); /* the callers return at once: nothing is left behind */
         return toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer chase");
     }
@@ -1138,7 +1489,7 @@ static int small_system(const toggle_system *s, tframe *f, toggle_solution **sma
     uint64_t *resid = NULL, *E = NULL, *rhs = NULL;
     toggle_system *ss = NULL;
     int rc;
-    for (size_t P = 1; P <= 2; P++)
+    for (size_t P = 1; P <= 2 && !f->rev; P++) /* (rev: E's columns reversed below) */
         if (shift_invariant(f, P)) {
             if ((rc = small_system_shift(s, f, P, &ss)))
                 goto out;
@@ -1170,9 +1521,15 @@ static int small_system(const toggle_system *s, tframe *f, toggle_solution **sma
         }
         for (size_t e = 0; e < m; e++) {
             const uint64_t *cell = resid + e * ln.nw;
-            memcpy(rows + e * mw, cell, mw * sizeof *rows);
-            if (m & 63)
-                rows[e * mw + mw - 1] &= ((uint64_t)1 << (m & 63)) - 1;
+            if (f->rev) { /* unknown i is column m - 1 - i (rev_canonical) */
+                for (size_t i = 0; i < m; i++)
+                    rows[e * mw + ((m - 1 - i) >> 6)] |= ((cell[i >> 6] >> (i & 63)) & 1)
+                                                         << ((m - 1 - i) & 63);
+            } else {
+                memcpy(rows + e * mw, cell, mw * sizeof *rows);
+                if (m & 63)
+                    rows[e * mw + mw - 1] &= ((uint64_t)1 << (m & 63)) - 1;
+            }
             bb[e >> 6] |= ((cell[m >> 6] >> (m & 63)) & 1) << (e & 63);
         }
         rc = toggle__system_adopt_packed(&ss, m, m, rows, bb, true);
@@ -1196,8 +1553,8 @@ static int small_system(const toggle_system *s, tframe *f, toggle_solution **sma
      * -(column i of A's action): A x = b iff sum_i u_i lane_{1+i} = -c0. */
     for (size_t e = 0; e < m; e++) {
         const uint64_t *cell = resid + e * ln.nw;
-        for (size_t i = 0; i < m; i++)
-            E[e * m + i] = lane_get(&ln, cell, i + 1);
+        for (size_t i = 0; i < m; i++) /* rev: unknown i is column m - 1 - i */
+            E[e * m + (f->rev ? m - 1 - i : i)] = lane_get(&ln, cell, i + 1);
         rhs[e] = toggle__submod(0, lane_get(&ln, cell, 0), f->p);
     }
     if ((rc = toggle_system_new_matrix(&ss, m, m, E, rhs, f->p)))
@@ -1323,7 +1680,7 @@ static bool transfer_applies(const toggle_system *s, char *why, size_t len)
  * that peels without promotions before one that needs them, and of two
  * axes with promotions the one with fewer unknowns (on a tie the board
  * rows, whose canonical form comes from the tail). */
-static bool frame_pick(const toggle_system *s, tframe *f, bool *oom)
+static bool frame_pick_axis(const toggle_system *s, tframe *f, bool *oom)
 {
     const toggle_graph *g = s->graph;
     bool first = g->rows < g->cols;
@@ -1349,6 +1706,29 @@ static bool frame_pick(const toggle_system *s, tframe *f, bool *oom)
     if (have)
         frame_clear(f);
     *f = o;
+    return true;
+}
+
+/* The axis (frame_pick_axis); board rows with promotions and no row wrap
+ * are then chased from the last row when that needs no more unknowns, so
+ * that the canonical form comes from the small system's kernel
+ * (rev_canonical). */
+static bool frame_pick(const toggle_system *s, tframe *f, bool *oom)
+{
+    if (!frame_pick_axis(s, f, oom))
+        return false;
+    if (f->nx && !f->tr && !f->wrap && !f->all) {
+        tframe o;
+        bool ooom = false; /* out of memory here: keep the forward frame */
+        if (frame_setup_dir(s, false, true, &o, &ooom)) {
+            if (o.m <= f->m) {
+                frame_clear(f);
+                *f = o;
+            } else {
+                frame_clear(&o);
+            }
+        }
+    }
     return true;
 }
 
@@ -1430,7 +1810,7 @@ static int known_nullity(const toggle_system *s, size_t bound, size_t *d)
 static unsigned __int128 lanes_bytes(const tframe *f, bool sliced, size_t L)
 {
     size_t rows = f->nuk + f->Hf + f->Hb + 1, nw = lane_words(f->p, L);
-    unsigned __int128 b = ((unsigned __int128)rows * f->C + 1 + f->nx) * nw * 8;
+    unsigned __int128 b = ((unsigned __int128)rows * f->C + 1 + f->nx) * nw * 8 + 128;
     if (sliced && L <= SLICED_MAX_LANES) {
         size_t CW = (f->C + 63) / 64, DW = (2 * f->C + 63) / 64 + 1;
         b += ((unsigned __int128)rows * L * DW + (unsigned __int128)(L + 1) * CW) * 8;
@@ -1457,7 +1837,7 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
     if (!frame_pick(s, &f, &oom))
         return pick_error(oom);
     size_t m = f.m, C = f.C, P = 0;
-    for (size_t q = 1; q <= 2 && !P; q++)
+    for (size_t q = 1; q <= 2 && !P && !f.rev; q++)
         if (shift_invariant(&f, q))
             P = q;
     bool sliced = sliced_ok(&f);
@@ -1499,9 +1879,13 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
     size_t L = d + 1, H = f.Hf + f.Hb < f.R ? f.Hf + f.Hb : f.R, hc = H * C;
     unsigned __int128 ans = (unsigned __int128)kern + vec + smallsol + lanes_bytes(&f, sliced, L)
                           + m8 + (m8 * lane_words(f.p, L) + 8) + (unsigned __int128)L * m8
-                          + (unsigned __int128)L * hc * 8 + (hc > m ? hc : m) * 8
+                          + (f.rev ? 0 : (unsigned __int128)L * hc * 8) /* no tail for rev */
+                          + (hc > m ? hc : m) * 8
                           + (unsigned __int128)L * 17
                           + (unsigned __int128)L * ((C + 63) / 64) * 8;
+    if (f.rev) /* rev_canonical: the free cells' lanes and lists, one row's leads */
+        ans += (unsigned __int128)L * L * 8 + (unsigned __int128)L * 64 + (f.R + 2) * 16
+             + (unsigned __int128)(L < C ? L : C) * C * 8;
     ans += ans / 8; /* the small engine's answers are read out through copies */
     frame_clear(&f);
     unsigned __int128 e = build > solve ? build : solve;
@@ -1532,7 +1916,7 @@ static void write_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row
             size_t i = ctx->with_b && l == 0 ? 0 : l - ctx->with_b;
             const uint64_t *bits = lrow + l * lstride;
             if (!f->tr) {
-                or_bits(toggle__vecs_row(v, i), r * f->C, bits, f->C);
+                or_bits(toggle__vecs_row(v, i), frame_cell(f, r, 0), bits, f->C);
                 continue;
             }
             for (size_t j = 0; j < f->C; j++)
@@ -1542,46 +1926,58 @@ static void write_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row
         return;
     }
     if (f->p == 2 && !f->tr && ctx->tbuf) {
-        /* the C x L bit matrix of the row, transposed: lane l's C bits */
+        /* the C x L bit matrix of the row, transposed: lane l's C bits (a
+         * few lanes bit by bit) */
         size_t CW = (f->C + 63) / 64;
-        toggle__bits_transpose(ctx->tbuf, CW, row, ln->nw, f->C, ln->L);
+        if (ln->L <= 4) {
+            memset(ctx->tbuf, 0, ln->L * CW * sizeof *ctx->tbuf);
+            for (size_t l = 0; l < ln->L; l++)
+                for (size_t j = 0; j < f->C; j++)
+                    ctx->tbuf[l * CW + (j >> 6)] |= ((row[j * ln->nw] >> l) & 1) << (j & 63);
+        } else {
+            toggle__bits_transpose(ctx->tbuf, CW, row, ln->nw, f->C, ln->L);
+        }
         for (size_t l = 0; l < ln->L; l++) {
             toggle__vecs *v = ctx->with_b && l == 0 ? &ctx->sol->x : &ctx->sol->kernel;
             size_t i = ctx->with_b && l == 0 ? 0 : l - ctx->with_b;
-            or_bits(toggle__vecs_row(v, i), r * f->C, ctx->tbuf + l * CW, f->C);
+            or_bits(toggle__vecs_row(v, i), frame_cell(f, r, 0), ctx->tbuf + l * CW, f->C);
         }
         return;
     }
     if (f->p != 2 && !f->tr && ctx->dst) {
         /* odd p, board rows: lane l's field of every cell, straight into
          * its vector's narrow storage at r C + j */
-        size_t per = ln->lf.per, base = r * f->C, nw = ln->nw, C = f->C;
+        size_t per = ln->lf.per, base = frame_cell(f, r, 0), nw = ln->nw, C = f->C;
         uint64_t fm = ln->lf.fmask;
-        for (size_t l = 0; l < ln->L; l++) {
-            const uint64_t *src = row + l / per;
-            unsigned sh = (unsigned)((l % per) * ln->lf.lw);
-            switch (ctx->sol->kernel.width) {
-            case 8: {
-                uint8_t *d = (uint8_t *)ctx->dst[l] + base;
-                for (size_t j = 0; j < C; j++)
-                    d[j] = (uint8_t)((src[j * nw] >> sh) & fm);
-                break;
-            }
-            case 16: {
-                uint16_t *d = (uint16_t *)ctx->dst[l] + base;
-                for (size_t j = 0; j < C; j++)
-                    d[j] = (uint16_t)((src[j * nw] >> sh) & fm);
-                break;
-            }
-            case 32: {
-                uint32_t *d = (uint32_t *)ctx->dst[l] + base;
-                for (size_t j = 0; j < C; j++)
-                    d[j] = (uint32_t)((src[j * nw] >> sh) & fm);
-                break;
-            }
-            default:
-                for (size_t j = 0; j < C; j++)
-                    ctx->dst[l][base + j] = (src[j * nw] >> sh) & fm;
+        /* 64 cells at a time, every lane: the cells stay in the first cache */
+        for (size_t j0 = 0; j0 < C; j0 += 64) {
+            size_t j1 = C - j0 < 64 ? C : j0 + 64;
+            for (size_t l = 0; l < ln->L; l++) {
+                const uint64_t *src = row + l / per;
+                unsigned sh = (unsigned)((l % per) * ln->lf.lw);
+                switch (ctx->sol->kernel.width) {
+                case 8: {
+                    uint8_t *d = (uint8_t *)ctx->dst[l] + base;
+                    for (size_t j = j0; j < j1; j++)
+                        d[j] = (uint8_t)((src[j * nw] >> sh) & fm);
+                    break;
+                }
+                case 16: {
+                    uint16_t *d = (uint16_t *)ctx->dst[l] + base;
+                    for (size_t j = j0; j < j1; j++)
+                        d[j] = (uint16_t)((src[j * nw] >> sh) & fm);
+                    break;
+                }
+                case 32: {
+                    uint32_t *d = (uint32_t *)ctx->dst[l] + base;
+                    for (size_t j = j0; j < j1; j++)
+                        d[j] = (uint32_t)((src[j * nw] >> sh) & fm);
+                    break;
+                }
+                default:
+                    for (size_t j = j0; j < j1; j++)
+                        ctx->dst[l][base + j] = (src[j * nw] >> sh) & fm;
+                }
             }
         }
         return;
@@ -1617,7 +2013,11 @@ static void load_lanes(lanes *ln, const uint64_t *U, size_t m)
 typedef struct {
     size_t first;  /* first captured frame row */
     size_t H;      /* rows captured */
-    uint64_t *T;   /* L vectors of H * C values */
+    uint64_t *T;   /* L vectors of H * C values (or of hc, below) */
+    /* or single cells: frame row r's cells rcol[rstart[r] .. rstart[r + 1])
+     * go to positions ridx[..] of the L vectors of hc values */
+    const size_t *rstart, *rcol, *ridx;
+    size_t hc;
 } tail_ctx;
 
 static void capture_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row,
@@ -1625,6 +2025,15 @@ static void capture_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *r
 {
     tail_ctx *t = ctx_;
     size_t C = ln->f->C;
+    if (t->rstart) {
+        for (size_t k = t->rstart[r]; k < t->rstart[r + 1]; k++) {
+            size_t j = t->rcol[k];
+            for (size_t l = 0; l < ln->L; l++)
+                t->T[l * t->hc + t->ridx[k]] = lrow ? (lrow[l * lstride + (j >> 6)] >> (j & 63)) & 1
+                                                    : lane_get(ln, row + j * ln->nw, l);
+        }
+        return;
+    }
     if (r < t->first || r - t->first >= t->H)
         return;
     if (lrow) {
@@ -1639,36 +2048,70 @@ static void capture_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *r
             t->T[l * t->H * C + (r - t->first) * C + j] = lane_get(ln, row + j * ln->nw, l);
 }
 
-/* The canonical form computed on the last H = Hf + Hb frame rows (board
- * rows, so the last H C cells of the row-major order). The free columns are
- * the last nonzero positions of a reverse echelon basis (canonicalise); when
- * the kernel's restriction to those cells is injective, every kernel
- * vector's last nonzero lies there, and the reverse echelon of the
- * restrictions, applied to the unknown rows U (the chase is linear), gives
- * the canonical basis and particular solution without touching the board.
- * Otherwise (a restriction becomes dependent) *full asks for canonicalise. */
-static int tail_canonical(lanes *ln, const toggle_system *s, bool solvable, uint64_t *U, size_t m,
-                          uint64_t *resid, bool *full)
+/* Reduction mod p < 2^32 of x < 2^64 (Barrett: mu = floor(2^64 / p), the
+ * quotient estimate is short by at most one). */
+typedef struct {
+    uint64_t p, mu;
+} modp;
+
+static void modp_init(modp *mp, uint64_t p)
 {
-    const tframe *f = ln->f;
-    size_t C = f->C, H = f->Hf + f->Hb, L = ln->L, dn = L - solvable;
-    uint64_t p = f->p;
-    if (H > f->R)
-        H = f->R;
-    size_t hc = H * C;
-    tail_ctx t = {f->R - H, H, toggle__calloc(L * hc, sizeof(uint64_t))};
-    size_t *piv = toggle__malloc_array(dn, sizeof *piv);
-    bool *used = toggle__calloc(dn, sizeof *used);
-    uint64_t *sw = toggle__malloc_array(hc > m ? hc : m, sizeof *sw);
+    mp->p = p;
+    mp->mu = p < ((uint64_t)1 << 32) ? UINT64_MAX / p : 0;
+}
+
+static inline uint64_t modp_reduce(const modp *mp, uint64_t x)
+{
+    uint64_t q = (uint64_t)(((unsigned __int128)x * mp->mu) >> 64), r = x - q * mp->p;
+    return r >= mp->p ? r - mp->p : r;
+}
+
+/* v -= e w over n entries (each < p; e != 0). */
+static void vec_submul(uint64_t *v, const uint64_t *w, uint64_t e, size_t n, const modp *mp)
+{
+    uint64_t p = mp->p;
+    if (p == 2) {
+        for (size_t q = 0; q < n; q++)
+            v[q] ^= w[q];
+    } else if (mp->mu) {
+        uint64_t c = p - e;
+        for (size_t q = 0; q < n; q++)
+            v[q] = modp_reduce(mp, v[q] + c * w[q]);
+    } else {
+        for (size_t q = 0; q < n; q++)
+            if (w[q])
+                v[q] = toggle__submod(v[q], toggle__mulmod(e, w[q], p), p);
+    }
+}
+
+/* v *= e over n entries. */
+static void vec_scale(uint64_t *v, uint64_t e, size_t n, const modp *mp)
+{
+    for (size_t q = 0; q < n; q++)
+        v[q] = mp->mu ? modp_reduce(mp, v[q] * e) : toggle__mulmod(v[q], e, mp->p);
+}
+
+/* The reverse echelon of the restrictions T (L vectors of hc values, in
+ * board order; the particular solution first when solvable) applied to U
+ * (L vectors of m values): repeatedly the remaining kernel vector with the
+ * largest last nonzero, scaled to 1 there and cleared from every other
+ * vector (the particular solution too); then U's kernel vectors ordered by
+ * that position. *full when a restriction becomes 0 (not injective). */
+static int restricted_echelon(uint64_t p, bool solvable, size_t dn, uint64_t *T, size_t hc,
+                              uint64_t *U, size_t m, bool *full)
+{
+    size_t *piv = toggle__malloc_array(dn ? dn : 1, sizeof *piv);
+    bool *used = toggle__calloc(dn ? dn : 1, sizeof *used);
+    uint64_t *sw = toggle__malloc_array(m ? m : 1, sizeof *sw);
     int rc = TOGGLE_OK;
+    modp mp;
+    modp_init(&mp, p);
     *full = false;
-    if (!t.T || !piv || !used || !sw) {
+    if (!piv || !used || !sw) {
         rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the canonical kernel");
         goto out;
     }
-    if ((rc = chase(ln, solvable, s, resid, capture_row, &t)))
-        goto out;
-    uint64_t *K = t.T + solvable * hc, *KU = U + solvable * m;
+    uint64_t *K = T + solvable * hc, *KU = U + solvable * m;
     for (size_t step = 0; step < dn; step++) {
         size_t best = SIZE_MAX, bi = 0;
         for (size_t i = 0; i < dn; i++) {
@@ -1678,7 +2121,7 @@ static int tail_canonical(lanes *ln, const toggle_system *s, bool solvable, uint
             while (l > 0 && !K[i * hc + l - 1])
                 l--;
             if (l == 0) {
-                *full = true; /* the tail does not decide */
+                *full = true; /* the restriction does not decide */
                 goto out;
             }
             if (best == SIZE_MAX || l - 1 > best) {
@@ -1691,35 +2134,22 @@ static int tail_canonical(lanes *ln, const toggle_system *s, bool solvable, uint
         uint64_t lead = K[bi * hc + best];
         if (lead != 1) {
             uint64_t inv = toggle__invmod(lead, p);
-            for (size_t q = 0; q < hc; q++)
-                K[bi * hc + q] = toggle__mulmod(K[bi * hc + q], inv, p);
-            for (size_t q = 0; q < m; q++)
-                KU[bi * m + q] = toggle__mulmod(KU[bi * m + q], inv, p);
+            vec_scale(K + bi * hc, inv, hc, &mp);
+            vec_scale(KU + bi * m, inv, m, &mp);
         }
         for (size_t i = 0; i < dn + solvable; i++) {
             /* i < dn: the other kernel vectors; i == dn: the particular */
-            uint64_t *vt = i < dn ? K + i * hc : t.T, *vu = i < dn ? KU + i * m : U;
+            uint64_t *vt = i < dn ? K + i * hc : T, *vu = i < dn ? KU + i * m : U;
             if (i == bi && i < dn)
                 continue;
             uint64_t e = vt[best];
             if (!e)
                 continue;
-            if (p == 2) {
-                for (size_t q = 0; q < hc; q++)
-                    vt[q] ^= K[bi * hc + q];
-                for (size_t q = 0; q < m; q++)
-                    vu[q] ^= KU[bi * m + q];
-                continue;
-            }
-            for (size_t q = 0; q < hc; q++)
-                if (K[bi * hc + q])
-                    vt[q] = toggle__submod(vt[q], toggle__mulmod(e, K[bi * hc + q], p), p);
-            for (size_t q = 0; q < m; q++)
-                if (KU[bi * m + q])
-                    vu[q] = toggle__submod(vu[q], toggle__mulmod(e, KU[bi * m + q], p), p);
+            vec_submul(vt, K + bi * hc, e, hc, &mp);
+            vec_submul(vu, KU + bi * m, e, m, &mp);
         }
     }
-    /* order by free column (base + piv) */
+    /* order by free column */
     for (size_t a = 0; a < dn; a++) {
         size_t mi = a;
         for (size_t b = a + 1; b < dn; b++)
@@ -1735,11 +2165,262 @@ static int tail_canonical(lanes *ln, const toggle_system *s, bool solvable, uint
         }
     }
 out:
-    toggle__free(t.T);
     toggle__free(piv);
     toggle__free(used);
     toggle__free(sw);
     return rc;
+}
+
+/* The canonical form computed on the last H = Hf + Hb frame rows (board
+ * rows, so the last H C cells of the row-major order). The free columns are
+ * the last nonzero positions of a reverse echelon basis (canonicalise); when
+ * the kernel's restriction to those cells is injective, every kernel
+ * vector's last nonzero lies there, and the reverse echelon of the
+ * restrictions, applied to the unknown rows U (the chase is linear), gives
+ * the canonical basis and particular solution without touching the board.
+ * Otherwise (a restriction becomes dependent) *full asks for canonicalise. */
+static int tail_canonical(lanes *ln, const toggle_system *s, bool solvable, uint64_t *U, size_t m,
+                          uint64_t *resid, bool *full)
+{
+    const tframe *f = ln->f;
+    size_t C = f->C, H = f->Hf + f->Hb, L = ln->L, dn = L - solvable;
+    if (H > f->R)
+        H = f->R;
+    size_t hc = H * C;
+    tail_ctx t = {f->R - H, H, toggle__calloc(L * hc, sizeof(uint64_t)), NULL, NULL, NULL, 0};
+    int rc = TOGGLE_OK;
+    *full = false;
+    if (!t.T) {
+        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the canonical kernel");
+        goto out;
+    }
+    if ((rc = chase(ln, solvable, s, resid, capture_row, &t)))
+        goto out;
+    rc = restricted_echelon(f->p, solvable, dn, t.T, hc, U, m, full);
+out:
+    toggle__free(t.T);
+    return rc;
+}
+
+/* Frame (row, column) pairs ordered by their board cell. */
+typedef struct {
+    size_t cell, r, j;
+} fcell;
+
+static int fcell_cmp(const void *a, const void *b)
+{
+    size_t x = ((const fcell *)a)->cell, y = ((const fcell *)b)->cell;
+    return (x > y) - (x < y);
+}
+
+/* The canonical form of a frame chased from the last board row (rev, no
+ * row wrap). The small system's kernel basis (columns reversed, so its
+ * canonical basis is in echelon by first nonzero unknown) has a distinct
+ * lead per vector, and the unknowns are ordered by the frame row they sit
+ * in (the first Hf rows, then each chasing row's promotions in the row
+ * they solve). A kernel vector with zero unknowns in frame rows < t is 0
+ * on those rows (they are chased from those unknowns alone), and its row t
+ * follows from row t's own unknowns alone; so the vectors vanishing on
+ * rows < t are spanned by the basis vectors whose lead lies in rows >= t,
+ * and their restriction to row t by those whose lead lies in row t. The
+ * free columns of row t (the last nonzero positions, in board order, of
+ * kernel vectors vanishing on the board rows after it) are hence the
+ * reverse echelon positions of those vectors' row t: a few rows of C
+ * values each. The restriction to the free columns is injective (it is
+ * the identity on the canonical basis), so restricted_echelon on those
+ * cells, captured in one chase, gives the canonical basis and particular
+ * solution; the answers' chase checks the result (see transfer_solve). */
+static int rev_canonical(lanes *ln, const toggle_system *s, bool solvable, uint64_t *U, size_t m,
+                         uint64_t *resid, size_t *pcell, bool *full)
+{
+    tframe *f = (tframe *)ln->f;
+    size_t C = f->C, R = f->R, L = ln->L, dn = L - solvable, fc = first_constraint(f);
+    size_t mr = f->nuk * C, HH = f->Hf + f->Hb;
+    uint64_t p = f->p, *KU = U + solvable * m;
+    modp mp;
+    modp_init(&mp, p);
+    *full = false;
+    size_t *xo = toggle__calloc(fc + 1, sizeof *xo), *lrow = toggle__malloc_array(dn, sizeof *lrow);
+    size_t *rst = toggle__calloc(R + 2, sizeof *rst), *byrow = toggle__malloc_array(dn, sizeof *byrow);
+    size_t *rcol = toggle__malloc_array(dn, sizeof *rcol), *ridx = toggle__malloc_array(dn, sizeof *ridx);
+    fcell *pv = toggle__malloc_array(dn, sizeof *pv);
+    uint64_t *T = toggle__calloc(L * dn, sizeof *T);
+    int rc = TOGGLE_OK;
+    if (!xo || !lrow || !rst || !byrow || !rcol || !ridx || !pv || !T) {
+        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the canonical kernel");
+        goto out;
+    }
+    /* promotions of chasing row r: unknowns mr + xo[r] .. mr + xo[r + 1] */
+    for (size_t r = 0; r < fc; r++) {
+        rowpat *pt;
+        if ((rc = frame_class(f, r, &pt))) {
+            rc = toggle__error(rc, "out of memory for the transfer engine's row patterns");
+            goto out;
+        }
+        xo[r + 1] = xo[r] + pt->npro;
+    }
+    /* each basis vector's lead and the frame row it sits in */
+    for (size_t l = 0; l < dn; l++) {
+        size_t i = 0;
+        while (i < m && !KU[l * m + i])
+            i++;
+        if (i == m) {
+            rc = toggle__error(TOGGLE_EINTERNAL, "transfer: kernel basis is dependent");
+            goto out;
+        }
+        if (i < mr) {
+            lrow[l] = i / C;
+        } else {
+            size_t r = 0;
+            while (xo[r + 1] <= i - mr)
+                r++;
+            lrow[l] = r + f->Hf;
+        }
+        rst[lrow[l] + 1]++;
+    }
+    for (size_t t = 0; t < R; t++)
+        rst[t + 1] += rst[t];
+    for (size_t l = 0; l < dn; l++)
+        byrow[rst[lrow[l]]++] = l;
+    for (size_t t = R; t > 0; t--)
+        rst[t] = rst[t - 1];
+    rst[0] = 0;
+    /* row by row: the leads' row t, their reverse echelon positions */
+    size_t np = 0, rows_scratch = 0;
+    uint64_t *W = NULL;
+    for (size_t t = 0; t < R; t++) {
+        size_t rho = rst[t + 1] - rst[t];
+        if (!rho)
+            continue;
+        if (rho > rows_scratch) {
+            toggle__free(W);
+            rows_scratch = rho;
+            if (!(W = toggle__malloc_array(rho * C, sizeof *W))) {
+                rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the canonical kernel");
+                goto out;
+            }
+        }
+        rowpat *pt = NULL;
+        if (t >= f->Hf && (rc = frame_class(f, t - f->Hf, &pt))) {
+            toggle__free(W);
+            rc = toggle__error(rc, "out of memory for the transfer engine's row patterns");
+            goto out;
+        }
+        for (size_t a = 0; a < rho; a++) {
+            const uint64_t *u = KU + byrow[rst[t] + a] * m;
+            uint64_t *w = W + a * C;
+            if (!pt) { /* an unknown row: its cells are unknowns */
+                memcpy(w, u + t * C, C * sizeof *w);
+                continue;
+            }
+            /* the program of row t - Hf with every other row 0 */
+            const uint64_t *x = u + mr + xo[t - f->Hf];
+            memset(w, 0, C * sizeof *w);
+            for (size_t st = 0, kk = 0; st < C; st++) {
+                if (pt->peq[st] == SIZE_MAX) {
+                    w[pt->pvar[st]] = x[kk++];
+                    continue;
+                }
+                uint64_t acc = 0;
+                for (size_t q = pt->pstart[st]; q < pt->pstart[st + 1]; q++)
+                    if (pt->pterm[q].slot == HH && w[pt->pterm[q].col])
+                        acc = toggle__addmod(acc, toggle__mulmod(pt->pterm[q].w,
+                                                                 w[pt->pterm[q].col], p), p);
+                w[pt->pvar[st]] = toggle__mulmod(toggle__submod(0, acc, p), pt->pinv[st], p);
+            }
+        }
+        /* reverse echelon of the rho rows (board order: ascending column) */
+        for (size_t k = 0; k < rho; k++) {
+            size_t best = SIZE_MAX, bi = 0;
+            for (size_t a = k; a < rho; a++) {
+                size_t j = C;
+                while (j > 0 && !W[a * C + j - 1])
+                    j--;
+                if (j && (best == SIZE_MAX || j - 1 > best))
+                    best = j - 1, bi = a;
+            }
+            if (best == SIZE_MAX) {
+                *full = true; /* cannot happen: the row's unknowns are its cells */
+                toggle__free(W);
+                goto out;
+            }
+            if (bi != k)
+                for (size_t j = 0; j < C; j++) {
+                    uint64_t tmp = W[k * C + j];
+                    W[k * C + j] = W[bi * C + j];
+                    W[bi * C + j] = tmp;
+                }
+            uint64_t inv = toggle__invmod(W[k * C + best], p);
+            for (size_t a = k + 1; a < rho; a++) {
+                uint64_t e = W[a * C + best];
+                if (e)
+                    vec_submul(W + a * C, W + k * C, toggle__mulmod(e, inv, p), C, &mp);
+            }
+            pv[np].cell = frame_cell(f, t, best);
+            pv[np].r = t;
+            pv[np++].j = best;
+        }
+    }
+    toggle__free(W);
+    /* capture the free cells (in board order) in one chase, reduce there */
+    qsort(pv, np, sizeof *pv, fcell_cmp);
+    memset(rst, 0, (R + 2) * sizeof *rst);
+    for (size_t k = 0; k < np; k++)
+        rst[pv[k].r + 1]++;
+    for (size_t t = 0; t < R; t++)
+        rst[t + 1] += rst[t];
+    for (size_t k = 0; k < np; k++)
+        rcol[k] = SIZE_MAX;
+    if (np != dn) {
+        rc = toggle__error(TOGGLE_EINTERNAL, "transfer: %zu free columns for nullity %zu", np, dn);
+        goto out;
+    }
+    for (size_t k = 0; k < np; k++)
+        pcell[k] = pv[k].cell;
+    /* row t's cells at rst[t] .. rst[t + 1], each at its place k in board
+     * order (a row has a few) */
+    for (size_t k = 0; k < np; k++) {
+        size_t t = pv[k].r, at = rst[t];
+        while (at < rst[t + 1] && rcol[at] != SIZE_MAX)
+            at++;
+        rcol[at] = pv[k].j;
+        ridx[at] = k;
+    }
+    tail_ctx tc = {0, 0, T, rst, rcol, ridx, dn};
+    if ((rc = chase(ln, solvable, s, resid, capture_row, &tc)))
+        goto out;
+    rc = restricted_echelon(p, solvable, dn, T, dn, U, m, full);
+out:
+    toggle__free(xo);
+    toggle__free(lrow);
+    toggle__free(rst);
+    toggle__free(byrow);
+    toggle__free(rcol);
+    toggle__free(ridx);
+    toggle__free(pv);
+    toggle__free(T);
+    return rc;
+}
+
+/* The answers are the canonical ones for the free cells piv (ascending):
+ * kernel vector i is 1 at piv[i] and 0 at the others, x is 0 there, and
+ * (a scan of the whole basis, for answers of up to 2^24 entries: the tests'
+ * boards) vector i's last nonzero is piv[i]; such a basis of the kernel is
+ * the RREF's (docs/transfer.md). */
+static int canonical_check(const toggle_solution *sol, const size_t *piv)
+{
+    const toggle__vecs *K = &sol->kernel;
+    size_t dn = sol->nullity;
+    bool ok = true, scan = dn <= ((size_t)1 << 24) / (K->len ? K->len : 1);
+    for (size_t i = 0; ok && i < dn; i++)
+        ok = (i == 0 || piv[i] > piv[i - 1]) && (!scan || toggle__vecs_last_nonzero(K, i) == piv[i]);
+    for (size_t i = 0; ok && i < dn; i++)
+        for (size_t j = 0; ok && j < dn; j++)
+            ok = toggle__vecs_get(K, i, piv[j]) == (i == j);
+    for (size_t j = 0; ok && sol->solvable && j < dn; j++)
+        ok = toggle__vecs_get(&sol->x, 0, piv[j]) == 0;
+    return ok ? TOGGLE_OK
+              : toggle__error(TOGGLE_EINTERNAL, "transfer: the kernel basis is not canonical");
 }
 
 int toggle__transfer_lanes_solve(const toggle_system *s, toggle_solution *sol)
@@ -1756,7 +2437,8 @@ int toggle__transfer_lanes_solve(const toggle_system *s, toggle_solution *sol)
     lanes ln;
     memset(&ln, 0, sizeof ln);
     uint64_t *resid = NULL, *tmp = NULL, *U = NULL;
-    bool full = false;
+    bool full = false, checked = false;
+    size_t *pcell = NULL; /* rev_canonical's free cells */
     size_t m = f.m;
     int rc = small_system(s, &f, &small, NULL);
     if (rc)
@@ -1787,12 +2469,26 @@ int toggle__transfer_lanes_solve(const toggle_system *s, toggle_solution *sol)
                 rc = toggle_solution_kernel_vector(small, l - solvable, U + l * m, m);
             if (rc)
                 goto out;
+            for (size_t i = 0; f.rev && i < m / 2; i++) { /* columns reversed */
+                uint64_t t = U[l * m + i];
+                U[l * m + i] = U[l * m + m - 1 - i];
+                U[l * m + m - 1 - i] = t;
+            }
         }
         /* the canonical form from the last frame rows (when they decide) */
-        if (dn && !f.tr && !f.all) {
+        if (dn && !f.tr && !f.all && !f.rev) {
             load_lanes(&ln, U, m);
             if ((rc = tail_canonical(&ln, s, solvable, U, m, resid, &full)))
                 goto out;
+        } else if (dn && f.rev) {
+            load_lanes(&ln, U, m);
+            if (!(pcell = toggle__malloc_array(dn, sizeof *pcell))) {
+                rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the canonical kernel");
+                goto out;
+            }
+            if ((rc = rev_canonical(&ln, s, solvable, U, m, resid, pcell, &full)))
+                goto out;
+            checked = !full;
         } else {
             full = dn > 0;
         }
@@ -1822,11 +2518,14 @@ int toggle__transfer_lanes_solve(const toggle_system *s, toggle_solution *sol)
     }
     if (full)
         rc = canonicalise(sol);
+    else if (checked)
+        rc = canonical_check(sol, pcell);
 out:
     lanes_clear(&ln);
     toggle__free(resid);
     toggle__free(tmp);
     toggle__free(U);
+    toggle__free(pcell);
     toggle_solution_free(small);
     frame_clear(&f);
     return rc;
@@ -1883,6 +2582,12 @@ uint64_t toggle__transfer_frame_bytes(const toggle__tframe *f)
                               : 0);
     }
     pat += (unsigned __int128)f->ncls * sizeof(rowpat);
+    /* a class's build walks up to Hf + Hb + 1 rows of columns into a list */
+    {
+        unsigned __int128 nl = (unsigned __int128)(f->Hf + f->Hb + 1 < f->R ? f->Hf + f->Hb + 1 : f->R)
+                             * C * toggle__graph_max_column(f->g);
+        pat += (nl <= PAT_LIST_MAX ? nl : 0) * 40 + 40;
+    }
     return pat > UINT64_MAX ? UINT64_MAX : (uint64_t)pat;
 }
 
@@ -1912,7 +2617,7 @@ int toggle__transfer_chase(const toggle_system *s, toggle__tframe *f, const uint
         return rc;
     uint64_t *resid = toggle__calloc(f->m * ln.nw + 1, sizeof *resid);
     out_ctx ctx = {sol, with_b, NULL, NULL};
-    tail_ctx t = {0, H, T};
+    tail_ctx t = {0, H, T, NULL, NULL, NULL, 0};
     if (!resid || (sol && !(ctx.dst = toggle__malloc_array(L, sizeof *ctx.dst))))
         rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer answers");
     for (size_t l = 0; !rc && sol && l < L; l++)

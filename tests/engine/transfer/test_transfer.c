@@ -188,6 +188,44 @@ START_TEST(moore_open_handled)
 }
 END_TEST
 
+/* Moore boards of large nullity (sides 2 mod 3: the tridiagonal factor is
+ * singular over every prime here, A = T_R (x) T_C with self) at 30..60,
+ * open and cylinder, with and without self: the engine chases them from the
+ * last row and reads the canonical form off the small system's kernel
+ * (rev_canonical); every answer identical to FLINT's (and verified). */
+START_TEST(moore_large_nullity)
+{
+    static const size_t sides[][2] = {{32, 35}, {35, 32}, {30, 32}, {41, 44}, {44, 30},
+                                      {47, 50}, {50, 33}, {56, 41}};
+    static const uint64_t ps[] = {2, 3, 5, 101};
+    tu_rng rng = tu_rng_for(93);
+    handled = declined = 0;
+    size_t big = 0;
+    for (size_t i = 0; i < sizeof sides / sizeof *sides; i++)
+        for (size_t q = 0; q < sizeof ps / sizeof *ps; q++) {
+            /* one board in four with no self and one in four on a cylinder */
+            uint32_t fl = TOGGLE_GRID_MOORE | ((i + q) % 4 == 1 ? TOGGLE_GRID_NO_SELF : 0)
+                        | ((i + q) % 4 == 2 ? TOGGLE_GRID_CYLINDER : 0);
+            size_t before = handled;
+            check_board(sides[i][0], sides[i][1], fl, ps[q], &rng);
+            ck_assert_msg(handled == before + 1, "transfer declined Moore %zux%zu flags 0x%x",
+                          sides[i][0], sides[i][1], (unsigned)fl);
+            toggle_graph *g = NULL;
+            toggle_system *s = NULL;
+            ck_assert_int_eq(toggle_graph_new_grid(&g, sides[i][0], sides[i][1], fl), TOGGLE_OK);
+            ck_assert_int_eq(toggle_system_new(&s, g, ps[q], NULL, NULL), TOGGLE_OK);
+            toggle_solution *sol = solve_with(s, TOGGLE_ENGINE_TRANSFER);
+            big += toggle_solution_nullity(sol) >= 30;
+            toggle_solution_free(sol);
+            toggle_system_free(s);
+            toggle_graph_free(g);
+        }
+    printf("moore large nullity: %zu boards, %zu with nullity >= 30 (seed %llu)\n", handled, big,
+           (unsigned long long)tu_seed());
+    ck_assert_uint_ge(big, 16);
+}
+END_TEST
+
 /* Random stencils (offsets within 2 rows and columns, random weights) with
  * every wrap: transfer against the reference (ref_engine) on the stencil's
  * own dense matrix; symmetric: every offset also mirrored (A = A^T, which
@@ -423,6 +461,7 @@ static Suite *suite(void)
     tcase_add_test(tc, tri_all_boards);
     tcase_add_test(tc, moore_all_boards);
     tcase_add_test(tc, moore_open_handled);
+    tcase_add_test(tc, moore_large_nullity);
     tcase_add_test(tc, random_stencils);
     tcase_add_test(tc, torus_buchholz_formula);
     tcase_add_test(tc, torus_nullity_by_polynomials);
