@@ -308,6 +308,92 @@ START_TEST(blocked_matches_plain_around_cutoffs)
 }
 END_TEST
 
+/* ---- the product C += A * B ------------------------------------------ */
+
+/* C += A * B one bit at a time. */
+static void naive_mul(uint64_t *C, size_t cs, const uint64_t *A, size_t as, const uint64_t *B,
+                      size_t bs, size_t m, size_t k, size_t n)
+{
+    for (size_t i = 0; i < m; i++)
+        for (size_t l = 0; l < k; l++)
+            if (getb(A + i * as, l))
+                for (size_t w = 0; w < (n + 63) / 64; w++)
+                    C[i * cs + w] ^= B[l * bs + w];
+}
+
+static void random_bits(tu_rng *g, uint64_t *M, size_t rows, size_t cols, size_t stride,
+                        int pad_garbage)
+{
+    for (size_t i = 0; i < rows; i++)
+        for (size_t w = 0; w < stride; w++) {
+            uint64_t x = tu_next(g);
+            if (!pad_garbage && w * 64 + 64 > cols)
+                x = w * 64 >= cols ? 0 : x & ((((uint64_t)1) << (cols % 64)) - 1);
+            M[i * stride + w] = x;
+        }
+}
+
+/* One m x k x n product with this cutoff, threads and fault against the naive
+ * product; A carries garbage past its k columns (it must be ignored), C
+ * starts random. Returns whether it matched. */
+static int mul_matches(tu_rng *g, size_t m, size_t k, size_t n, size_t cutoff, unsigned threads,
+                       unsigned fault)
+{
+    size_t as = (k + 63) / 64 + 1, bs = (n + 63) / 64 + tu_below(g, 2), cs = (n + 63) / 64 + 1;
+    uint64_t *A = malloc((m * as + 1) * 8), *B = malloc((k * bs + 1) * 8),
+             *C = malloc((m * cs + 1) * 8), *R = malloc((m * cs + 1) * 8);
+    random_bits(g, A, m, k, as, 1);
+    random_bits(g, B, k, n, bs, 0);
+    random_bits(g, C, m, n, cs, 1);
+    memcpy(R, C, m * cs * 8);
+    naive_mul(R, cs, A, as, B, bs, m, k, n);
+    toggle__pool *pool = toggle__pool_new(threads);
+    toggle__gf2_view vc = {C, m, n, cs}, va = {A, m, k, as}, vb = {B, k, n, bs};
+    ck_assert_int_eq(toggle__gf2_mul(vc, va, vb, cutoff, fault, pool), TOGGLE_OK);
+    toggle__pool_free(pool);
+    int same = memcmp(C, R, m * cs * 8) == 0;
+    free(A);
+    free(B);
+    free(C);
+    free(R);
+    return same;
+}
+
+/* Shapes around every cutoff: M4RM alone (SIZE_MAX), Strassen-Winograd one,
+ * two and three levels deep (cutoffs 64 .. 256 bits on small matrices) with
+ * odd rows, inner bits and columns left over, the tuned cutoff (0) around
+ * 2 * 2048, and 1, 2, 3 threads; a dropped Winograd product must fail. */
+START_TEST(mul_matches_naive_around_cutoffs)
+{
+    tu_rng g = tu_rng_for(331);
+    size_t iters = tu_iters(40);
+    for (size_t it = 0; it < iters; it++) {
+        size_t m = tu_below(&g, 700), k = tu_below(&g, 700), n = tu_below(&g, 700);
+        const size_t cuts[] = {SIZE_MAX, 64, 128, 192, 256};
+        size_t cut = cuts[tu_below(&g, 5)];
+        unsigned thr = 1 + (unsigned)tu_below(&g, 3);
+        ck_assert_msg(mul_matches(&g, m, k, n, cut, thr, 0),
+                      "%zu x %zu x %zu, cutoff %zu, %u threads", m, k, n, cut, thr);
+    }
+    const size_t shapes[][4] = {
+        /* m, k, n, cutoff */
+        {128, 128, 128, 64}, {127, 128, 128, 64}, {128, 127, 128, 64}, {128, 128, 127, 64},
+        {129, 129, 129, 64}, {255, 257, 300, 64}, {513, 520, 700, 64}, {256, 256, 256, 128},
+        {1000, 640, 900, 128}, {31, 500, 500, 64}, {33, 500, 500, 64}, {4096, 4096, 4096, 0},
+        {4095, 4097, 4100, 0}, {4096, 4100, 5000, 0}, {8200, 300, 4200, 0}, {4096, 4096, 4096, SIZE_MAX},
+    };
+    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
+        for (unsigned thr = 1; thr <= 3; thr += 2)
+            ck_assert_msg(mul_matches(&g, shapes[s][0], shapes[s][1], shapes[s][2], shapes[s][3],
+                                      thr, 0),
+                          "%zu x %zu x %zu, cutoff %zu, %u threads", shapes[s][0], shapes[s][1],
+                          shapes[s][2], shapes[s][3], thr);
+    /* a Winograd step without its P7 product is caught, at the tuned cutoff too */
+    ck_assert(!mul_matches(&g, 256, 256, 256, 64, 1, 1));
+    ck_assert(!mul_matches(&g, 4096, 4096, 4096, 0, 2, 1));
+}
+END_TEST
+
 START_TEST(transpose_matches_bits)
 {
     tu_rng g = tu_rng_for(302);
@@ -712,6 +798,7 @@ int main(void)
     tcase_add_test(tc, rref_matches_naive_and_stays_inside);
     tcase_add_test(tc, rref_gapped_and_low_rank);
     tcase_add_test(tc, blocked_matches_plain_around_cutoffs);
+    tcase_add_test(tc, mul_matches_naive_around_cutoffs);
     tcase_add_test(tc, transpose_matches_bits);
     tcase_add_test(tc, agrees_with_flint_random);
     tcase_add_test(tc, agrees_with_flint_larger);
