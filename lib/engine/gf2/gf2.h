@@ -20,15 +20,20 @@ int toggle__gf2_rref(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
                      size_t *rank);
 
 /* How toggle__gf2_rref_cfg works (NULL = {1 thread, AUTO}). */
-enum { TOGGLE__GF2_AUTO = 0, TOGGLE__GF2_PLAIN = 1, TOGGLE__GF2_BLOCKED = 2 };
+enum { TOGGLE__GF2_AUTO = 0, TOGGLE__GF2_PLAIN = 1, TOGGLE__GF2_BLOCKED = 2,
+       TOGGLE__GF2_RECURSIVE = 3 };
 typedef struct toggle__gf2_cfg {
     unsigned threads; /* threads for the row passes (0 or 1: the caller only); a pool is
                        * created for the call and joined before it returns */
-    int mode;         /* AUTO: blocked from the tuned cutoff up, else plain; PLAIN: Four-Russians
-                       * blocks only; BLOCKED: panels of `panel` words at every size */
-    size_t panel;     /* BLOCKED: panel width in words, 1 .. 16 */
+    int mode;         /* AUTO: recursive from the tuned cutoff up, else plain; PLAIN:
+                       * Four-Russians blocks only; BLOCKED: panels of `panel` words at every
+                       * size; RECURSIVE: panels of `panel` words (0: tuned) updated by
+                       * products (toggle__gf2_mul), their own elimination recursing on half
+                       * panels, at every size */
+    size_t panel;     /* BLOCKED: panel width in words, 1 .. 16; RECURSIVE: any, 0 = tuned */
     unsigned fault;   /* tests only: 1 drops each panel's last pivot row from its update,
-                       * 2 ends each panel's pivot search one column early */
+                       * 2 ends each panel's pivot search one column early (BLOCKED);
+                       * 3 drops each panel's last pivot from the rows' update (RECURSIVE) */
     const struct toggle__progress_state *progress; /* reported once per pivot block of the
                                                     * plain elimination; NULL: none */
 } toggle__gf2_cfg;

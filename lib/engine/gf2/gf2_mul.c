@@ -9,7 +9,8 @@
 #include "gf2_kern.h"
 #include "core.h"
 
-#define MUL_SW 16                            /* words per column strip, at most */
+#define MUL_SW 16                         /* words per column strip, at most */
+#define MUL_STRIP_WORDS ((size_t)1 << 17) /* the C strip of all rows: about 1 MiB */
 #define MUL_TAB_WORDS (GF2_MAXT * 256 * MUL_SW) /* one thread's tables */
 #define MUL_MAX_THREADS 64
 /* Tuned (docs/gf2.md): Strassen-Winograd once every dimension of a
@@ -143,7 +144,7 @@ static void mul_base(view C, view A, view B, const mul_ws *ws)
         mul_naive(C, A, B);
         return;
     }
-    size_t sw = ((size_t)1 << 17) / A.rows; /* the C strip: about 1 MiB */
+    size_t sw = MUL_STRIP_WORDS / A.rows;
     sw = sw < 2 ? 2 : sw > MUL_SW ? MUL_SW : sw & ~(size_t)1;
     m4rm_args a = {.C = C.p, .A = A.p, .B = B.p, .cs = C.stride, .as = A.stride,
                    .bs = B.stride, .m = A.rows, .k = A.cols, .nw = words_for(B.cols),

@@ -163,13 +163,15 @@ static void run_embedded(tu_rng *g, const uint64_t *in, const uint64_t *want, si
 }
 
 /* Every way toggle__gf2_rref_cfg can work (plain, blocked with panels of
- * 1, 2, 3 and 8 words, AUTO), each with 1, 2, 3 or 8 threads: each must give
+ * 1, 2, 3 and 8 words, AUTO, recursive with panels of 1 to 4 words), each with 1, 2, 3 or 8 threads: each must give
  * exactly the naive RREF. */
 static const toggle__gf2_cfg all_cfgs[] = {
     {1, TOGGLE__GF2_PLAIN, 0, 0, NULL},   {2, TOGGLE__GF2_PLAIN, 0, 0, NULL},   {3, TOGGLE__GF2_PLAIN, 0, 0, NULL},
     {8, TOGGLE__GF2_PLAIN, 0, 0, NULL},   {1, TOGGLE__GF2_BLOCKED, 1, 0, NULL}, {2, TOGGLE__GF2_BLOCKED, 2, 0, NULL},
     {3, TOGGLE__GF2_BLOCKED, 3, 0, NULL}, {8, TOGGLE__GF2_BLOCKED, 8, 0, NULL}, {1, TOGGLE__GF2_BLOCKED, 8, 0, NULL},
-    {8, TOGGLE__GF2_AUTO, 0, 0, NULL},
+    {8, TOGGLE__GF2_AUTO, 0, 0, NULL},    {1, TOGGLE__GF2_RECURSIVE, 1, 0, NULL},
+    {2, TOGGLE__GF2_RECURSIVE, 2, 0, NULL}, {3, TOGGLE__GF2_RECURSIVE, 4, 0, NULL},
+    {8, TOGGLE__GF2_RECURSIVE, 3, 0, NULL},
 };
 
 /* A random (gap_step == SIZE_MAX) or gapped matrix against the naive RREF,
@@ -257,18 +259,35 @@ static int same_rref(const toggle__gf2_cfg *cfg, const uint64_t *in, const uint6
     return same;
 }
 
+/* A case for the comparisons with plain: `in` (random of that rank, or
+ * gapped; zero_block: 1100 zero columns from there) and its plain RREF
+ * `ref` (rank *r, pivots *p). */
+static void plain_case(tu_rng *g, size_t rows, size_t cols, size_t rank, size_t gap,
+                       size_t zero_block, uint64_t **in, uint64_t **ref, size_t **p, size_t *r)
+{
+    size_t W = (cols + 63) / 64;
+    *in = calloc(rows * W + 1, sizeof **in);
+    *ref = malloc((rows * W + 1) * sizeof **ref);
+    if (gap != SIZE_MAX)
+        gapped_matrix(g, *in, rows, cols, W, gap);
+    else
+        random_matrix(g, *in, rows, cols, W, rank, 1);
+    if (zero_block) /* a block of zero columns: a panel without pivots */
+        for (size_t i = 0; i < rows; i++)
+            for (size_t j = zero_block; j < zero_block + 1100 && j < cols; j++)
+                if (getb(*in + i * W, j))
+                    flipb(*in + i * W, j);
+    memcpy(*ref, *in, rows * W * sizeof **in);
+    *p = calloc(rows + 1, sizeof **p);
+    toggle__gf2_cfg plain = {1, TOGGLE__GF2_PLAIN, 0, 0, NULL};
+    ck_assert_int_eq(toggle__gf2_rref_cfg(*ref, rows, cols, W, *p, r, &plain), TOGGLE_OK);
+}
+
 static void blocked_vs_plain(tu_rng *g, size_t rows, size_t cols, size_t rank, size_t gap)
 {
-    size_t W = (cols + 63) / 64, r = 0;
-    uint64_t *in = calloc(rows * W + 1, sizeof *in), *ref = malloc((rows * W + 1) * sizeof *ref);
-    if (gap != SIZE_MAX)
-        gapped_matrix(g, in, rows, cols, W, gap);
-    else
-        random_matrix(g, in, rows, cols, W, rank, 1);
-    memcpy(ref, in, rows * W * sizeof *in);
-    size_t *p = calloc(rows + 1, sizeof *p);
-    toggle__gf2_cfg plain = {1, TOGGLE__GF2_PLAIN, 0, 0, NULL};
-    ck_assert_int_eq(toggle__gf2_rref_cfg(ref, rows, cols, W, p, &r, &plain), TOGGLE_OK);
+    uint64_t *in, *ref;
+    size_t *p, r = 0;
+    plain_case(g, rows, cols, rank, gap, 0, &in, &ref, &p, &r);
     const toggle__gf2_cfg cfgs[] = {
         {1, TOGGLE__GF2_AUTO, 0, 0, NULL}, {2, TOGGLE__GF2_AUTO, 0, 0, NULL}, {3, TOGGLE__GF2_BLOCKED, 8, 0, NULL},
         {8, TOGGLE__GF2_BLOCKED, 5, 0, NULL}, {2, TOGGLE__GF2_BLOCKED, 16, 0, NULL},
@@ -305,6 +324,67 @@ START_TEST(blocked_matches_plain_around_cutoffs)
     };
     for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
         blocked_vs_plain(&g, shapes[s][0], shapes[s][1], shapes[s][2], shapes[s][3]);
+}
+END_TEST
+
+/* The recursive elimination against plain Four Russians: panels of 1 .. 8
+ * words (recursing down to one word) and the tuned panel (64 words, its own
+ * elimination recursing to 16) around the panel boundaries, with random,
+ * low-rank, gapped (a zero column block) and rectangular matrices, 1, 2
+ * and 3 threads; a dropped pivot in a panel's update (fault 3) or in the
+ * back substitution (fault 4) must differ. */
+static void recursive_vs_plain(tu_rng *g, size_t rows, size_t cols, size_t rank, size_t gap,
+                               size_t zero_block)
+{
+    uint64_t *in, *ref;
+    size_t *p, r = 0;
+    plain_case(g, rows, cols, rank, gap, zero_block, &in, &ref, &p, &r);
+    const toggle__gf2_cfg cfgs[] = {
+        {1, TOGGLE__GF2_RECURSIVE, 0, 0, NULL}, {2, TOGGLE__GF2_RECURSIVE, 0, 0, NULL},
+        {3, TOGGLE__GF2_RECURSIVE, 8, 0, NULL}, {1, TOGGLE__GF2_RECURSIVE, 5, 0, NULL},
+        {2, TOGGLE__GF2_RECURSIVE, 32, 0, NULL}, {1, TOGGLE__GF2_AUTO, 0, 0, NULL},
+    };
+    for (size_t c = 0; c < sizeof cfgs / sizeof *cfgs; c++)
+        ck_assert_msg(same_rref(&cfgs[c], in, ref, r, p, rows, cols),
+                      "%zu x %zu (rank %zu, gap %zu, zero block %zu): recursive panel %zu "
+                      "threads %u differs from plain", rows, cols, rank, gap, zero_block,
+                      cfgs[c].panel, cfgs[c].threads);
+    /* a wrong forward update, a wrong back substitution: caught when the
+     * matrix has a second panel holding pivots and rows to update, and
+     * enough (random, not zero) non-pivot columns for the error to show:
+     * on the pivot columns the reduced form is the identity whatever the
+     * updates did */
+    if (r > 64 * 8 && cols >= r + 128 && !zero_block) {
+        const toggle__gf2_cfg bad[] = {{1, TOGGLE__GF2_RECURSIVE, 8, 3, NULL},
+                                       {2, TOGGLE__GF2_RECURSIVE, 8, 4, NULL}};
+        for (size_t c = 0; c < 2; c++)
+            ck_assert_msg(!same_rref(&bad[c], in, ref, r, p, rows, cols),
+                          "fault %u not detected on %zu x %zu", bad[c].fault, rows, cols);
+    }
+    free(in);
+    free(ref);
+    free(p);
+}
+
+START_TEST(recursive_matches_plain_around_cutoffs)
+{
+    tu_rng g = tu_rng_for(337);
+    const size_t shapes[][5] = {
+        /* rows, cols, rank (0: dense), gap step (SIZE_MAX: none), zero column block at */
+        {1000, 8192, 0, SIZE_MAX, 0},     {1100, 8193, 0, SIZE_MAX, 0},
+        {4096, 4096, 0, SIZE_MAX, 0},     {4097, 4160, 0, SIZE_MAX, 0},
+        {4100, 8250, 0, SIZE_MAX, 0},     {8300, 4100, 0, SIZE_MAX, 0},
+        {4096, 4096, 2048, SIZE_MAX, 0},  {4096, 5000, 512, SIZE_MAX, 0},
+        {3000, 6000, 0, 2, 0},            {3000, 4200, 0, 8, 0},
+        {2500, 9000, 0, SIZE_MAX, 4096},  {4200, 4200, 0, SIZE_MAX, 1000},
+        {700, 9000, 0, SIZE_MAX, 0},      {9000, 700, 0, SIZE_MAX, 0},
+        {4096, 4097, 3, SIZE_MAX, 0},     {1, 9000, 0, SIZE_MAX, 0},
+    };
+    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
+        recursive_vs_plain(&g, shapes[s][0], shapes[s][1], shapes[s][2], shapes[s][3],
+                           shapes[s][4]);
+    /* AUTO's own cutoff: from 24 MiB of matrix and 2 tuned panels */
+    recursive_vs_plain(&g, 24576, 8192, 0, SIZE_MAX, 0);
 }
 END_TEST
 
@@ -799,6 +879,7 @@ int main(void)
     tcase_add_test(tc, rref_gapped_and_low_rank);
     tcase_add_test(tc, blocked_matches_plain_around_cutoffs);
     tcase_add_test(tc, mul_matches_naive_around_cutoffs);
+    tcase_add_test(tc, recursive_matches_plain_around_cutoffs);
     tcase_add_test(tc, transpose_matches_bits);
     tcase_add_test(tc, agrees_with_flint_random);
     tcase_add_test(tc, agrees_with_flint_larger);
