@@ -278,11 +278,16 @@ static void mul_rec(view C, view A, view B, uint64_t *tmp, const mul_ws *ws)
 
 static size_t cutoff_of(size_t cutoff) { return cutoff ? cutoff : MUL_CUTOFF; }
 
-/* Tile side in bits for a product with inner dimension k: square Strassen
- * tiles when it applies, else column strips over all rows. */
-static void tile_shape(size_t m, size_t k, size_t n, size_t cut, size_t *tr, size_t *tc)
+/* Tile side in bits for a product with inner dimension k on T threads:
+ * square Strassen tiles when it applies (side k, halved while there are
+ * fewer than 2 T tiles, down to MUL_TILE), else column strips over all
+ * rows. */
+static void tile_shape(size_t m, size_t k, size_t n, size_t cut, unsigned T, size_t *tr,
+                       size_t *tc)
 {
     size_t side = k < MUL_TILE ? MUL_TILE : (k + 63) / 64 * 64;
+    while (side > MUL_TILE && ((m + side - 1) / side) * ((n + side - 1) / side) < 2 * (size_t)T)
+        side = (side / 2 + 63) / 64 * 64;
     if (!strassen_splits(min_sz(m, side), k, min_sz(n, side), cut)) {
         *tr = m ? m : 1;
         *tc = 512; /* eight words: enough tiles to share among threads */
@@ -292,13 +297,9 @@ static void tile_shape(size_t m, size_t k, size_t n, size_t cut, size_t *tr, siz
     *tc = side;
 }
 
-uint64_t toggle__gf2_mul_bytes(size_t m, size_t k, size_t n, unsigned threads, size_t cutoff)
+static unsigned clamp_threads(unsigned threads)
 {
-    size_t cut = cutoff_of(cutoff), tr, tc;
-    tile_shape(m, k, n, cut, &tr, &tc);
-    unsigned T = threads < 1 ? 1 : threads > MUL_MAX_THREADS ? MUL_MAX_THREADS : threads;
-    uint64_t per = MUL_TAB_WORDS + strassen_words(min_sz(m, tr), k, min_sz(n, tc), cut) + 8;
-    return (uint64_t)T * per * 8 + 256;
+    return threads < 1 ? 1 : threads > MUL_MAX_THREADS ? MUL_MAX_THREADS : threads;
 }
 
 typedef struct mul_job {
@@ -306,6 +307,17 @@ typedef struct mul_job {
     size_t tr, tc, nrt, nct;
     mul_ws ws[MUL_MAX_THREADS];
 } mul_job;
+
+/* Per thread: the tables and the Strassen stack of the largest tile (the
+ * one of a single thread), so that this bounds every thread count up to
+ * `threads`. */
+uint64_t toggle__gf2_mul_bytes(size_t m, size_t k, size_t n, unsigned threads, size_t cutoff)
+{
+    size_t cut = cutoff_of(cutoff), tr, tc;
+    tile_shape(m, k, n, cut, 1, &tr, &tc);
+    uint64_t per = MUL_TAB_WORDS + strassen_words(min_sz(m, tr), k, min_sz(n, tc), cut) + 8;
+    return (uint64_t)clamp_threads(threads) * per * 8 + sizeof(mul_job) + 256;
+}
 
 static void mul_tiles(void *ctx, unsigned t, unsigned nt)
 {
@@ -331,12 +343,10 @@ int toggle__gf2_mul(toggle__gf2_view C, toggle__gf2_view A, toggle__gf2_view B, 
     j->C = C;
     j->A = A;
     j->B = B;
-    tile_shape(m, k, n, cut, &j->tr, &j->tc);
+    unsigned T = clamp_threads(toggle__pool_threads(pool));
+    tile_shape(m, k, n, cut, T, &j->tr, &j->tc);
     j->nrt = (m + j->tr - 1) / j->tr;
     j->nct = (n + j->tc - 1) / j->tc;
-    unsigned T = toggle__pool_threads(pool);
-    if (T > MUL_MAX_THREADS)
-        T = MUL_MAX_THREADS;
     if ((uint64_t)j->nrt * j->nct < T)
         T = (unsigned)(j->nrt * j->nct);
     uint64_t words = MUL_TAB_WORDS + strassen_words(min_sz(m, j->tr), k, min_sz(n, j->tc), cut);
