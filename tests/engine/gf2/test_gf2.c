@@ -388,6 +388,61 @@ START_TEST(recursive_matches_plain_around_cutoffs)
 }
 END_TEST
 
+/* The recursive form's workspace stays inside toggle__gf2_workspace_bytes
+ * (the memory budget is checked from it), printed per shape; and every
+ * allocation failing in turn gives TOGGLE_ENOMEM, then it works. */
+START_TEST(recursive_workspace_and_failures)
+{
+    tu_rng g = tu_rng_for(347);
+    const size_t shapes[][5] = {
+        /* rows, cols, rank (0: dense), panel words, threads */
+        {3000, 9000, 0, 0, 1}, {9000, 3000, 0, 8, 2}, {4096, 8192, 512, 0, 2},
+        {2000, 4000, 1000, 4, 3}, {24576, 8192, 0, 0, 1}, {300, 700, 0, 2, 1},
+    };
+    for (size_t c = 0; c < sizeof shapes / sizeof *shapes; c++) {
+        size_t rows = shapes[c][0], cols = shapes[c][1], W = (cols + 63) / 64, r = 0;
+        uint64_t *M = malloc((rows * W + 1) * sizeof *M);
+        size_t *p = calloc(rows + 1, sizeof *p);
+        random_matrix(&g, M, rows, cols, W, shapes[c][2], 0);
+        toggle__gf2_cfg cfg = {(unsigned)shapes[c][4], TOGGLE__GF2_RECURSIVE, shapes[c][3], 0,
+                               NULL};
+        toggle__alloc_count(true);
+        ck_assert_int_eq(toggle__gf2_rref_cfg(M, rows, cols, W, p, &r, &cfg), TOGGLE_OK);
+        int64_t peak = toggle__alloc_peak();
+        toggle__alloc_count(false);
+        uint64_t est = toggle__gf2_workspace_bytes(rows, cols, &cfg);
+        printf("# recursive %zu x %zu rank %zu panel %zu threads %u: workspace peak %lld, "
+               "bound %llu (%.2fx)\n", rows, cols, r, cfg.panel, cfg.threads, (long long)peak,
+               (unsigned long long)est, peak > 0 ? (double)est / (double)peak : 0.0);
+        ck_assert_msg(peak >= 0 && (uint64_t)peak <= est, "peak %lld over the bound %llu",
+                      (long long)peak, (unsigned long long)est);
+        free(M);
+        free(p);
+    }
+    size_t rows = 300, cols = 700, W = (cols + 63) / 64;
+    uint64_t *in = malloc((rows * W + 1) * sizeof *in), *M = malloc((rows * W + 1) * sizeof *M);
+    size_t *p = calloc(rows + 1, sizeof *p), r = 0;
+    random_matrix(&g, in, rows, cols, W, 0, 0);
+    toggle__gf2_cfg cfg = {2, TOGGLE__GF2_RECURSIVE, 2, 0, NULL};
+    for (uint64_t nth = 1;; nth++) {
+        memcpy(M, in, rows * W * sizeof *M);
+        toggle__alloc_fail_at(nth, false);
+        int rc = toggle__gf2_rref_cfg(M, rows, cols, W, p, &r, &cfg);
+        uint64_t calls = toggle__alloc_calls();
+        toggle__alloc_fail_at(0, false);
+        if (calls < nth) {
+            ck_assert_int_eq(rc, TOGGLE_OK);
+            break;
+        }
+        ck_assert_msg(rc == TOGGLE_ENOMEM, "allocation %llu failing gave %d",
+                      (unsigned long long)nth, rc);
+    }
+    free(in);
+    free(M);
+    free(p);
+}
+END_TEST
+
 /* ---- the product C += A * B ------------------------------------------ */
 
 /* C += A * B one bit at a time. */
@@ -880,6 +935,7 @@ int main(void)
     tcase_add_test(tc, blocked_matches_plain_around_cutoffs);
     tcase_add_test(tc, mul_matches_naive_around_cutoffs);
     tcase_add_test(tc, recursive_matches_plain_around_cutoffs);
+    tcase_add_test(tc, recursive_workspace_and_failures);
     tcase_add_test(tc, transpose_matches_bits);
     tcase_add_test(tc, agrees_with_flint_random);
     tcase_add_test(tc, agrees_with_flint_larger);
