@@ -102,13 +102,29 @@ static void fill_matrix(const spec *sp, size_t rows, size_t cols, uint64_t *a, u
                 c[l * NW + w] = rng_next(seed);
             c[l * NW + NW - 1] &= last;
         }
-        for (size_t i = 0; i < n; i++) {
-            uint64_t *row = a + i * NW;
-            for (size_t l = 0; l < R; l++)
-                if ((y[i * RW + l / 64] >> (l % 64)) & 1)
-                    for (size_t w = 0; w < NW; w++)
-                        row[w] ^= c[l * NW + w];
+        /* a ^= Y C eight rows of C at a time: a table of their 256 sums
+         * (the matrices of N = 32768 are built in seconds, not minutes) */
+        uint64_t *t = malloc(256 * NW * sizeof *t);
+        for (size_t l0 = 0; t && l0 < R; l0 += 8) {
+            unsigned kb = R - l0 < 8 ? (unsigned)(R - l0) : 8;
+            memset(t, 0, NW * sizeof *t);
+            for (unsigned v = 1; v < (1u << kb); v++) {
+                unsigned lo = (unsigned)__builtin_ctz(v);
+                const uint64_t *p = t + (v & (v - 1)) * NW, *cr = c + (l0 + lo) * NW;
+                for (size_t w = 0; w < NW; w++)
+                    t[v * NW + w] = p[w] ^ cr[w];
+            }
+            for (size_t i = 0; i < n; i++) {
+                unsigned v = (unsigned)(y[i * RW + l0 / 64] >> (l0 % 64)) & ((1u << kb) - 1);
+                if (!v)
+                    continue;
+                uint64_t *row = a + i * NW;
+                const uint64_t *tv = t + v * NW;
+                for (size_t w = 0; w < NW; w++)
+                    row[w] ^= tv[w];
+            }
         }
+        free(t);
     }
     free(y);
     free(c);
@@ -326,6 +342,14 @@ static const spec big_specs[] = {
     {16384, DENSE, TOGGLE_ENGINE_GF2, 0, 0, 1}, {16384, DENSE, TOGGLE_ENGINE_GF2, 0, 0, 2},
     {32768, DENSE, TOGGLE_ENGINE_GF2, 0, 0, 0},
     {16384, LOWRANK, -1, 8, 0, 0}, {16384, LOWRANK, TOGGLE_ENGINE_GF2, 8, 0, 0},
+    /* 21: the recursive form's sizes (issue 15): rank N/2 and rectangles */
+    {16384, LOWRANK, -1, 2, 0, 0}, {16384, LOWRANK, TOGGLE_ENGINE_GF2, 2, 0, 0},
+    {32768, LOWRANK, -1, 2, 0, 0}, {32768, LOWRANK, TOGGLE_ENGINE_GF2, 2, 0, 0},
+    {16384, DENSE, -1, 0, 8192, 0}, {16384, DENSE, TOGGLE_ENGINE_GF2, 0, 8192, 0},
+    {8192, DENSE, -1, 0, 16384, 0}, {8192, DENSE, TOGGLE_ENGINE_GF2, 0, 16384, 0},
+    {32768, DENSE, -1, 0, 16384, 0}, {32768, DENSE, TOGGLE_ENGINE_GF2, 0, 16384, 0},
+    {16384, DENSE, -1, 0, 32768, 0}, {16384, DENSE, TOGGLE_ENGINE_GF2, 0, 32768, 0},
+    {32768, LOWRANK, -1, 8, 0, 0}, {32768, LOWRANK, TOGGLE_ENGINE_GF2, 8, 0, 0},
 };
 
 /* toggle_system_new_packed alone on the data of a spec: the cost of building. */
@@ -448,6 +472,13 @@ static const bench_workload gf2_big_workloads[] = {
     BIG("gf2/rect2NxN/4096", 8, 3),
     BIG("gf2/rectNx2N/4096", 10, 3),
     BIG("gf2/lowrank/16384", 19, 1),
+    BIG("gf2/rankhalf/16384", 21, 1),
+    BIG("gf2/rankhalf/32768", 23, 1),
+    BIG("gf2/rect2NxN/8192", 25, 1),
+    BIG("gf2/rectNx2N/8192", 27, 1),
+    BIG("gf2/rect2NxN/16384", 29, 1),
+    BIG("gf2/rectNx2N/16384", 31, 1),
+    BIG("gf2/lowrank/32768", 33, 1),
     {"gf2/threads/capacity/spin-t1", "gf2/threads/capacity", "xor-t1", NULL, 0, 3, cap_setup,
      cap_run, cap_teardown, &cap_threads[0]},
     {"gf2/threads/capacity/spin-t2", "gf2/threads/capacity", "xor-t2", "xor-t1", 0, 3, cap_setup,

@@ -20,15 +20,20 @@ int toggle__gf2_rref(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
                      size_t *rank);
 
 /* How toggle__gf2_rref_cfg works (NULL = {1 thread, AUTO}). */
-enum { TOGGLE__GF2_AUTO = 0, TOGGLE__GF2_PLAIN = 1, TOGGLE__GF2_BLOCKED = 2 };
+enum { TOGGLE__GF2_AUTO = 0, TOGGLE__GF2_PLAIN = 1, TOGGLE__GF2_BLOCKED = 2,
+       TOGGLE__GF2_RECURSIVE = 3 };
 typedef struct toggle__gf2_cfg {
     unsigned threads; /* threads for the row passes (0 or 1: the caller only); a pool is
                        * created for the call and joined before it returns */
-    int mode;         /* AUTO: blocked from the tuned cutoff up, else plain; PLAIN: Four-Russians
-                       * blocks only; BLOCKED: panels of `panel` words at every size */
-    size_t panel;     /* BLOCKED: panel width in words, 1 .. 16 */
+    int mode;         /* AUTO: recursive from the tuned cutoff up, else plain; PLAIN:
+                       * Four-Russians blocks only; BLOCKED: panels of `panel` words at every
+                       * size; RECURSIVE: panels of `panel` words (0: tuned) updated by
+                       * products (toggle__gf2_mul), their own elimination recursing on half
+                       * panels, at every size */
+    size_t panel;     /* BLOCKED: panel width in words, 1 .. 16; RECURSIVE: any, 0 = tuned */
     unsigned fault;   /* tests only: 1 drops each panel's last pivot row from its update,
-                       * 2 ends each panel's pivot search one column early */
+                       * 2 ends each panel's pivot search one column early (BLOCKED);
+                       * 3 drops each panel's last pivot from the rows' update (RECURSIVE) */
     const struct toggle__progress_state *progress; /* reported once per pivot block of the
                                                     * plain elimination; NULL: none */
 } toggle__gf2_cfg;
@@ -40,5 +45,26 @@ int toggle__gf2_rref_cfg(uint64_t *M, size_t rows, size_t cols, size_t stride, s
 /* Upper bound on the workspace toggle__gf2_rref_cfg allocates for this shape
  * and configuration (cfg may be NULL). */
 uint64_t toggle__gf2_workspace_bytes(size_t rows, size_t cols, const toggle__gf2_cfg *cfg);
+
+/* A packed bit matrix view: row i is the words at p + i * stride, column j
+ * bit j % 64 of word j / 64 (views start on a word). */
+typedef struct toggle__gf2_view {
+    uint64_t *p;
+    size_t rows, cols, stride;
+} toggle__gf2_view;
+
+/* C += A * B over GF(2) (gf2_mul.c): A is rows x cols of A (bits past
+ * A.cols are ignored), B is A.cols x B.cols, C is A.rows x B.cols; the
+ * first words_for(B.cols) words of each row of C are written, so B's
+ * padding bits must be zero. C must not overlap A or B. Strassen-Winograd
+ * once all three dimensions reach 2 * cutoff bits (0: the tuned cutoff,
+ * SIZE_MAX: Four Russians only); output tiles are dealt to the pool's
+ * threads (NULL: the caller alone). fault (tests only): 1 drops one
+ * Winograd product. Workspace at most toggle__gf2_mul_bytes. Returns
+ * TOGGLE_OK or TOGGLE_ENOMEM (C unchanged). */
+struct toggle__pool;
+int toggle__gf2_mul(toggle__gf2_view C, toggle__gf2_view A, toggle__gf2_view B, size_t cutoff,
+                    unsigned fault, struct toggle__pool *pool);
+uint64_t toggle__gf2_mul_bytes(size_t m, size_t k, size_t n, unsigned threads, size_t cutoff);
 
 #endif

@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "gf2.h"
+#include "gf2_kern.h"
 #include "core.h"
 
 #define GF2_MAXK 8   /* bits per table */
-#define GF2_MAXT 8   /* tables per pass */
 /* A block looks for pivots in a window of at most GF2_SPANW words of
  * columns, so it keeps gathering pivots past columns without one (a matrix
  * whose dependent columns sit between its pivot columns still gets up to
@@ -27,11 +27,6 @@
  * on this machine at N <= 16384, so AUTO keeps the plain form. */
 #define GF2_BLOCK_MIN_ROWS SIZE_MAX
 
-#if defined(__GNUC__)
-#define GF2_INLINE static inline __attribute__((always_inline))
-#else
-#define GF2_INLINE static inline
-#endif
 
 typedef struct plan {
     unsigned k, nt;  /* bits per table, tables per pass */
@@ -125,26 +120,6 @@ typedef struct pass_args {
     const uint8_t *idx;                    /* rows * GF2_MAXT table indices */
 } pass_args;
 
-/* dst ^= t[0] ^ ... ^ t[NT-1] over n words; NT is a constant after inlining,
- * so the compiler emits one fused vector loop per table count. */
-GF2_INLINE void xor_fused(uint64_t *restrict dst, const uint64_t *const *t, unsigned NT,
-                          size_t n)
-{
-    const uint64_t *restrict t0 = t[0], *restrict t1 = t[1], *restrict t2 = t[2],
-                   *restrict t3 = t[3], *restrict t4 = t[4], *restrict t5 = t[5],
-                   *restrict t6 = t[6], *restrict t7 = t[7];
-    switch (NT) {
-    case 8: for (size_t w = 0; w < n; w++) dst[w] ^= t0[w] ^ t1[w] ^ t2[w] ^ t3[w] ^ t4[w] ^ t5[w] ^ t6[w] ^ t7[w]; break;
-    case 7: for (size_t w = 0; w < n; w++) dst[w] ^= t0[w] ^ t1[w] ^ t2[w] ^ t3[w] ^ t4[w] ^ t5[w] ^ t6[w]; break;
-    case 6: for (size_t w = 0; w < n; w++) dst[w] ^= t0[w] ^ t1[w] ^ t2[w] ^ t3[w] ^ t4[w] ^ t5[w]; break;
-    case 5: for (size_t w = 0; w < n; w++) dst[w] ^= t0[w] ^ t1[w] ^ t2[w] ^ t3[w] ^ t4[w]; break;
-    case 4: for (size_t w = 0; w < n; w++) dst[w] ^= t0[w] ^ t1[w] ^ t2[w] ^ t3[w]; break;
-    case 3: for (size_t w = 0; w < n; w++) dst[w] ^= t0[w] ^ t1[w] ^ t2[w]; break;
-    case 2: for (size_t w = 0; w < n; w++) dst[w] ^= t0[w] ^ t1[w]; break;
-    default: for (size_t w = 0; w < n; w++) dst[w] ^= t0[w]; break;
-    }
-}
-
 GF2_INLINE void build_tables(const pass_args *a, size_t ws, size_t n)
 {
     for (unsigned t = 0; t < a->nt; t++) {
@@ -204,30 +179,6 @@ GF2_INLINE void pass_body(const pass_args *a)
         }
     }
 }
-
-/* Each hot body NAME_body is compiled once per vector unit by
- * GF2_CLONES(NAME): NAME_generic, and on x86 NAME_avx2 and NAME_avx512
- * (its GF2_INLINE helpers inline into each). GF2_PICK(NAME) chooses, per
- * call (no global state), the widest vector unit the CPU has. */
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-#define GF2_CLONES(name, args_t)                                                     \
-    static void name##_generic(const args_t *a) { name##_body(a); }                  \
-    __attribute__((target("avx2"))) static void name##_avx2(const args_t *a)         \
-    {                                                                                \
-        name##_body(a);                                                              \
-    }                                                                                \
-    __attribute__((target("avx512f"))) static void name##_avx512(const args_t *a)    \
-    {                                                                                \
-        name##_body(a);                                                              \
-    }
-#define GF2_PICK(name)                                                               \
-    (__builtin_cpu_supports("avx512f") ? name##_avx512                                \
-     : __builtin_cpu_supports("avx2")  ? name##_avx2                                  \
-                                       : name##_generic)
-#else
-#define GF2_CLONES(name, args_t) static void name##_generic(const args_t *a) { name##_body(a); }
-#define GF2_PICK(name) name##_generic
-#endif
 
 typedef void (*pass_fn)(const pass_args *);
 GF2_CLONES(pass, pass_args)
@@ -787,38 +738,402 @@ static int rref_blocked(uint64_t *M, size_t rows, size_t cols, size_t stride, si
     return rc;
 }
 
+/* ---- the recursive elimination: wide panels, updates by products -------- */
+
+/* Panels of PROD_PANEL words (tuned, docs/gf2.md), used by AUTO from
+ * PROD_MIN_WORDS words of matrix (24 MiB: below, the plain form is
+ * faster on this machine; above, its passes over the whole matrix fall out
+ * of cache) and 2 panels of columns; a panel's own elimination recurses
+ * with half its width down to PROD_MIN_PANEL words, then Four Russians. */
+#define PROD_PANEL 64
+#define PROD_MIN_PANEL 16
+#define PROD_MIN_WORDS ((uint64_t)3 << 20)
+
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#include <immintrin.h>
+__attribute__((target("bmi2"))) static uint64_t pext_bmi2(uint64_t x, uint64_t m)
+{
+    return _pext_u64(x, m);
+}
+#define GF2_HAVE_BMI2() __builtin_cpu_supports("bmi2")
+#else
+static uint64_t pext_bmi2(uint64_t x, uint64_t m) { (void)x; (void)m; return 0; }
+#define GF2_HAVE_BMI2() 0
+#endif
+
+static uint64_t pext_soft(uint64_t x, uint64_t m)
+{
+    uint64_t out = 0;
+    for (unsigned o = 0; m; o++, m &= m - 1)
+        out |= ((x >> __builtin_ctzll(m)) & 1) << o;
+    return out;
+}
+
+typedef struct gather_job {
+    const uint64_t *M;
+    size_t stride, lo1, hi1, lo2, hi2; /* rows [lo1, hi1) and [lo2, hi2) */
+    size_t pw0, nw;                    /* the panel's words */
+    const uint64_t *mask;              /* its pivot columns, per word */
+    uint64_t *Y;                       /* row i's bits on them at Y + i * yw */
+    size_t yw;
+    int bmi2;
+} gather_job;
+
+/* Y[i] = row i's bits on the panel's pivot columns, in order: the
+ * coefficients of the panel's pivot rows in row i's update. */
+static void gather_rows(void *ctx, unsigned t, unsigned nt)
+{
+    gather_job *j = ctx;
+    for (int part = 0; part < 2; part++) {
+        size_t a = part ? j->lo2 : j->lo1, b = part ? j->hi2 : j->hi1, lo, hi;
+        split(b - a, t, nt, 64, &lo, &hi);
+        for (size_t i = a + lo; i < a + hi; i++) {
+            const uint64_t *row = j->M + i * j->stride + j->pw0;
+            uint64_t *y = j->Y + i * j->yw;
+            memset(y, 0, j->yw * sizeof *y);
+            size_t o = 0;
+            for (size_t w = 0; w < j->nw; w++) {
+                uint64_t m = j->mask[w];
+                if (!m)
+                    continue;
+                uint64_t x = m == ~(uint64_t)0 ? row[w]
+                           : j->bmi2           ? pext_bmi2(row[w], m)
+                                               : pext_soft(row[w], m);
+                unsigned cnt = (unsigned)__builtin_popcountll(m), sh = (unsigned)(o & 63);
+                y[o >> 6] |= x << sh;
+                if (sh && sh + cnt > 64)
+                    y[(o >> 6) + 1] |= x >> (64 - sh);
+                o += cnt;
+            }
+        }
+    }
+}
+
+static size_t prod_panel(size_t W, size_t pbw) { return pbw < W ? pbw : W; }
+
+/* Narrowest panel a panel's elimination recurses to: PROD_MIN_PANEL, or
+ * one word when the caller asked for narrow panels (tests: the whole
+ * recursion on small matrices). */
+static size_t prod_min(size_t pbw) { return pbw < 2 * PROD_MIN_PANEL ? 1 : PROD_MIN_PANEL; }
+
+/* Words of the back substitution's compact non-pivot part: at most r rows
+ * of cols - r bits for the worst rank r <= min(rows, cols). */
+static uint64_t back_words(size_t rows, size_t cols)
+{
+    size_t r = rows < cols / 2 ? rows : cols / 2;
+    return (uint64_t)r * words_for(cols - r) + (rows < cols ? rows : cols) + 1;
+}
+
+/* Workspace of rref_prod with panels of pbw words (threads T); back: with
+ * the back substitution. */
+static uint64_t prod_bytes(size_t rows, size_t cols, size_t pbw, size_t minp, unsigned threads,
+                           int back)
+{
+    size_t W = words_for(cols), nw = prod_panel(W, pbw), pr = nw * 64; /* pivots per panel */
+    size_t panels = (W + nw - 1) / nw;
+    uint64_t own = (uint64_t)rows * nw * 8 + (uint64_t)rows * 3 * sizeof(size_t) +
+                   (uint64_t)pr * sizeof(size_t) + (uint64_t)pr * (2 * nw) * 8 +
+                   (uint64_t)pr * W * 8 + (uint64_t)W * 8 + (uint64_t)panels * 2 * sizeof(size_t) +
+                   256;
+    uint64_t inner = nw >= 2 * minp ? prod_bytes(rows, nw * 64, nw / 2, minp, threads, 0)
+                                    : plain_bytes(rows, nw, threads);
+    uint64_t z = plain_bytes(pr, 2 * nw, threads);
+    uint64_t m1 = toggle__gf2_mul_bytes(pr, pr, cols, threads, 0);
+    uint64_t m2 = toggle__gf2_mul_bytes(rows, pr, cols, threads, 0);
+    uint64_t big = inner > z ? inner : z;
+    big = big > m1 ? big : m1;
+    big = big > m2 ? big : m2;
+    return own + big + (back ? back_words(rows, cols) * 8 : 0);
+}
+
+typedef struct prod_ws {
+    uint64_t *P, *Z, *F, *mask, *X;
+    size_t *perm, *who, *where, *ppc, *prow;
+} prod_ws;
+
+/* One toggle__free per block (not TOGGLE__FREE_ALL, whose frees the
+ * allocator's byte count does not see: lib/core/alloc.c), so that the
+ * workspace test measures this form's real peak. */
+static void prod_free(prod_ws *w)
+{
+    void *blocks[] = {w->P, w->Z, w->F, w->mask, w->X, w->perm, w->who, w->where, w->ppc, w->prow};
+    for (size_t i = 0; i < sizeof blocks / sizeof *blocks; i++)
+        toggle__free(blocks[i]);
+}
+
+static uint64_t pdep_soft(uint64_t x, uint64_t m)
+{
+    uint64_t out = 0;
+    for (; m; m &= m - 1, x >>= 1)
+        out |= (x & 1) << __builtin_ctzll(m);
+    return out;
+}
+
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+__attribute__((target("bmi2"))) static uint64_t pdep_bmi2(uint64_t x, uint64_t m)
+{
+    return _pdep_u64(x, m);
+}
+#else
+static uint64_t pdep_bmi2(uint64_t x, uint64_t m) { return pdep_soft(x, m); }
+#endif
+
+/* The reduced form from the echelon form rref_prod's forward phase leaves:
+ * rows 0 .. rank - 1 are reduced on their own panel's pivot columns and
+ * zero left of them; panel q holds rows prow[2q] .. + prow[2q + 1]. With
+ * X = the rows' non-pivot columns (compact), X_p += U_pq X_q for the
+ * panels q from the last down and every earlier row p (U_pq: the rows' bits
+ * on panel q's pivot columns, a product per panel), then each row is
+ * rewritten as its pivot bit plus X deposited on the non-pivot columns. */
+static int prod_back(uint64_t *M, size_t cols, size_t stride, const size_t *pivots, size_t rank,
+                     prod_ws *w, size_t np, size_t nw0, unsigned fault, toggle__pool *pool,
+                     int bmi2)
+{
+    size_t W = words_for(cols), f = cols - rank, xw = words_for(f);
+    if (rank == 0)
+        return TOGGLE_OK;
+    uint64_t *npm = w->F; /* W words: the non-pivot columns (F is free now) */
+    for (size_t q = 0; q < W; q++)
+        npm[q] = q + 1 < W || cols % 64 == 0 ? ~(uint64_t)0 : ((uint64_t)1 << (cols % 64)) - 1;
+    for (size_t l = 0; l < rank; l++)
+        npm[pivots[l] / 64] &= ~((uint64_t)1 << (pivots[l] % 64));
+    if (f > 0) {
+        if (!(w->X = toggle__malloc_array(rank, xw * sizeof(uint64_t))))
+            return toggle__error(TOGGLE_ENOMEM, "out of memory for GF(2) back substitution");
+        gather_job gx = {.M = M, .stride = stride, .lo1 = 0, .hi1 = rank, .lo2 = 0, .hi2 = 0,
+                         .pw0 = 0, .nw = W, .mask = npm, .Y = w->X, .yw = xw, .bmi2 = bmi2};
+        toggle__pool_run(rank * W >= ((size_t)1 << 14) ? pool : NULL, gather_rows, &gx);
+        for (size_t q = np; q-- > 1;) {
+            size_t r0 = w->prow[2 * q], r1 = w->prow[2 * q + 1], pw0 = q * nw0;
+            size_t nw = W - pw0 < nw0 ? W - pw0 : nw0, gw = words_for(r1);
+            if (r1 == 0 || r0 == 0)
+                continue;
+            memset(w->mask, 0, nw * sizeof *w->mask);
+            for (size_t l = 0; l < r1 - (fault == 4); l++)
+                w->mask[(pivots[r0 + l] / 64) - pw0] |= (uint64_t)1 << (pivots[r0 + l] % 64);
+            gather_job gu = {.M = M, .stride = stride, .lo1 = 0, .hi1 = r0, .lo2 = 0, .hi2 = 0,
+                             .pw0 = pw0, .nw = nw, .mask = w->mask, .Y = w->P, .yw = gw,
+                             .bmi2 = bmi2};
+            toggle__pool_run(r0 * gw >= ((size_t)1 << 14) ? pool : NULL, gather_rows, &gu);
+            toggle__gf2_view C = {w->X, r0, f, xw}, A = {w->P, r0, r1, gw},
+                             B = {w->X + r0 * xw, r1, f, xw};
+            int rc = toggle__gf2_mul(C, A, B, 0, 0, pool);
+            if (rc)
+                return rc;
+        }
+    }
+    for (size_t i = 0; i < rank; i++) {
+        uint64_t *row = M + i * stride;
+        const uint64_t *x = f ? w->X + i * xw : NULL;
+        size_t o = 0;
+        for (size_t q = 0; q < W; q++) {
+            uint64_t m = npm[q], v = 0;
+            if (m) {
+                unsigned cnt = (unsigned)__builtin_popcountll(m), sh = (unsigned)(o & 63);
+                uint64_t bits = x[o >> 6] >> sh;
+                if (sh && sh + cnt > 64)
+                    bits |= x[(o >> 6) + 1] << (64 - sh);
+                v = m == ~(uint64_t)0 ? bits : bmi2 ? pdep_bmi2(bits, m) : pdep_soft(bits, m);
+                o += cnt;
+            }
+            row[q] = v;
+        }
+        row[pivots[i] / 64] |= (uint64_t)1 << (pivots[i] % 64);
+    }
+    return TOGGLE_OK;
+}
+
+/* Gauss-Jordan by panels of pbw words whose updates are products
+ * (docs/gf2.md, "Recursive elimination"). Forward, for each panel: (1) the
+ * pivot columns and r1 independent rows S are found on a copy of the lower
+ * rows' panel (this routine again with half panels, forward only, or Four
+ * Russians); (2) S moves to rows r0 .. r0 + r1 - 1; (3) G = the inverse of
+ * S on the pivot columns, from the RREF of [S's panel | I]; (4) S's right
+ * part becomes G * S's right part (a product), so S is reduced on its panel;
+ * (5) every lower row x gets x += x[pivots] * S right of the panel (a
+ * product) and zero on it. Then (back) the reduced form by prod_back.
+ * perm (may be NULL) mirrors the row swaps. Same RREF as plain. */
+static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_t *pivots,
+                     size_t *rank, size_t *perm, size_t pbw, size_t minp, unsigned fault,
+                     toggle__pool *pool, const toggle__progress_state *pr, int back)
+{
+    size_t W = words_for(cols), nw0 = prod_panel(W, pbw), np = nw0 * 64;
+    size_t panels = (W + nw0 - 1) / nw0;
+    *rank = 0;
+    prod_ws w = {0};
+    size_t zw = 2 * nw0;
+    int rc = TOGGLE_OK;
+    if (!(w.P = toggle__malloc_array(rows, nw0 * sizeof(uint64_t))) ||
+        !(w.perm = toggle__malloc_array(rows, sizeof(size_t))) ||
+        !(w.who = toggle__malloc_array(rows, sizeof(size_t))) ||
+        !(w.where = toggle__malloc_array(rows, sizeof(size_t))) ||
+        !(w.ppc = toggle__malloc_array(np, sizeof(size_t))) ||
+        !(w.Z = toggle__malloc_array(np, zw * sizeof(uint64_t))) ||
+        !(w.F = toggle__malloc_array(np, W * sizeof(uint64_t))) ||
+        !(w.mask = toggle__malloc_array(nw0, sizeof(uint64_t))) ||
+        !(w.prow = toggle__calloc(2 * panels, sizeof(size_t)))) {
+        prod_free(&w);
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for GF(2) recursive elimination");
+    }
+    int bmi2 = GF2_HAVE_BMI2();
+    size_t r0 = 0;
+    for (size_t q = 0, pw0 = 0; pw0 < W && r0 < rows && !rc; q++, pw0 += nw0) {
+        if (pr && (rc = toggle__progress(pr, pw0 * 64, cols)))
+            break;
+        size_t nw = W - pw0 < nw0 ? W - pw0 : nw0, pcols = cols - pw0 * 64;
+        if (pcols > nw * 64)
+            pcols = nw * 64;
+        w.prow[2 * q] = r0;
+        /* (1) pivots of the lower rows' panel, on a copy */
+        size_t low = rows - r0, r1 = 0;
+        for (size_t i = 0; i < low; i++) {
+            memcpy(w.P + i * nw0, M + (r0 + i) * stride + pw0, nw * sizeof(uint64_t));
+            w.perm[i] = w.who[i] = w.where[i] = i;
+        }
+        if (nw >= 2 * minp)
+            rc = rref_prod(w.P, low, pcols, nw0, w.ppc, &r1, w.perm, nw / 2, minp, 0, pool,
+                           NULL, 0);
+        else
+            rc = rref_plain(w.P, low, pcols, nw0, w.ppc, &r1, w.perm, pool, NULL);
+        if (rc || r1 == 0)
+            continue;
+        /* (2) the rows S came from, to rows r0 .. r0 + r1 - 1 */
+        for (size_t l = 0; l < r1; l++) {
+            size_t o = w.perm[l], at = w.where[o];
+            if (at != l) {
+                swap_rows(M + (r0 + l) * stride + pw0, M + (r0 + at) * stride + pw0, W - pw0);
+                if (perm) {
+                    size_t t = perm[r0 + l];
+                    perm[r0 + l] = perm[r0 + at];
+                    perm[r0 + at] = t;
+                }
+                size_t o2 = w.who[l];
+                w.who[l] = o;
+                w.where[o] = l;
+                w.who[at] = o2;
+                w.where[o2] = at;
+            }
+        }
+        /* (3) [S's panel | I] -> [E | G], E the RREF of S's panel */
+        size_t gw = words_for(r1), rr = 0;
+        uint64_t *S = M + r0 * stride;
+        for (size_t l = 0; l < r1; l++) {
+            uint64_t *z = w.Z + l * zw;
+            memcpy(z, S + l * stride + pw0, nw * sizeof *z);
+            memset(z + nw, 0, gw * sizeof *z);
+            z[nw + l / 64] |= (uint64_t)1 << (l % 64);
+        }
+        size_t *pv = pivots + r0;
+        if ((rc = rref_plain(w.Z, r1, nw * 64 + r1, zw, pv, &rr, NULL, pool, NULL)))
+            break;
+        if (rr != r1 || pv[r1 - 1] != w.ppc[r1 - 1]) {
+            rc = toggle__error(TOGGLE_EINTERNAL, "GF(2) panel rank %zu, reduced rank %zu", r1, rr);
+            break;
+        }
+        /* (4) S's right part: G times it */
+        size_t rw = W - pw0 - nw, rcols = rw ? cols - (pw0 + nw) * 64 : 0;
+        if (rw) {
+            toggle__gf2_view F = {w.F, r1, rcols, rw}, G = {w.Z + nw, r1, r1, zw},
+                             B = {S + pw0 + nw, r1, rcols, stride};
+            memset(w.F, 0, r1 * rw * sizeof *w.F);
+            if ((rc = toggle__gf2_mul(F, G, B, 0, 0, pool)))
+                break;
+        }
+        for (size_t l = 0; l < r1; l++) {
+            memcpy(S + l * stride + pw0, w.Z + l * zw, nw * sizeof *S);
+            if (rw)
+                memcpy(S + l * stride + pw0 + nw, w.F + l * rw, rw * sizeof *S);
+            pv[l] += pw0 * 64;
+        }
+        w.prow[2 * q + 1] = r1;
+        /* (5) the lower rows: x += x[pivots] * S right of the panel; zero on it */
+        size_t lo = r0 + r1;
+        if (rw && lo < rows) {
+            memset(w.mask, 0, nw * sizeof *w.mask);
+            for (size_t l = 0; l < r1 - (fault == 3); l++)
+                w.mask[w.ppc[l] / 64] |= (uint64_t)1 << (w.ppc[l] % 64);
+            gather_job gj = {.M = M, .stride = stride, .lo1 = lo, .hi1 = rows, .lo2 = 0,
+                             .hi2 = 0, .pw0 = pw0, .nw = nw, .mask = w.mask, .Y = w.P,
+                             .yw = gw, .bmi2 = bmi2};
+            toggle__pool_run((rows - lo) * gw >= ((size_t)1 << 14) ? pool : NULL, gather_rows,
+                             &gj);
+            toggle__gf2_view B = {S + pw0 + nw, r1, rcols, stride};
+            toggle__gf2_view C = {M + lo * stride + pw0 + nw, rows - lo, rcols, stride},
+                             Y = {w.P + lo * gw, rows - lo, r1, gw};
+            if ((rc = toggle__gf2_mul(C, Y, B, 0, 0, pool)))
+                break;
+        }
+        for (size_t i = lo; i < rows; i++)
+            memset(M + i * stride + pw0, 0, nw * sizeof *M);
+        r0 += r1;
+    }
+    *rank = r0;
+    if (!rc && back)
+        rc = prod_back(M, cols, stride, pivots, r0, &w, panels, nw0, fault, pool, bmi2);
+    prod_free(&w);
+    return rc;
+}
+
 /* ---- entry points ------------------------------------------------------- */
 
-/* Panel words for this shape and configuration; 0 = plain. */
-static size_t panel_words(size_t rows, size_t W, const toggle__gf2_cfg *cfg)
+/* The form used for this shape and configuration (PLAIN, BLOCKED or
+ * RECURSIVE) and its panel width in words. */
+static int choose_mode(size_t rows, size_t W, const toggle__gf2_cfg *cfg, size_t *pw)
 {
-    if (!cfg || cfg->mode == TOGGLE__GF2_AUTO)
-        return rows >= GF2_BLOCK_MIN_ROWS && W >= 2 * GF2_PANEL_WORDS ? GF2_PANEL_WORDS : 0;
-    if (cfg->mode == TOGGLE__GF2_PLAIN)
-        return 0;
-    return cfg->panel < 1 ? 1 : cfg->panel > GF2_MAX_PANEL ? GF2_MAX_PANEL : cfg->panel;
+    int mode = cfg ? cfg->mode : TOGGLE__GF2_AUTO;
+    size_t panel = cfg ? cfg->panel : 0;
+    *pw = 0;
+    if (mode == TOGGLE__GF2_AUTO) {
+        if ((uint64_t)rows * W >= PROD_MIN_WORDS && W >= 2 * PROD_PANEL) {
+            *pw = PROD_PANEL;
+            return TOGGLE__GF2_RECURSIVE;
+        }
+        if (rows >= GF2_BLOCK_MIN_ROWS && W >= 2 * GF2_PANEL_WORDS) {
+            *pw = GF2_PANEL_WORDS;
+            return TOGGLE__GF2_BLOCKED;
+        }
+        return TOGGLE__GF2_PLAIN;
+    }
+    if (mode == TOGGLE__GF2_RECURSIVE) {
+        *pw = panel < 1 ? PROD_PANEL : panel;
+        return mode;
+    }
+    if (mode == TOGGLE__GF2_BLOCKED) {
+        *pw = panel < 1 ? 1 : panel > GF2_MAX_PANEL ? GF2_MAX_PANEL : panel;
+        return mode;
+    }
+    return TOGGLE__GF2_PLAIN;
 }
 
 uint64_t toggle__gf2_workspace_bytes(size_t rows, size_t cols, const toggle__gf2_cfg *cfg)
 {
-    size_t W = words_for(cols), pw = panel_words(rows, W, cfg);
+    size_t W = words_for(cols), pw;
+    int mode = choose_mode(rows, W, cfg, &pw);
     unsigned threads = cfg ? cfg->threads : 1;
     uint64_t pool = threads > 1 ? (uint64_t)threads * 256 + 1024 : 0;
-    return pool + (pw ? blocked_bytes(rows, W, pw, threads) : plain_bytes(rows, W, threads));
+    return pool + (mode == TOGGLE__GF2_RECURSIVE ? prod_bytes(rows, cols, pw, prod_min(pw), threads, 1)
+                   : mode == TOGGLE__GF2_BLOCKED ? blocked_bytes(rows, W, pw, threads)
+                                                 : plain_bytes(rows, W, threads));
 }
 
 int toggle__gf2_rref_cfg(uint64_t *M, size_t rows, size_t cols, size_t stride, size_t *pivots,
                          size_t *rank, const toggle__gf2_cfg *cfg)
 {
-    size_t W = words_for(cols), pw = panel_words(rows, W, cfg);
+    size_t W = words_for(cols), pw;
+    int mode = choose_mode(rows, W, cfg, &pw);
+    unsigned fault = cfg ? cfg->fault : 0;
+    const toggle__progress_state *pr = cfg ? cfg->progress : NULL;
     *rank = 0;
     if (rows == 0 || cols == 0)
         return TOGGLE_OK;
     unsigned want = useful_threads(rows, W, cfg ? cfg->threads : 1);
     toggle__pool *pool = toggle__pool_new(want); /* NULL: the caller alone */
-    int rc = pw ? rref_blocked(M, rows, cols, stride, pivots, rank, pw, cfg ? cfg->fault : 0, pool)
-                : rref_plain(M, rows, cols, stride, pivots, rank, NULL, pool,
-                             cfg ? cfg->progress : NULL);
+    int rc = mode == TOGGLE__GF2_RECURSIVE
+                 ? rref_prod(M, rows, cols, stride, pivots, rank, NULL, pw, prod_min(pw), fault,
+                             pool, pr, 1)
+             : mode == TOGGLE__GF2_BLOCKED
+                 ? rref_blocked(M, rows, cols, stride, pivots, rank, pw, fault, pool)
+                 : rref_plain(M, rows, cols, stride, pivots, rank, NULL, pool, pr);
     toggle__pool_free(pool);
     return rc;
 }

@@ -163,13 +163,15 @@ static void run_embedded(tu_rng *g, const uint64_t *in, const uint64_t *want, si
 }
 
 /* Every way toggle__gf2_rref_cfg can work (plain, blocked with panels of
- * 1, 2, 3 and 8 words, AUTO), each with 1, 2, 3 or 8 threads: each must give
+ * 1, 2, 3 and 8 words, AUTO, recursive with panels of 1 to 4 words), each with 1, 2, 3 or 8 threads: each must give
  * exactly the naive RREF. */
 static const toggle__gf2_cfg all_cfgs[] = {
     {1, TOGGLE__GF2_PLAIN, 0, 0, NULL},   {2, TOGGLE__GF2_PLAIN, 0, 0, NULL},   {3, TOGGLE__GF2_PLAIN, 0, 0, NULL},
     {8, TOGGLE__GF2_PLAIN, 0, 0, NULL},   {1, TOGGLE__GF2_BLOCKED, 1, 0, NULL}, {2, TOGGLE__GF2_BLOCKED, 2, 0, NULL},
     {3, TOGGLE__GF2_BLOCKED, 3, 0, NULL}, {8, TOGGLE__GF2_BLOCKED, 8, 0, NULL}, {1, TOGGLE__GF2_BLOCKED, 8, 0, NULL},
-    {8, TOGGLE__GF2_AUTO, 0, 0, NULL},
+    {8, TOGGLE__GF2_AUTO, 0, 0, NULL},    {1, TOGGLE__GF2_RECURSIVE, 1, 0, NULL},
+    {2, TOGGLE__GF2_RECURSIVE, 2, 0, NULL}, {3, TOGGLE__GF2_RECURSIVE, 4, 0, NULL},
+    {8, TOGGLE__GF2_RECURSIVE, 3, 0, NULL},
 };
 
 /* A random (gap_step == SIZE_MAX) or gapped matrix against the naive RREF,
@@ -257,18 +259,35 @@ static int same_rref(const toggle__gf2_cfg *cfg, const uint64_t *in, const uint6
     return same;
 }
 
+/* A case for the comparisons with plain: `in` (random of that rank, or
+ * gapped; zero_block: 1100 zero columns from there) and its plain RREF
+ * `ref` (rank *r, pivots *p). */
+static void plain_case(tu_rng *g, size_t rows, size_t cols, size_t rank, size_t gap,
+                       size_t zero_block, uint64_t **in, uint64_t **ref, size_t **p, size_t *r)
+{
+    size_t W = (cols + 63) / 64;
+    *in = calloc(rows * W + 1, sizeof **in);
+    *ref = malloc((rows * W + 1) * sizeof **ref);
+    if (gap != SIZE_MAX)
+        gapped_matrix(g, *in, rows, cols, W, gap);
+    else
+        random_matrix(g, *in, rows, cols, W, rank, 1);
+    if (zero_block) /* a block of zero columns: a panel without pivots */
+        for (size_t i = 0; i < rows; i++)
+            for (size_t j = zero_block; j < zero_block + 1100 && j < cols; j++)
+                if (getb(*in + i * W, j))
+                    flipb(*in + i * W, j);
+    memcpy(*ref, *in, rows * W * sizeof **in);
+    *p = calloc(rows + 1, sizeof **p);
+    toggle__gf2_cfg plain = {1, TOGGLE__GF2_PLAIN, 0, 0, NULL};
+    ck_assert_int_eq(toggle__gf2_rref_cfg(*ref, rows, cols, W, *p, r, &plain), TOGGLE_OK);
+}
+
 static void blocked_vs_plain(tu_rng *g, size_t rows, size_t cols, size_t rank, size_t gap)
 {
-    size_t W = (cols + 63) / 64, r = 0;
-    uint64_t *in = calloc(rows * W + 1, sizeof *in), *ref = malloc((rows * W + 1) * sizeof *ref);
-    if (gap != SIZE_MAX)
-        gapped_matrix(g, in, rows, cols, W, gap);
-    else
-        random_matrix(g, in, rows, cols, W, rank, 1);
-    memcpy(ref, in, rows * W * sizeof *in);
-    size_t *p = calloc(rows + 1, sizeof *p);
-    toggle__gf2_cfg plain = {1, TOGGLE__GF2_PLAIN, 0, 0, NULL};
-    ck_assert_int_eq(toggle__gf2_rref_cfg(ref, rows, cols, W, p, &r, &plain), TOGGLE_OK);
+    uint64_t *in, *ref;
+    size_t *p, r = 0;
+    plain_case(g, rows, cols, rank, gap, 0, &in, &ref, &p, &r);
     const toggle__gf2_cfg cfgs[] = {
         {1, TOGGLE__GF2_AUTO, 0, 0, NULL}, {2, TOGGLE__GF2_AUTO, 0, 0, NULL}, {3, TOGGLE__GF2_BLOCKED, 8, 0, NULL},
         {8, TOGGLE__GF2_BLOCKED, 5, 0, NULL}, {2, TOGGLE__GF2_BLOCKED, 16, 0, NULL},
@@ -305,6 +324,208 @@ START_TEST(blocked_matches_plain_around_cutoffs)
     };
     for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
         blocked_vs_plain(&g, shapes[s][0], shapes[s][1], shapes[s][2], shapes[s][3]);
+}
+END_TEST
+
+/* The recursive elimination against plain Four Russians: panels of 1 .. 8
+ * words (recursing down to one word) and the tuned panel (64 words, its own
+ * elimination recursing to 16) around the panel boundaries, with random,
+ * low-rank, gapped (a zero column block) and rectangular matrices, 1, 2
+ * and 3 threads; a dropped pivot in a panel's update (fault 3) or in the
+ * back substitution (fault 4) must differ. */
+static void recursive_vs_plain(tu_rng *g, size_t rows, size_t cols, size_t rank, size_t gap,
+                               size_t zero_block)
+{
+    uint64_t *in, *ref;
+    size_t *p, r = 0;
+    plain_case(g, rows, cols, rank, gap, zero_block, &in, &ref, &p, &r);
+    const toggle__gf2_cfg cfgs[] = {
+        {1, TOGGLE__GF2_RECURSIVE, 0, 0, NULL}, {2, TOGGLE__GF2_RECURSIVE, 0, 0, NULL},
+        {3, TOGGLE__GF2_RECURSIVE, 8, 0, NULL}, {1, TOGGLE__GF2_RECURSIVE, 5, 0, NULL},
+        {2, TOGGLE__GF2_RECURSIVE, 32, 0, NULL}, {1, TOGGLE__GF2_AUTO, 0, 0, NULL},
+    };
+    for (size_t c = 0; c < sizeof cfgs / sizeof *cfgs; c++)
+        ck_assert_msg(same_rref(&cfgs[c], in, ref, r, p, rows, cols),
+                      "%zu x %zu (rank %zu, gap %zu, zero block %zu): recursive panel %zu "
+                      "threads %u differs from plain", rows, cols, rank, gap, zero_block,
+                      cfgs[c].panel, cfgs[c].threads);
+    /* a wrong forward update, a wrong back substitution: caught when the
+     * matrix has a second panel holding pivots and rows to update, and
+     * enough (random, not zero) non-pivot columns for the error to show:
+     * on the pivot columns the reduced form is the identity whatever the
+     * updates did */
+    if (r > 64 * 8 && cols >= r + 128 && !zero_block) {
+        const toggle__gf2_cfg bad[] = {{1, TOGGLE__GF2_RECURSIVE, 8, 3, NULL},
+                                       {2, TOGGLE__GF2_RECURSIVE, 8, 4, NULL}};
+        for (size_t c = 0; c < 2; c++)
+            ck_assert_msg(!same_rref(&bad[c], in, ref, r, p, rows, cols),
+                          "fault %u not detected on %zu x %zu", bad[c].fault, rows, cols);
+    }
+    free(in);
+    free(ref);
+    free(p);
+}
+
+START_TEST(recursive_matches_plain_around_cutoffs)
+{
+    tu_rng g = tu_rng_for(337);
+    const size_t shapes[][5] = {
+        /* rows, cols, rank (0: dense), gap step (SIZE_MAX: none), zero column block at */
+        {1000, 8192, 0, SIZE_MAX, 0},     {1100, 8193, 0, SIZE_MAX, 0},
+        {4096, 4096, 0, SIZE_MAX, 0},     {4097, 4160, 0, SIZE_MAX, 0},
+        {4100, 8250, 0, SIZE_MAX, 0},     {8300, 4100, 0, SIZE_MAX, 0},
+        {4096, 4096, 2048, SIZE_MAX, 0},  {4096, 5000, 512, SIZE_MAX, 0},
+        {3000, 6000, 0, 2, 0},            {3000, 4200, 0, 8, 0},
+        {2500, 9000, 0, SIZE_MAX, 4096},  {4200, 4200, 0, SIZE_MAX, 1000},
+        {700, 9000, 0, SIZE_MAX, 0},      {9000, 700, 0, SIZE_MAX, 0},
+        {4096, 4097, 3, SIZE_MAX, 0},     {1, 9000, 0, SIZE_MAX, 0},
+    };
+    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
+        recursive_vs_plain(&g, shapes[s][0], shapes[s][1], shapes[s][2], shapes[s][3],
+                           shapes[s][4]);
+    /* AUTO's own cutoff: from 24 MiB of matrix and 2 tuned panels */
+    recursive_vs_plain(&g, 24576, 8192, 0, SIZE_MAX, 0);
+}
+END_TEST
+
+/* The recursive form's workspace stays inside toggle__gf2_workspace_bytes
+ * (the memory budget is checked from it), printed per shape; and every
+ * allocation failing in turn gives TOGGLE_ENOMEM, then it works. */
+START_TEST(recursive_workspace_and_failures)
+{
+    tu_rng g = tu_rng_for(347);
+    const size_t shapes[][5] = {
+        /* rows, cols, rank (0: dense), panel words, threads */
+        {3000, 9000, 0, 0, 1}, {9000, 3000, 0, 8, 2}, {4096, 8192, 512, 0, 2},
+        {2000, 4000, 1000, 4, 3}, {24576, 8192, 0, 0, 1}, {300, 700, 0, 2, 1},
+    };
+    for (size_t c = 0; c < sizeof shapes / sizeof *shapes; c++) {
+        size_t rows = shapes[c][0], cols = shapes[c][1], W = (cols + 63) / 64, r = 0;
+        uint64_t *M = malloc((rows * W + 1) * sizeof *M);
+        size_t *p = calloc(rows + 1, sizeof *p);
+        random_matrix(&g, M, rows, cols, W, shapes[c][2], 0);
+        toggle__gf2_cfg cfg = {(unsigned)shapes[c][4], TOGGLE__GF2_RECURSIVE, shapes[c][3], 0,
+                               NULL};
+        toggle__alloc_count(true);
+        ck_assert_int_eq(toggle__gf2_rref_cfg(M, rows, cols, W, p, &r, &cfg), TOGGLE_OK);
+        int64_t peak = toggle__alloc_peak();
+        toggle__alloc_count(false);
+        uint64_t est = toggle__gf2_workspace_bytes(rows, cols, &cfg);
+        printf("# recursive %zu x %zu rank %zu panel %zu threads %u: workspace peak %lld, "
+               "bound %llu (%.2fx)\n", rows, cols, r, cfg.panel, cfg.threads, (long long)peak,
+               (unsigned long long)est, peak > 0 ? (double)est / (double)peak : 0.0);
+        ck_assert_msg(peak >= 0 && (uint64_t)peak <= est, "peak %lld over the bound %llu",
+                      (long long)peak, (unsigned long long)est);
+        free(M);
+        free(p);
+    }
+    size_t rows = 300, cols = 700, W = (cols + 63) / 64;
+    uint64_t *in = malloc((rows * W + 1) * sizeof *in), *M = malloc((rows * W + 1) * sizeof *M);
+    size_t *p = calloc(rows + 1, sizeof *p), r = 0;
+    random_matrix(&g, in, rows, cols, W, 0, 0);
+    toggle__gf2_cfg cfg = {2, TOGGLE__GF2_RECURSIVE, 2, 0, NULL};
+    for (uint64_t nth = 1;; nth++) {
+        memcpy(M, in, rows * W * sizeof *M);
+        toggle__alloc_fail_at(nth, false);
+        int rc = toggle__gf2_rref_cfg(M, rows, cols, W, p, &r, &cfg);
+        uint64_t calls = toggle__alloc_calls();
+        toggle__alloc_fail_at(0, false);
+        if (calls < nth) {
+            ck_assert_int_eq(rc, TOGGLE_OK);
+            break;
+        }
+        ck_assert_msg(rc == TOGGLE_ENOMEM, "allocation %llu failing gave %d",
+                      (unsigned long long)nth, rc);
+    }
+    free(in);
+    free(M);
+    free(p);
+}
+END_TEST
+
+/* ---- the product C += A * B ------------------------------------------ */
+
+/* C += A * B one bit at a time. */
+static void naive_mul(uint64_t *C, size_t cs, const uint64_t *A, size_t as, const uint64_t *B,
+                      size_t bs, size_t m, size_t k, size_t n)
+{
+    for (size_t i = 0; i < m; i++)
+        for (size_t l = 0; l < k; l++)
+            if (getb(A + i * as, l))
+                for (size_t w = 0; w < (n + 63) / 64; w++)
+                    C[i * cs + w] ^= B[l * bs + w];
+}
+
+static void random_bits(tu_rng *g, uint64_t *M, size_t rows, size_t cols, size_t stride,
+                        int pad_garbage)
+{
+    for (size_t i = 0; i < rows; i++)
+        for (size_t w = 0; w < stride; w++) {
+            uint64_t x = tu_next(g);
+            if (!pad_garbage && w * 64 + 64 > cols)
+                x = w * 64 >= cols ? 0 : x & ((((uint64_t)1) << (cols % 64)) - 1);
+            M[i * stride + w] = x;
+        }
+}
+
+/* One m x k x n product with this cutoff, threads and fault against the naive
+ * product; A carries garbage past its k columns (it must be ignored), C
+ * starts random. Returns whether it matched. */
+static int mul_matches(tu_rng *g, size_t m, size_t k, size_t n, size_t cutoff, unsigned threads,
+                       unsigned fault)
+{
+    size_t as = (k + 63) / 64 + 1, bs = (n + 63) / 64 + tu_below(g, 2), cs = (n + 63) / 64 + 1;
+    uint64_t *A = malloc((m * as + 1) * 8), *B = malloc((k * bs + 1) * 8),
+             *C = malloc((m * cs + 1) * 8), *R = malloc((m * cs + 1) * 8);
+    random_bits(g, A, m, k, as, 1);
+    random_bits(g, B, k, n, bs, 0);
+    random_bits(g, C, m, n, cs, 1);
+    memcpy(R, C, m * cs * 8);
+    naive_mul(R, cs, A, as, B, bs, m, k, n);
+    toggle__pool *pool = toggle__pool_new(threads);
+    toggle__gf2_view vc = {C, m, n, cs}, va = {A, m, k, as}, vb = {B, k, n, bs};
+    ck_assert_int_eq(toggle__gf2_mul(vc, va, vb, cutoff, fault, pool), TOGGLE_OK);
+    toggle__pool_free(pool);
+    int same = memcmp(C, R, m * cs * 8) == 0;
+    free(A);
+    free(B);
+    free(C);
+    free(R);
+    return same;
+}
+
+/* Shapes around every cutoff: M4RM alone (SIZE_MAX), Strassen-Winograd one,
+ * two and three levels deep (cutoffs 64 .. 256 bits on small matrices) with
+ * odd rows, inner bits and columns left over, the tuned cutoff (0) around
+ * 2 * 2048, and 1, 2, 3 threads; a dropped Winograd product must fail. */
+START_TEST(mul_matches_naive_around_cutoffs)
+{
+    tu_rng g = tu_rng_for(331);
+    size_t iters = tu_iters(40);
+    for (size_t it = 0; it < iters; it++) {
+        size_t m = tu_below(&g, 700), k = tu_below(&g, 700), n = tu_below(&g, 700);
+        const size_t cuts[] = {SIZE_MAX, 64, 128, 192, 256};
+        size_t cut = cuts[tu_below(&g, 5)];
+        unsigned thr = 1 + (unsigned)tu_below(&g, 3);
+        ck_assert_msg(mul_matches(&g, m, k, n, cut, thr, 0),
+                      "%zu x %zu x %zu, cutoff %zu, %u threads", m, k, n, cut, thr);
+    }
+    const size_t shapes[][4] = {
+        /* m, k, n, cutoff */
+        {128, 128, 128, 64}, {127, 128, 128, 64}, {128, 127, 128, 64}, {128, 128, 127, 64},
+        {129, 129, 129, 64}, {255, 257, 300, 64}, {513, 520, 700, 64}, {256, 256, 256, 128},
+        {1000, 640, 900, 128}, {31, 500, 500, 64}, {33, 500, 500, 64}, {4096, 4096, 4096, 0},
+        {4095, 4097, 4100, 0}, {4096, 4100, 5000, 0}, {8200, 300, 4200, 0}, {4096, 4096, 4096, SIZE_MAX},
+    };
+    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
+        for (unsigned thr = 1; thr <= 3; thr += 2)
+            ck_assert_msg(mul_matches(&g, shapes[s][0], shapes[s][1], shapes[s][2], shapes[s][3],
+                                      thr, 0),
+                          "%zu x %zu x %zu, cutoff %zu, %u threads", shapes[s][0], shapes[s][1],
+                          shapes[s][2], shapes[s][3], thr);
+    /* a Winograd step without its P7 product is caught, at the tuned cutoff too */
+    ck_assert(!mul_matches(&g, 256, 256, 256, 64, 1, 1));
+    ck_assert(!mul_matches(&g, 4096, 4096, 4096, 0, 2, 1));
 }
 END_TEST
 
@@ -712,6 +933,9 @@ int main(void)
     tcase_add_test(tc, rref_matches_naive_and_stays_inside);
     tcase_add_test(tc, rref_gapped_and_low_rank);
     tcase_add_test(tc, blocked_matches_plain_around_cutoffs);
+    tcase_add_test(tc, mul_matches_naive_around_cutoffs);
+    tcase_add_test(tc, recursive_matches_plain_around_cutoffs);
+    tcase_add_test(tc, recursive_workspace_and_failures);
     tcase_add_test(tc, transpose_matches_bits);
     tcase_add_test(tc, agrees_with_flint_random);
     tcase_add_test(tc, agrees_with_flint_larger);

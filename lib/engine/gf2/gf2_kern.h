@@ -1,0 +1,62 @@
+/* The hot-loop helpers of the packed GF(2) engine, shared by the
+ * elimination (gf2_elim.c) and the matrix product (gf2_mul.c): the fused
+ * table xor and the per-ISA clones of a kernel body. */
+#ifndef TOGGLE_GF2_KERN_H
+#define TOGGLE_GF2_KERN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GF2_MAXT 8   /* tables per pass */
+
+#if defined(__GNUC__)
+#define GF2_INLINE static inline __attribute__((always_inline))
+#else
+#define GF2_INLINE static inline
+#endif
+
+/* dst ^= t[0] ^ ... ^ t[NT-1] over n words; NT is a constant after inlining,
+ * so the compiler emits one fused vector loop per table count. */
+GF2_INLINE void xor_fused(uint64_t *restrict dst, const uint64_t *const *t, unsigned NT,
+                          size_t n)
+{
+    const uint64_t *restrict t0 = t[0], *restrict t1 = t[1], *restrict t2 = t[2],
+                   *restrict t3 = t[3], *restrict t4 = t[4], *restrict t5 = t[5],
+                   *restrict t6 = t[6], *restrict t7 = t[7];
+    switch (NT) {
+    case 8: for (size_t w = 0; w < n; w++) dst[w] ^= t0[w] ^ t1[w] ^ t2[w] ^ t3[w] ^ t4[w] ^ t5[w] ^ t6[w] ^ t7[w]; break;
+    case 7: for (size_t w = 0; w < n; w++) dst[w] ^= t0[w] ^ t1[w] ^ t2[w] ^ t3[w] ^ t4[w] ^ t5[w] ^ t6[w]; break;
+    case 6: for (size_t w = 0; w < n; w++) dst[w] ^= t0[w] ^ t1[w] ^ t2[w] ^ t3[w] ^ t4[w] ^ t5[w]; break;
+    case 5: for (size_t w = 0; w < n; w++) dst[w] ^= t0[w] ^ t1[w] ^ t2[w] ^ t3[w] ^ t4[w]; break;
+    case 4: for (size_t w = 0; w < n; w++) dst[w] ^= t0[w] ^ t1[w] ^ t2[w] ^ t3[w]; break;
+    case 3: for (size_t w = 0; w < n; w++) dst[w] ^= t0[w] ^ t1[w] ^ t2[w]; break;
+    case 2: for (size_t w = 0; w < n; w++) dst[w] ^= t0[w] ^ t1[w]; break;
+    default: for (size_t w = 0; w < n; w++) dst[w] ^= t0[w]; break;
+    }
+}
+
+/* Each hot body NAME_body is compiled once per vector unit by
+ * GF2_CLONES(NAME): NAME_generic, and on x86 NAME_avx2 and NAME_avx512
+ * (its GF2_INLINE helpers inline into each). GF2_PICK(NAME) chooses, per
+ * call (no global state), the widest vector unit the CPU has. */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define GF2_CLONES(name, args_t)                                                     \
+    static void name##_generic(const args_t *a) { name##_body(a); }                  \
+    __attribute__((target("avx2"))) static void name##_avx2(const args_t *a)         \
+    {                                                                                \
+        name##_body(a);                                                              \
+    }                                                                                \
+    __attribute__((target("avx512f"))) static void name##_avx512(const args_t *a)    \
+    {                                                                                \
+        name##_body(a);                                                              \
+    }
+#define GF2_PICK(name)                                                               \
+    (__builtin_cpu_supports("avx512f") ? name##_avx512                                \
+     : __builtin_cpu_supports("avx2")  ? name##_avx2                                  \
+                                       : name##_generic)
+#else
+#define GF2_CLONES(name, args_t) static void name##_generic(const args_t *a) { name##_body(a); }
+#define GF2_PICK(name) name##_generic
+#endif
+
+#endif
