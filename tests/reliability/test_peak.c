@@ -90,9 +90,11 @@ static const pcase solves[] = {
      * 2.6 only through the BLIS pools' allowance) */
     {"transfer 100x100 k=3 hex", TOGGLE_ENGINE_TRANSFER, 3, BOARD, 100, 100, TOGGLE_GRID_HEX, 4.5},
     /* Moore (promoted unknowns, m = C + R - 1): 100 x 101 over F_3 has
-     * nullity 100, budgeted at m = 200 */
+     * nullity 100, budgeted at m = 200; chased from the last row since 1.1.0
+     * its peak fell more than the estimate: 2.31x in the ASan build (FLINT
+     * solving the small system, -Dblas=disabled) */
     {"transfer 100x101 k=3 moore", TOGGLE_ENGINE_TRANSFER, 3, BOARD, 100, 101, TOGGLE_GRID_MOORE,
-     0},
+     2.5},
     /* the second case over 2x, for the hex case's reason: 100 x 100 has
      * nullity 0, but no bound below the small system's m = 199 unknowns is
      * known for Moore boards, and the kernel is budgeted at m vectors
@@ -288,7 +290,9 @@ static const ncase nullities[] = {
      NOPOLY},
     {"cylinder 200x20000 p=7", 200, 20000, 7, TOGGLE_GRID_CYLINDER, NOPOLY},
     {"cylinder 1000000x50 p=3", 1000000, 50, 3, TOGGLE_GRID_CYLINDER, NOPOLY},
-    {"hex 60x60 p=3", 60, 60, 3, TOGGLE_GRID_HEX, 0},
+    /* the engine's hex reason (the kernel budgeted at the small system's m,
+     * nullity 0): 2.45x with BLIS, 2.70x with FLINT (-Dblas=disabled) */
+    {"hex 60x60 p=3", 60, 60, 3, TOGGLE_GRID_HEX, 3.0},
     {"tri 60x60 p=2", 60, 60, 2, TOGGLE_GRID_TRI, 0},
     {"moore 40x40 p=2", 40, 40, 2, TOGGLE_GRID_MOORE, 0},
     {"moore 30x30 p=3", 30, 30, 3, TOGGLE_GRID_MOORE, 0},

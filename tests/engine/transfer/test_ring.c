@@ -116,6 +116,16 @@ static void check_torus(size_t R, size_t C, uint32_t flags, uint64_t k, tu_rng *
                 why = "kernel vector not in the kernel (own model)";
     }
     ck_assert_msg(!why, "%s: %s", where, why);
+    toggle_solution_free(ring);
+    toggle_solution_free(lanes);
+    toggle_system_free(s);
+    toggle_graph_free(g);
+    free(st);
+    free(tg);
+    free(x);
+    free(y);
+    free(z);
+    free(b);
     *rg = rng;
 }
 
