@@ -235,6 +235,17 @@ static inline void toggle__vecs_swap(toggle__vecs *v, size_t a, size_t b)
     }
 }
 
+/* Bits [off, off + 64) of the n-word packed array v, bit 0 first (bits
+ * past its end read 0). */
+static inline uint64_t toggle__bits_window(const uint64_t *v, size_t n, size_t off)
+{
+    size_t q = off >> 6;
+    unsigned sh = off & 63;
+    uint64_t lo = q < n ? v[q] >> sh : 0;
+    uint64_t hi = sh && q + 1 < n ? v[q + 1] << (64 - sh) : 0;
+    return lo | hi;
+}
+
 /* Transpose the rows x cols packed matrix src (row stride sstride words)
  * into dst (cols rows of dstride words, which must hold at least
  * (rows + 63) / 64 words each); bits of dst past column `rows` are zeroed. */

@@ -58,20 +58,13 @@ static void gf2_load_b(const frame *f, size_t r, uint64_t *bw, size_t wlo, size_
     memset(bw, 0, n * sizeof *bw);
     if (!f->b)
         return;
-    {
-        /* bits [r C + 64 wlo, ...) of the packed right-hand side */
-        const uint64_t *src = toggle__vecs_row(f->b, 0);
-        size_t off = board_row(f, r) * C + 64 * wlo, q = off >> 6;
-        unsigned sh = off & 63;
-        size_t last = (f->b->len - 1) >> 6;
-        for (size_t i = 0; i < n; i++) {
-            uint64_t lo = src[q + i] >> sh;
-            uint64_t hi = (sh && q + i + 1 <= last) ? src[q + i + 1] << (64 - sh) : 0;
-            bw[i] = lo | hi;
-        }
-        if (whi == W && (C & 63))
-            bw[n - 1] &= ((uint64_t)1 << (C & 63)) - 1;
-    }
+    /* bits [r C + 64 wlo, ...) of the packed right-hand side */
+    const uint64_t *src = toggle__vecs_row(f->b, 0);
+    size_t off = board_row(f, r) * C + 64 * wlo;
+    for (size_t i = 0; i < n; i++)
+        bw[i] = toggle__bits_window(src, f->b->stride, off + 64 * i);
+    if (whi == W && (C & 63))
+        bw[n - 1] &= ((uint64_t)1 << (C & 63)) - 1;
 }
 
 /* OR nbits bits of src into dst starting at bit offset off (dst bits there
@@ -101,16 +94,6 @@ static void gf2_store(const frame *f, size_t r, const uint64_t *x, size_t slo, s
     put_bits(dst, board_row(f, r) * f->C + c0, x, c1 - c0, f->shared);
 }
 
-/* 64 bits of v from bit offset off (bits past the vector's last word read 0). */
-static uint64_t bits_from(const uint64_t *v, size_t words, size_t off)
-{
-    size_t q = off >> 6;
-    unsigned sh = off & 63;
-    uint64_t lo = q < words ? v[q] >> sh : 0;
-    uint64_t hi = (sh && q + 1 < words) ? v[q + 1] << (64 - sh) : 0;
-    return lo | hi;
-}
-
 /* Transposed frames: frame row r is board column r', frame cell (r, j) is
  * board bit j R + r'. A block of nb <= 64 consecutive frame rows covers
  * board bits [j R + base, j R + base + nb) of every board row j: read and
@@ -123,7 +106,7 @@ static void gf2_tile_load_b(const frame *f, const seg *g, size_t base, size_t nb
     const uint64_t *src = toggle__vecs_row(f->b, 0);
     size_t words = f->b->stride;
     for (size_t j = j0; j < j1; j++)
-        g->tc[j - j0] = bits_from(src, words, j * f->R + base) & mask;
+        g->tc[j - j0] = toggle__bits_window(src, words, j * f->R + base) & mask;
     toggle__bits_transpose(g->tb, n, g->tc, 1, j1 - j0, 64);
 }
 

@@ -57,16 +57,6 @@ typedef struct {
     size_t nb;      /* unknown rows: 2 (torus), 1 (cylinder: x_R = 0, no U) */
 } ring;
 
-/* Bits [off, off + 64) of the n-word array v (bits past its end read 0). */
-static inline uint64_t window64(const uint64_t *v, size_t n, size_t off)
-{
-    size_t q = off >> 6;
-    unsigned sh = off & 63;
-    uint64_t lo = q < n ? v[q] >> sh : 0;
-    uint64_t hi = sh && q + 1 < n ? v[q + 1] << (64 - sh) : 0;
-    return lo | hi;
-}
-
 /* Row r of b into rg->brow. */
 static const uint64_t *load_b(ring *rg, size_t r)
 {
@@ -229,7 +219,7 @@ static int ring_small_system(const ring *rg, uint64_t *const G[2][2], uint64_t *
                 for (size_t i = 0; i < C; i++) {
                     uint64_t *row = rows + (a * C + i) * mw;
                     for (size_t q = 0; q < CW; q++)
-                        win[q] = window64(D, DW, C - i + 64 * q);
+                        win[q] = toggle__bits_window(D, DW, C - i + 64 * q);
                     if (C & 63)
                         win[CW - 1] &= ((uint64_t)1 << (C & 63)) - 1;
                     for (size_t q = 0; q < CW; q++) {
@@ -328,7 +318,7 @@ static void load_uv(const ring *rg, const toggle__vecs *sv, size_t i, uint64_t *
         const uint64_t *src = toggle__vecs_row(sv, i);
         for (size_t q = 0; q < rg->W; q++) {
             U[q] = src[q];
-            V[q] = window64(src, sv->stride, C + 64 * q);
+            V[q] = toggle__bits_window(src, sv->stride, C + 64 * q);
         }
         if (C & 63) {
             U[rg->W - 1] &= ((uint64_t)1 << (C & 63)) - 1;
