@@ -11,6 +11,26 @@
 
 #include "toggle.h"
 
+/* Hot loops that run at memory speed only with vectors wider than the
+ * baseline ISA's: on x86-64 ELF builds they are built twice and the loader
+ * picks the AVX2 (x86-64-v3) copy where the CPU has it (function
+ * multiversioning, docs/design.md). Not under ThreadSanitizer: the clones'
+ * resolvers run while the loader relocates the library, before the
+ * sanitizer's runtime is up, and their instrumented entry crashes there. */
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TOGGLE__NO_CLONES 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define TOGGLE__NO_CLONES 1
+#endif
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__ELF__) && !defined(TOGGLE__NO_CLONES)
+#define TOGGLE__HOT __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define TOGGLE__HOT
+#endif
+
 #if defined(__GNUC__)
 #define TOGGLE_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else

@@ -25,24 +25,7 @@
 
 /* The loops around the products (reduction, packing, splitting, the base
  * case, filling the matrix) run at memory speed only with vectors wider
- * than the baseline ISA's: on x86-64 they are built twice and the loader
- * picks the AVX2 copy where the CPU has it (function multiversioning). */
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define TOGGLE__BLAS_TSAN 1
-#endif
-#endif
-#if defined(__SANITIZE_THREAD__)
-#define TOGGLE__BLAS_TSAN 1
-#endif
-/* (not under ThreadSanitizer: the clones' resolvers run while the loader
- * relocates the library, before the sanitizer's runtime is up, and their
- * instrumented entry crashes there) */
-#if defined(__x86_64__) && defined(__GNUC__) && defined(__ELF__) && !defined(TOGGLE__BLAS_TSAN)
-#define TOGGLE__BLAS_HOT __attribute__((target_clones("arch=x86-64-v3", "default")))
-#else
-#define TOGGLE__BLAS_HOT
-#endif
+ * than the baseline ISA's: they are marked TOGGLE__HOT (lib/core/core.h). */
 
 /* Rows in each chunk of a trailing update (the L gather buffer). */
 #define TOGGLE__BLAS_CHUNK 512

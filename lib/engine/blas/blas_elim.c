@@ -28,7 +28,7 @@
 
 #define BASE 16   /* columns eliminated without the BLAS */
 
-#define HOT TOGGLE__BLAS_HOT
+#define HOT TOGGLE__HOT
 #define TBASE 32  /* triangular solves below this size: substitution */
 #define GATHER 256 /* pivots of one gathered group of a scattered L */
 

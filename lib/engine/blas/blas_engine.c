@@ -110,7 +110,7 @@ FILL_ROW(uint64_t)
     for (size_t i = 0; i < m; i++)                                                         \
         fill_row_##T(c->M + i * c->ld, (const T *)(const void *)toggle__vecs_row(a, i), n,  \
                      c->p, c->h);
-TOGGLE__BLAS_HOT static void fill_dense(const put_ctx *c, const toggle__vecs *a, size_t m,
+TOGGLE__HOT static void fill_dense(const put_ctx *c, const toggle__vecs *a, size_t m,
                                         size_t n)
 {
     switch (a->width) {
