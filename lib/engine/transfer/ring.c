@@ -81,26 +81,41 @@ static const uint64_t *load_b(ring *rg, size_t r)
     return rg->brow;
 }
 
-/* out = b - T x - xn (b may be NULL: 0). Over F_2, T x = d x + (x rotated
- * up one cell) + (x rotated down one cell), a word at a time. */
+/* Over F_2, one row of W words holding C cells (padding bits 0): out =
+ * b + T x + xn, T x = (x & self) + (x rotated up one cell) + (x rotated
+ * down one cell). The inner words need no branch, so the loop vectorises
+ * (TOGGLE__HOT: an AVX2 copy where the CPU has it). */
+TOGGLE__HOT static void step_f2(uint64_t *restrict out, const uint64_t *restrict x,
+                                const uint64_t *restrict xn, const uint64_t *restrict b, size_t C,
+                                size_t W, uint64_t self)
+{
+    uint64_t first = x[0] & 1, last = (x[(C - 1) >> 6] >> ((C - 1) & 63)) & 1;
+    if (W == 1) {
+        out[0] = (x[0] << 1) ^ (x[0] >> 1) ^ xn[0] ^ (x[0] & self) ^ (b ? b[0] : 0);
+    } else {
+        out[0] = (x[0] << 1) ^ (x[0] >> 1) ^ (x[1] << 63) ^ xn[0] ^ (x[0] & self);
+        for (size_t q = 1; q + 1 < W; q++)
+            out[q] = (x[q] << 1) ^ (x[q - 1] >> 63) ^ (x[q] >> 1) ^ (x[q + 1] << 63) ^ xn[q] ^
+                     (x[q] & self);
+        out[W - 1] = (x[W - 1] << 1) ^ (x[W - 2] >> 63) ^ (x[W - 1] >> 1) ^ xn[W - 1] ^
+                     (x[W - 1] & self);
+        if (b)
+            for (size_t q = 0; q < W; q++)
+                out[q] ^= b[q];
+    }
+    out[0] ^= last;                           /* y x at cell 0: x_{C-1} */
+    out[(C - 1) >> 6] ^= first << ((C - 1) & 63); /* y^-1 x at C - 1: x_0 */
+    if (C & 63)
+        out[W - 1] &= ((uint64_t)1 << (C & 63)) - 1;
+}
+
+/* out = b - T x - xn (b may be NULL: 0); out, x, xn and b are distinct. */
 static void step(const ring *rg, uint64_t *out, const uint64_t *x, const uint64_t *xn,
                  const uint64_t *b)
 {
-    size_t C = rg->C, W = rg->W;
+    size_t C = rg->C;
     if (rg->p == 2) {
-        uint64_t first = x[0] & 1, last = (x[(C - 1) >> 6] >> ((C - 1) & 63)) & 1;
-        uint64_t self = rg->d ? ~(uint64_t)0 : 0;
-        for (size_t q = 0; q < W; q++) {
-            uint64_t w = x[q];
-            uint64_t up = (w << 1) | (q ? x[q - 1] >> 63 : 0);
-            uint64_t dn = (w >> 1) | (q + 1 < W ? x[q + 1] << 63 : 0);
-            uint64_t o = up ^ dn ^ xn[q] ^ (w & self);
-            out[q] = b ? o ^ b[q] : o;
-        }
-        out[0] ^= last;                           /* y x at cell 0: x_{C-1} */
-        out[(C - 1) >> 6] ^= first << ((C - 1) & 63); /* y^-1 x at C - 1: x_0 */
-        if (C & 63)
-            out[W - 1] &= ((uint64_t)1 << (C & 63)) - 1;
+        step_f2(out, x, xn, b, C, rg->W, rg->d ? ~(uint64_t)0 : 0);
         return;
     }
     uint64_t p = rg->p;
@@ -271,20 +286,30 @@ typedef struct {
     size_t i;
 } put_ctx;
 
+/* dst |= the C-cell row (W words, padding bits 0) shifted up by sh < 64
+ * bits: the words of an F_2 answer vector from bit sh of dst[0] on. */
+TOGGLE__HOT static void or_shifted(uint64_t *restrict dst, const uint64_t *restrict row, size_t C,
+                                   size_t W, unsigned sh)
+{
+    if (!sh) {
+        for (size_t q = 0; q < W; q++)
+            dst[q] |= row[q];
+        return;
+    }
+    dst[0] |= row[0] << sh;
+    for (size_t q = 1; q < W; q++)
+        dst[q] |= (row[q] << sh) | (row[q - 1] >> (64 - sh));
+    if (((sh + C - 1) >> 6) >= W) /* the row's last cells spill into dst[W] */
+        dst[W] |= row[W - 1] >> (64 - sh);
+}
+
 static void put_row(void *ctx_, const ring *rg, size_t r, const uint64_t *row)
 {
     put_ctx *ctx = ctx_;
     size_t C = rg->C, off = r * C;
     uint64_t *dst = toggle__vecs_row(ctx->v, ctx->i);
     if (rg->p == 2) {
-        /* the vector's bits there are 0; the row's padding bits are 0 */
-        size_t q0 = off >> 6, lastw = (off + C - 1) >> 6;
-        unsigned sh = off & 63;
-        for (size_t q = 0; q < rg->W; q++) {
-            dst[q0 + q] |= row[q] << sh;
-            if (sh && q0 + q + 1 <= lastw)
-                dst[q0 + q + 1] |= row[q] >> (64 - sh);
-        }
+        or_shifted(dst + (off >> 6), row, C, rg->W, off & 63);
         return;
     }
     switch (ctx->v->width) {
