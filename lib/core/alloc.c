@@ -112,7 +112,7 @@ void toggle__free(void *ptr)
 void toggle__free_each(size_t count, void *const *ptrs)
 {
     for (size_t i = 0; i < count; i++)
-        free(ptrs[i]);
+        toggle__free(ptrs[i]);
 }
 
 void *toggle__malloc_array(size_t count, size_t size)
