@@ -27,25 +27,6 @@
 static const uint64_t primes[] = {2, 3, 5, 7, 1000000007ull};
 #define NPRIMES (sizeof primes / sizeof *primes)
 
-/* y = A x by the own neighbourhood model. */
-static void own_apply(size_t R, size_t C, uint32_t flags, const uint64_t *x, uint64_t k,
-                      uint64_t *y)
-{
-    memset(y, 0, R * C * sizeof *y);
-    long nb[9][2];
-    for (size_t r = 0; r < R; r++)
-        for (size_t c = 0; c < C; c++) {
-            uint64_t v = x[r * C + c];
-            if (!v)
-                continue;
-            size_t cnt = tu_grid_neighbours(R, C, flags, r, c, nb);
-            for (size_t i = 0; i < cnt; i++) {
-                size_t j = (size_t)nb[i][0] * C + (size_t)nb[i][1];
-                y[j] = tu_addmod(y[j], v, k);
-            }
-        }
-}
-
 /* The reference: the lanes path, or forced FLINT (small boards) where the
  * lanes path has no frame; NULL when neither serves. */
 static toggle_solution *reference(toggle_system *s)
@@ -90,7 +71,7 @@ static void check_board(size_t R, size_t C, uint32_t flags, uint64_t k, int mode
         st[i] = tu_below(rng, k);
         x[i] = tu_below(rng, k);
     }
-    own_apply(R, C, flags, x, k, tg);
+    tu_grid_apply(R, C, flags, x, k, tg);
     for (size_t i = 0; i < n; i++) {
         tg[i] = mode ? tu_addmod(tg[i], st[i], k) : tu_below(rng, k);
         b[i] = tu_addmod(tg[i], k - st[i], k);
@@ -122,7 +103,7 @@ static void check_board(size_t R, size_t C, uint32_t flags, uint64_t k, int mode
     }
     if (sv == 1) {
         toggle_solution_particular(got, x, n);
-        own_apply(R, C, flags, x, k, z);
+        tu_grid_apply(R, C, flags, x, k, z);
         if (memcmp(z, b, n * sizeof *z))
             why = "particular solution does not solve (own model)";
         if (!why && ref) {
@@ -133,7 +114,7 @@ static void check_board(size_t R, size_t C, uint32_t flags, uint64_t k, int mode
     } else {
         /* y A = 0 (A symmetric: A y = 0) and y.b = 1 */
         ck_assert_int_eq(toggle_solution_certificate(got, x, n), TOGGLE_OK);
-        own_apply(R, C, flags, x, k, z);
+        tu_grid_apply(R, C, flags, x, k, z);
         uint64_t yb = 0;
         for (size_t j = 0; j < n; j++) {
             yb = tu_addmod(yb, tu_mulmod(x[j], b[j], k), k);
@@ -150,7 +131,7 @@ static void check_board(size_t R, size_t C, uint32_t flags, uint64_t k, int mode
     }
     for (size_t i = 0; i < d && !why; i++) {
         toggle_solution_kernel_vector(got, i, x, n);
-        own_apply(R, C, flags, x, k, z);
+        tu_grid_apply(R, C, flags, x, k, z);
         for (size_t j = 0; j < n && !why; j++)
             if (z[j])
                 why = "kernel vector not in the kernel (own model)";
