@@ -182,9 +182,9 @@ START_TEST(kron_against_reference)
 }
 END_TEST
 
-/* The benchmark's shape at half size: 200 x 201 over F_3 (T_201 singular,
- * nullity 200, every kernel vector on one board row), against the lanes
- * path, and 80 x 80 open over F_2 (both factors singular: nullity 159). */
+/* Near the benchmark's shape at half size: 200 x 201 over F_3 (T_200
+ * singular, nullity 201, every kernel vector on one board column), against
+ * the lanes path, and 80 x 80 open over F_2 (both factors singular: nullity 159). */
 START_TEST(kron_large_nullity)
 {
     tu_rng rng = tu_rng_for(1403);
