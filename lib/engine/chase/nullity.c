@@ -76,8 +76,11 @@ int toggle__grid_nullity_estimate(size_t rows, size_t cols, uint64_t p, uint32_t
         return TOGGLE_OK;
     }
     if (moore_self(flags) && toggle__is_prime(p)) {
-        /* A = T_R (x) T_C: the two factors' chases and kernels (kron.c) */
-        *bytes = 32 * ((uint64_t)rows + cols) + 1024;
+        /* A = T_R (x) T_C: each factor's chase coefficients (1 vector, 2
+         * across a wrap) and 2 kernel vectors of words (kron.c) */
+        uint64_t wr = (flags & TOGGLE_GRID_TORUS) ? 4 : 3;
+        uint64_t wc = (flags & (TOGGLE_GRID_TORUS | TOGGLE_GRID_CYLINDER)) ? 4 : 3;
+        *bytes = 8 * (wr * (uint64_t)rows + wc * (uint64_t)cols) + 256;
         return TOGGLE_OK;
     }
 #ifdef TOGGLE_HAVE_FLINT
