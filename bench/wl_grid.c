@@ -260,6 +260,11 @@ static const board_arg boards[] = {
     {500, 500, (uint64_t)1 << 32, A, NULL, TOGGLE_GRID_TORUS},
     {500, 500, 3, A, NULL, TOGGLE_GRID_HEX}, {500, 500, 12, A, NULL, TOGGLE_GRID_HEX},
     {500, 500, (uint64_t)1 << 32, A, NULL, TOGGLE_GRID_HEX},
+    /* 53..55: Moore with self (transfer engine, the separable route): the
+     * F_2 1000 x 1000 torus against the classic board (0), the F_7
+     * 1000 x 1000 cylinder against the classic F_7 board */
+    {1000, 1000, 2, A, NULL, TOGGLE_GRID_MOORE | TOGGLE_GRID_TORUS},
+    {1000, 1000, 7, C, NULL, 0}, {1000, 1000, 7, A, NULL, TOGGLE_GRID_MOORE | TOGGLE_GRID_CYLINDER},
 #undef A
 };
 /* The chase on 1 and 2 threads (TOGGLE_OPT_THREADS; compare wall time). */
@@ -363,6 +368,10 @@ static const bench_workload grid_workloads[] = {
     BOARD("grid/composite/500hex/mod3", "grid/composite/500hex", "mod3", "mod3", 1, 5, 50),
     BOARD("grid/composite/500hex/mod12", "grid/composite/500hex", "mod12", "mod3", 1, 5, 51),
     BOARD("grid/composite/500hex/mod2^32", "grid/composite/500hex", "mod2^32", "mod3", 1, 5, 52),
+    BOARD("grid/moore/f2/1000/classic", "grid/moore/f2/1000", "classic", "classic", 0, 3, 0),
+    BOARD("grid/moore/f2/1000/torus", "grid/moore/f2/1000", "torus", "classic", 0, 3, 53),
+    BOARD("grid/moore/p7/1000/classic", "grid/moore/p7/1000", "classic", "classic", 0, 3, 54),
+    BOARD("grid/moore/p7/1000/cylinder", "grid/moore/p7/1000", "cylinder", "classic", 0, 3, 55),
     {"grid/nullity-torus/f2/1000/classic", "grid/nullity-torus/f2/1000", "classic", "classic", 1,
      5, nullity_setup, nullity_run, nullity_teardown, &nullities[2]},
     {"grid/nullity-torus/f2/1000/torus", "grid/nullity-torus/f2/1000", "torus", "classic", 1, 5,

@@ -27,8 +27,11 @@ extern "C" {
  *  closed form. Cost O(M(n) log n) for n = max(rows, cols). The torus
  *  (TOGGLE_GRID_TORUS) and the cylinder (TOGGLE_GRID_CYLINDER), with or
  *  without self, are also answered by polynomials, over F_p[y] / (y^cols - 1)
- *  (docs/transfer.md), in O(M(cols) log rows). Other boards (Moore, hex, tri)
- *  have no such formula here: their nullity comes from the AUTO engine
+ *  (docs/transfer.md), in O(M(cols) log rows). Moore boards with self
+ *  (every wrap; 1.1.0) by rank A = rank T_rows rank T_cols, A being the
+ *  Kronecker product of two tridiagonal (or circulant) factors, in
+ *  O(rows + cols). Other boards (Moore without self, hex, tri) have no
+ *  such formula here: their nullity comes from the AUTO engine
  *  (default memory budget), the transfer chase where it applies
  *  (docs/transfer.md), else full elimination.
  *  @param rows, cols  board shape, >= 1 (at most 2^28 each for the polynomial route)

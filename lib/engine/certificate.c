@@ -67,6 +67,26 @@ static int certify_howell(const toggle_system *s, toggle_solution *sol)
     return rc;
 }
 
+/* b.K for kernel vector i, skipping its zero words (a sparse kernel, such
+ * as a Moore board's, costs its nonzero words, not n entries). */
+static uint64_t kernel_dot_b(const toggle_system *s, const toggle__vecs *kv, size_t i)
+{
+    const uint64_t *row = toggle__vecs_row(kv, i);
+    size_t per = 64 / kv->width;
+    uint64_t beta = 0, k = s->k;
+    for (size_t w = 0; w < kv->stride; w++) {
+        if (!row[w])
+            continue;
+        size_t t1 = (w + 1) * per < kv->len ? (w + 1) * per : kv->len;
+        for (size_t t = w * per; t < t1; t++) {
+            uint64_t v = toggle__vecs_get(kv, i, t);
+            if (v)
+                beta = toggle__addmod(beta, toggle__mulmod(v, toggle__rhs(s, t), k), k);
+        }
+    }
+    return beta;
+}
+
 /* y = K / (b.K) for the first kernel vector K with b.K != 0 (A symmetric,
  * k prime): the canonical solution of A^T y = 0, b.y = 1, since its free
  * coordinates are those of A's canonical kernel basis (docs/design.md). */
@@ -76,12 +96,7 @@ int toggle__certify_from_kernel(const toggle_system *s, toggle_solution *sol)
     if (!toggle__is_prime(k))
         return certify_howell(s, sol);
     for (size_t i = 0; i < sol->kernel.count; i++) {
-        uint64_t beta = 0;
-        for (size_t t = 0; t < s->n; t++) {
-            uint64_t v = toggle__vecs_get(&sol->kernel, i, t);
-            if (v)
-                beta = toggle__addmod(beta, toggle__mulmod(v, toggle__rhs(s, t), k), k);
-        }
+        uint64_t beta = kernel_dot_b(s, &sol->kernel, i);
         if (!beta)
             continue;
         int rc = toggle__vecs_init(&sol->cert, s->m, 1, k);

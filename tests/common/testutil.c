@@ -126,6 +126,24 @@ uint64_t *tu_grid_matrix(size_t rows, size_t cols, uint32_t flags)
     return a;
 }
 
+void tu_grid_apply(size_t rows, size_t cols, uint32_t flags, const uint64_t *x, uint64_t k,
+                   uint64_t *y)
+{
+    memset(y, 0, rows * cols * sizeof *y);
+    long nb[16][2];
+    for (size_t r = 0; r < rows; r++)
+        for (size_t c = 0; c < cols; c++) {
+            uint64_t v = x[r * cols + c];
+            if (!v)
+                continue;
+            size_t cnt = tu_grid_neighbours(rows, cols, flags, r, c, nb);
+            for (size_t i = 0; i < cnt; i++) {
+                size_t j = (size_t)nb[i][0] * cols + (size_t)nb[i][1];
+                y[j] = tu_addmod(y[j], v, k);
+            }
+        }
+}
+
 void tu_reduce(uint64_t *a, size_t count, uint64_t k)
 {
     for (size_t i = 0; i < count; i++)

@@ -39,6 +39,10 @@ size_t tu_grid_neighbours(size_t rows, size_t cols, uint32_t flags, size_t r, si
 /* Dense m x n matrix of the game on a rows x cols grid with TOGGLE_GRID_*
  * flags, built by the test's own neighbour code (malloc'd; caller frees). */
 uint64_t *tu_grid_matrix(size_t rows, size_t cols, uint32_t flags);
+/* y = A x mod k on a rows x cols grid by the own neighbour code (the
+ * sparse tu_grid_matrix, for boards too large for a dense A). */
+void tu_grid_apply(size_t rows, size_t cols, uint32_t flags, const uint64_t *x, uint64_t k,
+                   uint64_t *y);
 /* Reduce count entries modulo k in place (grid matrices hold 2 or 3 where a
  * neighbour is reached twice; toggle_system_new_matrix wants entries < k). */
 void tu_reduce(uint64_t *a, size_t count, uint64_t k);

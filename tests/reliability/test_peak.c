@@ -89,19 +89,19 @@ static const pcase solves[] = {
      * the narrow lanes the peak is smaller (4.2x; it was 3.9x, passing
      * 2.6 only through the BLIS pools' allowance) */
     {"transfer 100x100 k=3 hex", TOGGLE_ENGINE_TRANSFER, 3, BOARD, 100, 100, TOGGLE_GRID_HEX, 4.5},
-    /* Moore (promoted unknowns, m = C + R - 1): 100 x 101 over F_3 has
-     * nullity 100, budgeted at m = 200; chased from the last row since 1.1.0
-     * its peak fell more than the estimate: 2.31x in the ASan build (FLINT
-     * solving the small system, -Dblas=disabled) */
+    /* Moore with self takes the separable route (kron.c) since 1.1.0: the
+     * board in words and the answers at the exact nullity (the factors'
+     * ranks), 1.01x and 1.13x (before: the lanes path's promoted unknowns,
+     * the kernel budgeted at m = C + R - 1, 2.31x and 3.45x, allowed 2.5x
+     * and 4.0x) */
     {"transfer 100x101 k=3 moore", TOGGLE_ENGINE_TRANSFER, 3, BOARD, 100, 101, TOGGLE_GRID_MOORE,
-     2.5},
-    /* the second case over 2x, for the hex case's reason: 100 x 100 has
-     * nullity 0, but no bound below the small system's m = 199 unknowns is
-     * known for Moore boards, and the kernel is budgeted at m vectors
-     * (3.45x measured with FLINT solving the small system, the ASan build's
-     * -Dblas=disabled; less with the blas engine's pool allowance) */
+     0},
     {"transfer 100x100 k=3 moore", TOGGLE_ENGINE_TRANSFER, 3, BOARD, 100, 100, TOGGLE_GRID_MOORE,
-     4.0},
+     0},
+    {"transfer 200x201 k=3 moore", TOGGLE_ENGINE_TRANSFER, 3, BOARD, 200, 201, TOGGLE_GRID_MOORE,
+     0},
+    {"transfer 90x90 k=2 moore torus", TOGGLE_ENGINE_TRANSFER, 2, BOARD, 90, 90,
+     TOGGLE_GRID_MOORE | TOGGLE_GRID_TORUS, 0},
     /* shift-invariant boards: the estimate counts the circulant small
      * system's lanes and the exact nullity (polynomials; without FLINT
      * there are none and the kernel is budgeted at the small system's m
@@ -296,6 +296,9 @@ static const ncase nullities[] = {
     {"tri 60x60 p=2", 60, 60, 2, TOGGLE_GRID_TRI, 0},
     {"moore 40x40 p=2", 40, 40, 2, TOGGLE_GRID_MOORE, 0},
     {"moore 30x30 p=3", 30, 30, 3, TOGGLE_GRID_MOORE, 0},
+    /* Moore with self by the factors' ranks (kron.c): O(rows + cols) */
+    {"moore 3000x3001 p=3 torus", 3000, 3001, 3, TOGGLE_GRID_MOORE | TOGGLE_GRID_TORUS, 0},
+    {"moore 5000x2000 p=2 cylinder", 5000, 2000, 2, TOGGLE_GRID_MOORE | TOGGLE_GRID_CYLINDER, 0},
 };
 
 START_TEST(grid_nullity_estimate_within_2x)
@@ -323,13 +326,15 @@ START_TEST(grid_nullity_estimate_within_2x)
 END_TEST
 
 /* A nullity far over the default budget is refused at once, naming both
- * (a Moore torus: the plain torus has its polynomial formula, linear in the
- * sides, and is answered). */
+ * (a Moore torus without self: the plain torus has its polynomial formula,
+ * linear in the sides, and Moore with self its factors' ranks, and are
+ * answered). */
 START_TEST(grid_nullity_over_budget)
 {
     size_t d = 77;
     toggle__alloc_count(true);
-    int rc = toggle_grid_nullity(30000, 30000, 3, TOGGLE_GRID_TORUS | TOGGLE_GRID_MOORE, &d);
+    int rc = toggle_grid_nullity(30000, 30000, 3, TOGGLE_GRID_TORUS | TOGGLE_GRID_MOORE |
+                                                  TOGGLE_GRID_NO_SELF, &d);
     int64_t peak = toggle__alloc_peak();
     toggle__alloc_count(false);
     ck_assert_int_eq(rc, TOGGLE_ENOMEM);

@@ -7,6 +7,7 @@
 
 #include "engine/engine.h"
 #include "engine/flint/poly.h"
+#include "engine/transfer/kron.h"
 #include "engine/transfer/ring.h"
 
 /* counted peaks: 97 to 124 bytes per degree with the shift, 20 without */
@@ -52,6 +53,15 @@ static int elimination_bytes(const toggle_graph *g, uint64_t p, uint64_t *bytes)
     return rc;
 }
 
+/* Moore with self, any one wrap: separable (kron.c); invalid flag sets go
+ * to the graph constructor's checks */
+static bool moore_self(uint32_t flags)
+{
+    uint32_t both = TOGGLE_GRID_TORUS | TOGGLE_GRID_CYLINDER;
+    return (flags & TOGGLE_GRID_MOORE) && (flags & both) != both &&
+           !(flags & (TOGGLE_GRID_NO_SELF | TOGGLE_GRID_HEX | TOGGLE_GRID_TRI));
+}
+
 int toggle__grid_nullity_estimate(size_t rows, size_t cols, uint64_t p, uint32_t flags,
                                   uint64_t *bytes)
 {
@@ -63,6 +73,14 @@ int toggle__grid_nullity_estimate(size_t rows, size_t cols, uint64_t p, uint32_t
     if ((flags & ~(uint32_t)TOGGLE_GRID_NO_SELF) == TOGGLE_GRID_TORUS && p == 2) {
         /* over F_2 on packed polynomials (ring.c) */
         *bytes = toggle__transfer_ring_nullity_bytes(rows, cols) + 1024;
+        return TOGGLE_OK;
+    }
+    if (moore_self(flags) && toggle__is_prime(p)) {
+        /* A = T_R (x) T_C: each factor's chase coefficients (1 vector, 2
+         * across a wrap) and 2 kernel vectors of words (kron.c) */
+        uint64_t wr = (flags & TOGGLE_GRID_TORUS) ? 4 : 3;
+        uint64_t wc = (flags & (TOGGLE_GRID_TORUS | TOGGLE_GRID_CYLINDER)) ? 4 : 3;
+        *bytes = 8 * (wr * (uint64_t)rows + wc * (uint64_t)cols) + 256;
         return TOGGLE_OK;
     }
 #ifdef TOGGLE_HAVE_FLINT
@@ -141,6 +159,8 @@ int toggle_grid_nullity(size_t rows, size_t cols, uint64_t p, uint32_t flags, si
         if (rc != TOGGLE_EUNSUPPORTED) /* without FLINT: eliminate */
             return rc;
     }
+    if (moore_self(flags)) /* rank T_R rank T_C */
+        return toggle__transfer_kron_nullity(p, rows, cols, flags, nullity);
     if (flags & ~(uint32_t)TOGGLE_GRID_NO_SELF)
         return nullity_by_elimination(rows, cols, p, flags, nullity);
     /* Nullity is invariant under transposition: keep the smaller side as the

@@ -24,6 +24,7 @@
 
 #include "engine/engine.h"
 #include "engine/flint/poly.h"
+#include "engine/transfer/kron.h"
 #include "engine/transfer/ring.h"
 #include "transfer.h"
 
@@ -1744,6 +1745,8 @@ static bool transfer_probe(const toggle_system *s, char *why, size_t len)
 {
     if (!transfer_applies(s, why, len))
         return false;
+    if (toggle__transfer_kron_applies(s)) /* no small system */
+        return true;
     if (toggle__transfer_ring_applies(s))
         return toggle__transfer_ring_probe(s, why, len);
     tframe f;
@@ -1828,6 +1831,8 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
 {
     if (!is_board(s))
         return TRANSFER_SMALL_ENGINE.estimate(s, bytes);
+    if (toggle__transfer_kron_applies(s))
+        return toggle__transfer_kron_estimate(s, bytes);
     if (toggle__transfer_ring_applies(s))
         return toggle__transfer_ring_estimate(s, bytes);
     if (!toggle__is_prime(s->k))
@@ -2531,10 +2536,12 @@ out:
     return rc;
 }
 
-/* The square torus takes the ring route (ring.c), every other board the
- * lanes. */
+/* Moore boards with self take the separable route (kron.c), the square
+ * torus the ring route (ring.c), every other board the lanes. */
 static int transfer_solve(const toggle_system *s, toggle_solution *sol)
 {
+    if (toggle__transfer_kron_applies(s))
+        return toggle__transfer_kron_solve(s, sol);
     if (toggle__transfer_ring_applies(s))
         return toggle__transfer_ring_solve(s, sol, solve_small);
     return toggle__transfer_lanes_solve(s, sol);

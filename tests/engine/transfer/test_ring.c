@@ -22,25 +22,6 @@
 static const uint64_t primes[] = {2, 3, 5, 7, 101, 32749, 1000000007ull, 2305843009213693951ull};
 #define NPRIMES (sizeof primes / sizeof *primes)
 
-/* y = A x on the torus by the own neighbourhood model. */
-static void own_apply(size_t R, size_t C, uint32_t flags, const uint64_t *x, uint64_t k,
-                      uint64_t *y)
-{
-    memset(y, 0, R * C * sizeof *y);
-    long nb[9][2];
-    for (size_t r = 0; r < R; r++)
-        for (size_t c = 0; c < C; c++) {
-            uint64_t v = x[r * C + c];
-            if (!v)
-                continue;
-            size_t cnt = tu_grid_neighbours(R, C, flags, r, c, nb);
-            for (size_t i = 0; i < cnt; i++) {
-                size_t j = (size_t)nb[i][0] * C + (size_t)nb[i][1];
-                y[j] = tu_addmod(y[j], v, k);
-            }
-        }
-}
-
 /* s solved by the transfer engine's lanes path (no ring route). */
 static toggle_solution *lanes_solve(const toggle_system *s)
 {
@@ -64,7 +45,7 @@ static void check_torus(size_t R, size_t C, uint32_t flags, uint64_t k, tu_rng *
         st[i] = tu_below(&rng, k);
         x[i] = tu_below(&rng, k);
     }
-    own_apply(R, C, flags, x, k, tg);
+    tu_grid_apply(R, C, flags, x, k, tg);
     for (size_t i = 0; i < n; i++) {
         if (!mode)
             tg[i] = tu_below(&rng, k);
@@ -101,7 +82,7 @@ static void check_torus(size_t R, size_t C, uint32_t flags, uint64_t k, tu_rng *
         toggle_solution_particular(lanes, y, n);
         if (memcmp(x, y, n * sizeof *x))
             why = "particular solution differs";
-        own_apply(R, C, flags, x, k, z);
+        tu_grid_apply(R, C, flags, x, k, z);
         if (!why && memcmp(z, b, n * sizeof *z))
             why = "particular solution does not solve (own model)";
     } /* (the certificate is the policy's, made from the kernel compared below) */
@@ -110,7 +91,7 @@ static void check_torus(size_t R, size_t C, uint32_t flags, uint64_t k, tu_rng *
         toggle_solution_kernel_vector(lanes, i, y, n);
         if (memcmp(x, y, n * sizeof *x))
             why = "kernel vector differs";
-        own_apply(R, C, flags, x, k, z);
+        tu_grid_apply(R, C, flags, x, k, z);
         for (size_t j = 0; j < n && !why; j++)
             if (z[j])
                 why = "kernel vector not in the kernel (own model)";
