@@ -373,6 +373,7 @@ typedef struct plain_job {
      * [runs[2q], runs[2q + 1]), nlive words in all */
     size_t ra, rb, nruns, nlive;
     size_t *runs;
+    unsigned T;       /* table sets: threads t >= T of a larger pool stay idle */
 } plain_job;
 
 /* The table indices of rows [lo, hi). */
@@ -464,6 +465,10 @@ static void plain_work(plain_job *j, size_t rows)
 static void index_rows(void *ctx, unsigned t, unsigned nt)
 {
     plain_job *j = ctx;
+    if (nt > j->T)
+        nt = j->T;
+    if (t >= nt)
+        return;
     size_t lo, hi;
     split(j->rb - j->ra, t, nt, 64, &lo, &hi);
     index_range(j, j->ra + lo, j->ra + hi);
@@ -472,6 +477,10 @@ static void index_rows(void *ctx, unsigned t, unsigned nt)
 static void pass_cols(void *ctx, unsigned t, unsigned nt)
 {
     plain_job *j = ctx;
+    if (nt > j->T)
+        nt = j->T;
+    if (t >= nt)
+        return;
     pass_args a = j->a;
     size_t lo, hi;
     split(j->nlive, t, nt, 2, &lo, &hi);
@@ -490,6 +499,10 @@ static void pass_cols(void *ctx, unsigned t, unsigned nt)
 static void pass_rows(void *ctx, unsigned t, unsigned nt)
 {
     plain_job *j = ctx;
+    if (nt > j->T)
+        nt = j->T;
+    if (t >= nt)
+        return;
     pass_args a = j->a;
     size_t lo, hi;
     split(j->rb - j->ra, t, nt, 8, &lo, &hi);
@@ -577,7 +590,7 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
                       .k = p.k, .nt = nt, .kbar = kbar, .strip = p.strip, .tab = tabs[0],
                       .idx = idx},
                 .tabs = tabs, .pass = pass, .gaps = gaps, .nb = nb, .kk = p.k, .nt = nt,
-                .pos = pos, .lut = lut, .pc = pc, .lead = lead, .runs = runs,
+                .pos = pos, .lut = lut, .pc = pc, .lead = lead, .runs = runs, .T = T,
             };
             plain_work(&j, rows);
             /* small blocks stay on the caller: a hand-off costs microseconds */
