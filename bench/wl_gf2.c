@@ -461,6 +461,52 @@ static void cap_teardown(void *state)
 
 static const unsigned cap_threads[] = {1, 2};
 
+/* The cores' own two-thread capacity on compute alone (no memory traffic):
+ * a fixed number of dependent multiply-xorshift steps on registers, split
+ * in halves over 1 or 2 threads. Against the streaming reference above it
+ * tells what the cores give and what the memory system takes. */
+typedef struct spin_part {
+    uint64_t x, steps;
+} spin_part;
+
+static void *spin_sweep(void *arg)
+{
+    spin_part *c = arg;
+    uint64_t x = c->x;
+    for (uint64_t i = 0; i < c->steps; i++) {
+        x ^= x >> 29;
+        x *= 0xBF58476D1CE4E5B9ull;
+    }
+    c->x = x;
+    return NULL;
+}
+
+static void *spin_setup(const void *arg)
+{
+    unsigned *t = malloc(sizeof *t);
+    if (t)
+        *t = *(const unsigned *)arg;
+    return t;
+}
+
+static int spin_run(void *state, int check)
+{
+    unsigned threads = *(unsigned *)state;
+    (void)check;
+    spin_part a = {1, (uint64_t)1 << 26}, b = {2, (uint64_t)1 << 26};
+    if (threads < 2) {
+        spin_sweep(&a);
+        spin_sweep(&b);
+    } else {
+        pthread_t t;
+        if (pthread_create(&t, NULL, spin_sweep, &b))
+            return 1;
+        spin_sweep(&a);
+        pthread_join(t, NULL);
+    }
+    return (a.x | b.x) == 0; /* never: keeps the loops */
+}
+
 #define BIG(grp, i, reps)                                                                        M4RI_WL(grp "/m4ri", grp, 0, reps, &big_specs[i])                                          TOGGLE_WL(grp "/toggle-gf2", grp, "toggle-gf2", "m4ri", 0, reps, &big_specs[i + 1])
 #define THREADS(grp, i, reps)                                                                    TOGGLE_WL(grp "/toggle-gf2-t1", grp, "toggle-gf2-t1", NULL, 0, reps, &big_specs[i]),        TOGGLE_WL(grp "/toggle-gf2-t2", grp, "toggle-gf2-t2", "toggle-gf2-t1", 0, reps,                      &big_specs[i + 1])
 
@@ -488,6 +534,10 @@ static const bench_workload gf2_big_workloads[] = {
     THREADS("gf2/threads/dense/16384", 16, 1),
     {"gf2/build/32768/toggle-packed", "gf2/dense/32768", "build-packed", "toggle-gf2", 0, 3,
      build_setup, build_run, build_teardown, &big_specs[18]},
+    {"gf2/threads/compute/spin-t1", "gf2/threads/compute", "spin-t1", NULL, 0, 3, spin_setup,
+     spin_run, free, &cap_threads[0]},
+    {"gf2/threads/compute/spin-t2", "gf2/threads/compute", "spin-t2", "spin-t1", 0, 3,
+     spin_setup, spin_run, free, &cap_threads[1]},
 };
 
 void bench_register_gf2(void)

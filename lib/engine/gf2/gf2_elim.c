@@ -92,9 +92,20 @@ static inline unsigned bit(const uint64_t *row, size_t j)
     return (unsigned)(row[j >> 6] >> (j & 63)) & 1u;
 }
 
+/* dst ^= src, skipping the source's zero runs of 8 words (the pivot search
+ * combines rows over the whole width; a banded row is zero on most of it) */
 static inline void xor_row(uint64_t *restrict dst, const uint64_t *restrict src, size_t n)
 {
-    for (size_t w = 0; w < n; w++)
+    size_t w = 0;
+    for (; w + 8 <= n; w += 8) {
+        uint64_t any = 0;
+        for (unsigned q = 0; q < 8; q++)
+            any |= src[w + q];
+        if (any)
+            for (unsigned q = 0; q < 8; q++)
+                dst[w + q] ^= src[w + q];
+    }
+    for (; w < n; w++)
         dst[w] ^= src[w];
 }
 
@@ -112,6 +123,7 @@ static inline void swap_rows(uint64_t *a, uint64_t *b, size_t n)
 typedef struct pass_args {
     uint64_t *M;
     size_t stride, rows, skip_lo, skip_hi; /* rows [skip_lo, skip_hi) are the pivots */
+    size_t r_lo, r_hi;                     /* rows [r_lo, r_hi) are updated */
     size_t w0, W;                          /* words [w0, W) are live */
     const uint64_t *piv;                   /* first pivot row (row skip_lo) */
     unsigned k, nt, kbar;                  /* kbar pivots, in nt tables of k (last smaller) */
@@ -146,8 +158,8 @@ GF2_INLINE void process_rows(const pass_args *a, size_t ws, size_t n, unsigned N
     const uint64_t *t[GF2_MAXT];
     for (unsigned i = NT; i < GF2_MAXT; i++)
         t[i] = a->tab; /* never read for this NT */
-    for (size_t r = 0; r < a->rows; r++) {
-        if (r == a->skip_lo) {
+    for (size_t r = a->r_lo; r < a->r_hi; r++) {
+        if (r >= a->skip_lo && r < a->skip_hi) {
             r = a->skip_hi - 1;
             continue;
         }
@@ -324,6 +336,15 @@ static unsigned useful_threads(size_t rows, size_t W, unsigned threads)
     return chunks < t ? (unsigned)chunks : t;
 }
 
+/* A block's pass runs on the pool from GF2_PAR_MIN_WORDS live words over
+ * its active rows (below, the hand-off costs more than it saves; measured,
+ * docs/gf2.md), split by columns from GF2_COLS_MIN_WORDS live words per
+ * thread, else by rows; runs of live words closer than GF2_RUN_GAP words
+ * are merged (a run costs a visit of every active row). */
+#define GF2_PAR_MIN_WORDS ((uint64_t)1 << 14)
+#define GF2_COLS_MIN_WORDS 8
+#define GF2_RUN_GAP 2
+
 /* [lo, hi) of n items for thread t of nt, in multiples of `align`. */
 static void split(size_t n, unsigned t, unsigned nt, size_t align, size_t *lo, size_t *hi)
 {
@@ -337,7 +358,7 @@ static void split(size_t n, unsigned t, unsigned nt, size_t align, size_t *lo, s
 /* ---- the plain Four-Russians Gauss-Jordan ------------------------------- */
 
 typedef struct plain_job {
-    pass_args a;      /* the block's pass; tab and column range per thread */
+    pass_args a;      /* the block's pass; tab, rows and words per thread */
     uint64_t **tabs;  /* one table set per thread */
     pass_fn pass;
     /* index phase */
@@ -347,14 +368,18 @@ typedef struct plain_job {
     uint64_t (*lut)[256];
     const size_t *pc;
     size_t *lead;     /* per row: a lower bound on its first nonzero word */
+    /* the work (docs/gf2.md, "Threads"): rows [ra, rb) may hold the block's
+     * pivot columns; the pivot rows are nonzero only on the word runs
+     * [runs[2q], runs[2q + 1]), nlive words in all */
+    size_t ra, rb, nruns, nlive;
+    size_t *runs;
+    unsigned T;       /* table sets: threads t >= T of a larger pool stay idle */
 } plain_job;
 
-static void index_rows(void *ctx, unsigned t, unsigned nt)
+/* The table indices of rows [lo, hi). */
+static void index_range(plain_job *j, size_t lo, size_t hi)
 {
-    plain_job *j = ctx;
     const pass_args *a = &j->a;
-    size_t lo, hi;
-    split(a->rows, t, nt, 64, &lo, &hi);
     size_t wl = j->pc[a->kbar - 1] >> 6; /* the last word holding a pivot column */
     for (size_t i = lo; i < hi; i++) {
         const uint64_t *row = a->M + i * a->stride;
@@ -380,18 +405,114 @@ static void index_rows(void *ctx, unsigned t, unsigned nt)
     }
 }
 
+/* Rows [lo, hi) of the live words [off, off + n) (counted along the runs). */
+static void pass_live(const plain_job *j, pass_args a, size_t off, size_t n)
+{
+    for (size_t q = 0, at = 0; q < j->nruns && n; q++) {
+        size_t len = j->runs[2 * q + 1] - j->runs[2 * q];
+        if (off >= at + len) {
+            at += len;
+            continue;
+        }
+        size_t s = off - at, e = s + n < len ? s + n : len;
+        a.w0 = j->runs[2 * q] + s;
+        a.W = j->runs[2 * q] + e;
+        j->pass(&a);
+        n -= e - s;
+        off += e - s;
+        at += len;
+    }
+}
+
+/* The block's work (j->a, pc and lead set): the runs of words where a pivot
+ * row is nonzero (xoring zero words changes nothing; on a banded matrix
+ * they are a few words by the diagonal and the right-hand side) and the
+ * rows that may hold a pivot column (lead at most the last pivot word:
+ * below a band, none). */
+static void plain_work(plain_job *j, size_t rows)
+{
+    const pass_args *a = &j->a;
+    size_t *runs = j->runs, nr = 0, live = 0;
+    for (size_t w = a->w0; w < a->W; w++) {
+        uint64_t any = 0;
+        for (unsigned l = 0; l < a->kbar && !any; l++)
+            any = a->piv[l * a->stride + w];
+        if (!any)
+            continue;
+        if (nr && w - runs[2 * nr - 1] < GF2_RUN_GAP) {
+            live += w + 1 - runs[2 * nr - 1];
+            runs[2 * nr - 1] = w + 1;
+        } else {
+            runs[2 * nr] = w;
+            runs[2 * nr + 1] = w + 1;
+            nr++;
+            live++;
+        }
+    }
+    j->nruns = nr;
+    j->nlive = live;
+    size_t wl = j->pc[a->kbar - 1] >> 6, ra = 0, rb = rows;
+    while (ra < rows && j->lead[ra] > wl)
+        ra++;
+    while (rb > ra && j->lead[rb - 1] > wl)
+        rb--;
+    j->ra = ra;
+    j->rb = rb;
+}
+
+/* Wide blocks: the indices by row ranges, then (pass_cols, after a join)
+ * the pass by ranges of the live words, each thread on every active row. */
+static void index_rows(void *ctx, unsigned t, unsigned nt)
+{
+    plain_job *j = ctx;
+    if (nt > j->T)
+        nt = j->T;
+    if (t >= nt)
+        return;
+    size_t lo, hi;
+    split(j->rb - j->ra, t, nt, 64, &lo, &hi);
+    index_range(j, j->ra + lo, j->ra + hi);
+}
+
 static void pass_cols(void *ctx, unsigned t, unsigned nt)
 {
     plain_job *j = ctx;
+    if (nt > j->T)
+        nt = j->T;
+    if (t >= nt)
+        return;
     pass_args a = j->a;
     size_t lo, hi;
-    split(j->a.W - j->a.w0, t, nt, 2, &lo, &hi);
+    split(j->nlive, t, nt, 2, &lo, &hi);
     if (lo >= hi)
         return;
-    a.w0 = j->a.w0 + lo;
-    a.W = j->a.w0 + hi;
+    a.r_lo = j->ra;
+    a.r_hi = j->rb;
     a.tab = j->tabs[t];
-    j->pass(&a);
+    pass_live(j, a, lo, hi - lo);
+}
+
+/* Narrow blocks (few live words: banded matrices, the last blocks): each
+ * thread indexes and updates its own range of the active rows on every
+ * live word, with its own tables; one hand-off per block, no join between
+ * the phases (a row's indices are read only by its own thread). */
+static void pass_rows(void *ctx, unsigned t, unsigned nt)
+{
+    plain_job *j = ctx;
+    if (nt > j->T)
+        nt = j->T;
+    if (t >= nt)
+        return;
+    pass_args a = j->a;
+    size_t lo, hi;
+    split(j->rb - j->ra, t, nt, 8, &lo, &hi);
+    if (lo >= hi)
+        return;
+    index_range(j, j->ra + lo, j->ra + hi);
+    a.r_lo = j->ra + lo;
+    a.r_hi = j->ra + hi;
+    a.tab = j->tabs[t];
+    pass_live(j, a, 0, j->nlive);
 }
 
 static uint64_t plain_bytes(size_t rows, size_t W, unsigned threads)
@@ -401,7 +522,7 @@ static uint64_t plain_bytes(size_t rows, size_t W, unsigned threads)
     uint64_t tw = (uint64_t)p.nt << p.k;
     unsigned T = useful_threads(rows, W, threads);
     return T * (tw * p.strip * 8 + 64) + (uint64_t)rows * (GF2_MAXT + sizeof(size_t)) +
-           GF2_LUTB * 256 * 8 + 64;
+           (uint64_t)(W + 1) * 2 * sizeof(size_t) + GF2_LUTB * 256 * 8 + 64;
 }
 
 /* RREF of M in place by Four-Russians blocks (docs/gf2.md); perm (may be
@@ -423,8 +544,9 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
     uint64_t *tabs[GF2_MAX_THREADS] = {0};
     uint8_t *idx = toggle__calloc(idxb, 1);
     size_t *lead = toggle__malloc_array(rows, sizeof *lead);
+    size_t *runs = toggle__malloc_array(W + 1, 2 * sizeof *runs);
     uint64_t (*lut)[256] = NULL; /* allocated at the first block with gaps */
-    int rc = idx && lead ? TOGGLE_OK : TOGGLE_ENOMEM;
+    int rc = idx && lead && runs ? TOGGLE_OK : TOGGLE_ENOMEM;
     /* lead[i]: a lower bound on row i's first nonzero word (W: none); rows
      * that are zero on a block's pivot columns are then skipped unread */
     for (size_t i = 0; i < rows && !rc; i++) {
@@ -464,15 +586,21 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
             }
             plain_job j = {
                 .a = {.M = M, .stride = stride, .rows = rows, .skip_lo = r, .skip_hi = r + kbar,
-                      .w0 = w0, .W = W, .piv = M + r * stride, .k = p.k, .nt = nt,
-                      .kbar = kbar, .strip = p.strip, .tab = tabs[0], .idx = idx},
+                      .r_lo = 0, .r_hi = rows, .w0 = w0, .W = W, .piv = M + r * stride,
+                      .k = p.k, .nt = nt, .kbar = kbar, .strip = p.strip, .tab = tabs[0],
+                      .idx = idx},
                 .tabs = tabs, .pass = pass, .gaps = gaps, .nb = nb, .kk = p.k, .nt = nt,
-                .pos = pos, .lut = lut, .pc = pc, .lead = lead,
+                .pos = pos, .lut = lut, .pc = pc, .lead = lead, .runs = runs, .T = T,
             };
+            plain_work(&j, rows);
             /* small blocks stay on the caller: a hand-off costs microseconds */
-            int par = T > 1 && (uint64_t)rows * (W - w0) >= ((uint64_t)1 << 14);
-            toggle__pool_run(par ? pool : NULL, index_rows, &j);
-            toggle__pool_run(par ? pool : NULL, pass_cols, &j);
+            int par = T > 1 && (uint64_t)(j.rb - j.ra) * j.nlive >= GF2_PAR_MIN_WORDS;
+            if (par && j.nlive >= (size_t)GF2_COLS_MIN_WORDS * T) {
+                toggle__pool_run(pool, index_rows, &j);
+                toggle__pool_run(pool, pass_cols, &j);
+            } else {
+                toggle__pool_run(par ? pool : NULL, pass_rows, &j);
+            }
         }
         r += kbar;
         c = next;
@@ -482,6 +610,7 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
         toggle__free(tabs[t]);
     toggle__free(idx);
     toggle__free(lead);
+    toggle__free(runs);
     toggle__free(lut);
     if (rc)
         return toggle__error(TOGGLE_ENOMEM, "out of memory for GF(2) elimination tables");

@@ -19,6 +19,7 @@
 /* Output tiles: rows x cols of at most this many bits (and at least the
  * inner dimension, so each tile is one square Strassen product). */
 #define MUL_TILE 4096
+#define MUL_MIN_TILE_ROWS 256 /* rows of a tile dealt to a thread, at least */
 
 static size_t words_for(size_t bits) { return bits / 64 + (bits % 64 != 0); }
 
@@ -295,6 +296,21 @@ static void tile_shape(size_t m, size_t k, size_t n, size_t cut, unsigned T, siz
     }
     *tr = side;
     *tc = side;
+    /* T threads: when the tiles do not share evenly, thinner row tiles may
+     * finish sooner (a tile too thin for Strassen costs 8/7 of its share
+     * per level lost, an idle thread costs its whole share); docs/gf2.md */
+    size_t nct = (n + side - 1) / side, nr0 = (m + side - 1) / side, best = SIZE_MAX;
+    for (size_t nr = nr0; T > 1 && nr <= nr0 * T && m / nr >= MUL_MIN_TILE_ROWS; nr++) {
+        size_t rows = (m + nr - 1) / nr, tiles = ((m + rows - 1) / rows) * nct, cost = rows * 64;
+        for (size_t a = rows, b = k, c = min_sz(n, side); strassen_splits(a, b, c, cut);
+             a /= 2, b /= 2, c /= 2)
+            cost = cost / 8 * 7;
+        cost *= (tiles + T - 1) / T;
+        if (cost < best) {
+            best = cost;
+            *tr = rows;
+        }
+    }
 }
 
 static unsigned clamp_threads(unsigned threads)

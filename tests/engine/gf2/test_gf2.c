@@ -388,6 +388,126 @@ START_TEST(recursive_matches_plain_around_cutoffs)
 }
 END_TEST
 
+/* Sanitized builds (ThreadSanitizer runs this suite in CI) get the smaller
+ * of the large cases below. */
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#define GF2_TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+#define GF2_TEST_SANITIZED 1
+#endif
+#endif
+#ifndef GF2_TEST_SANITIZED
+#define GF2_TEST_SANITIZED 0
+#endif
+
+/* A banded rows x cols matrix: row i random on columns [i - bw, i + bw]
+ * (diagonal set), and random on the last column (a right-hand side) and,
+ * when far > 0, on the `far` columns before it: the live words of a pivot
+ * block are then a few runs (docs/gf2.md, "Threads"). board > 0: the
+ * Lights Out matrix of a board x board grid with b = all ones instead. */
+static void banded_matrix(tu_rng *g, uint64_t *M, size_t rows, size_t cols, size_t W, size_t bw,
+                          size_t far, size_t board)
+{
+    memset(M, 0, rows * W * sizeof *M);
+    for (size_t i = 0; i < rows; i++) {
+        uint64_t *row = M + i * W;
+        if (board) {
+            size_t n = board, r = i / n, c = i % n;
+            flipb(row, i);
+            if (r > 0) flipb(row, i - n);
+            if (r + 1 < n) flipb(row, i + n);
+            if (c > 0) flipb(row, i - 1);
+            if (c + 1 < n) flipb(row, i + 1);
+            flipb(row, cols - 1);
+            continue;
+        }
+        for (size_t j = i > bw ? i - bw : 0; j <= i + bw && j + 1 < cols; j++)
+            if (j == i || (tu_next(g) & 1))
+                flipb(row, j);
+        for (size_t j = cols - 1 - (far < cols ? far : cols - 1); j < cols; j++)
+            if ((tu_next(g) & 1) && !getb(row, j))
+                flipb(row, j);
+    }
+}
+
+/* Threads 2, 3 and 8 (plain Four Russians and AUTO) against one thread on
+ * matrices whose blocks go to the pool split by rows (few live words:
+ * banded matrices, Lights Out boards, the last blocks of a dense matrix)
+ * and by live-word ranges over several runs (a band and a dense right
+ * part), with uneven splits; and small banded cases against the naive RREF
+ * with every configuration. */
+START_TEST(threads_banded_and_uneven)
+{
+    tu_rng g = tu_rng_for(353);
+    for (int it = 0; it < 6; it++) {
+        size_t board = it == 5 ? 13 : 0; /* the 13 x 13 board: nullity 0 */
+        size_t rows = board ? 169 : 50 + tu_below(&g, 250);
+        size_t cols = board ? 170 : rows + 1 + tu_below(&g, 40);
+        size_t W = (cols + 63) / 64, r2 = 0;
+        uint64_t *in = calloc(rows * W + 1, sizeof *in), *ref = calloc(rows * W + 1, sizeof *ref);
+        size_t *p2 = calloc(rows + 1, sizeof *p2);
+        banded_matrix(&g, in, rows, cols, W, 1 + tu_below(&g, 70), tu_below(&g, 3) * 50, board);
+        memcpy(ref, in, rows * W * sizeof *in);
+        r2 = naive_rref(ref, rows, cols, W, p2);
+        for (size_t c = 0; c < sizeof all_cfgs / sizeof *all_cfgs; c++)
+            run_embedded(&g, in, ref, r2, p2, rows, cols, &all_cfgs[c]);
+        free(in);
+        free(ref);
+        free(p2);
+    }
+    /* blocks go to the pool from 2^14 live words over their active rows
+     * (gf2_elim.c): a band of 3 live words needs 5500 rows for that */
+    const size_t shapes[][5] = {
+        /* rows, cols, band half-width (0: dense), far columns, board side */
+        {6000, 6001, 40, 0, 0},     /* a few live words: row splits */
+        {2600, 2601, 700, 0, 0},    /* 20+ live words: column splits, then rows */
+        {2400, 3100, 300, 600, 0},  /* two runs of live words */
+        {1101, 1101, 0, 0, 0},      /* dense: the last blocks by rows */
+        {15, 140001, 0, 0, 0},      /* fewer rows than threads */
+        {0, 0, 0, 0, GF2_TEST_SANITIZED ? 80 : 100}, /* a Lights Out board */
+    };
+    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++) {
+        size_t n = shapes[s][4], rows = n ? n * n : shapes[s][0], cols = n ? n * n + 1 : shapes[s][1];
+        size_t W = (cols + 63) / 64, r = 0;
+        uint64_t *in = calloc(rows * W + 1, sizeof *in), *ref = malloc((rows * W + 1) * sizeof *ref);
+        size_t *p = calloc(rows + 1, sizeof *p);
+        if (shapes[s][2] || n)
+            banded_matrix(&g, in, rows, cols, W, shapes[s][2], shapes[s][3], n);
+        else
+            random_matrix(&g, in, rows, cols, W, 0, 0);
+        memcpy(ref, in, rows * W * sizeof *in);
+        toggle__gf2_cfg one = {1, TOGGLE__GF2_PLAIN, 0, 0, NULL};
+        ck_assert_int_eq(toggle__gf2_rref_cfg(ref, rows, cols, W, p, &r, &one), TOGGLE_OK);
+        const toggle__gf2_cfg cfgs[] = {
+            {2, TOGGLE__GF2_PLAIN, 0, 0, NULL}, {3, TOGGLE__GF2_PLAIN, 0, 0, NULL},
+            {8, TOGGLE__GF2_PLAIN, 0, 0, NULL}, {2, TOGGLE__GF2_AUTO, 0, 0, NULL},
+        };
+        for (size_t c = 0; c < sizeof cfgs / sizeof *cfgs; c++)
+            ck_assert_msg(same_rref(&cfgs[c], in, ref, r, p, rows, cols),
+                          "%zu x %zu (band %zu, far %zu, board %zu): %u threads differ from one",
+                          rows, cols, shapes[s][2], shapes[s][3], n, cfgs[c].threads);
+        free(in);
+        free(ref);
+        free(p);
+    }
+    /* a pool larger than an inner elimination's table sets: the tuned
+     * recursive panels eliminate 16-word copies, which use at most 2 of 3
+     * or 8 threads (this crashed: a third thread used a missing table) */
+    uint64_t *in, *ref;
+    size_t *p, r = 0;
+    plain_case(&g, 2100, 4200, 0, SIZE_MAX, 0, &in, &ref, &p, &r);
+    const toggle__gf2_cfg rec[] = {{3, TOGGLE__GF2_RECURSIVE, 0, 0, NULL},
+                                   {8, TOGGLE__GF2_RECURSIVE, 0, 0, NULL}};
+    for (size_t c = 0; c < 2; c++)
+        ck_assert_msg(same_rref(&rec[c], in, ref, r, p, 2100, 4200),
+                      "recursive, %u threads, differs from plain", rec[c].threads);
+    free(in);
+    free(ref);
+    free(p);
+}
+END_TEST
+
 /* The recursive form's workspace stays inside toggle__gf2_workspace_bytes
  * (the memory budget is checked from it), printed per shape; and every
  * allocation failing in turn gives TOGGLE_ENOMEM, then it works. */
@@ -517,15 +637,18 @@ START_TEST(mul_matches_naive_around_cutoffs)
         {1000, 640, 900, 128}, {31, 500, 500, 64}, {33, 500, 500, 64}, {4096, 4096, 4096, 0},
         {4095, 4097, 4100, 0}, {4096, 4100, 5000, 0}, {8200, 300, 4200, 0}, {4096, 4096, 4096, SIZE_MAX},
     };
+    /* 1 thread, and 2 or 3: uneven tile counts, thin row tiles (gf2_mul.c) */
     for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
-        for (unsigned thr = 1; thr <= 3; thr += 2)
+        for (unsigned q = 0; q < 2; q++) {
+            unsigned thr = q == 0 ? 1 : s % 2 ? 3 : 2;
             ck_assert_msg(mul_matches(&g, shapes[s][0], shapes[s][1], shapes[s][2], shapes[s][3],
                                       thr, 0),
                           "%zu x %zu x %zu, cutoff %zu, %u threads", shapes[s][0], shapes[s][1],
                           shapes[s][2], shapes[s][3], thr);
+        }
     /* a Winograd step without its P7 product is caught, at the tuned cutoff too */
     ck_assert(!mul_matches(&g, 256, 256, 256, 64, 1, 1));
-    ck_assert(!mul_matches(&g, 4096, 4096, 4096, 0, 2, 1));
+    ck_assert(!mul_matches(&g, 4096, 4096, 4096, 0, 1, 1));
 }
 END_TEST
 
@@ -936,6 +1059,7 @@ int main(void)
     tcase_add_test(tc, mul_matches_naive_around_cutoffs);
     tcase_add_test(tc, recursive_matches_plain_around_cutoffs);
     tcase_add_test(tc, recursive_workspace_and_failures);
+    tcase_add_test(tc, threads_banded_and_uneven);
     tcase_add_test(tc, transpose_matches_bits);
     tcase_add_test(tc, agrees_with_flint_random);
     tcase_add_test(tc, agrees_with_flint_larger);
