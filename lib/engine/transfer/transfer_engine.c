@@ -761,12 +761,14 @@ static inline uint64_t bits_at(const uint64_t *v, size_t off)
 
 /* A transposed frame's b, 64 frame rows at a time: w[j] holds the bits of
  * frame rows r0 .. r0 + 63 at frame column j (one window of board row j),
- * so that a frame row costs C shifts instead of C scattered reads. */
+ * transposed into 64 rows of CW words after it, so that a frame row is a
+ * copy instead of C scattered reads. */
 typedef struct {
-    uint64_t *w; /* C words, or NULL (then one read a cell) */
+    uint64_t *w; /* BTILE_WORDS(C), or NULL (then one read a cell) */
     size_t r0;
     bool have;
 } btile;
+#define BTILE_WORDS(C) ((C) + 64 * (((C) + 63) / 64))
 
 /* Frame row r of b (C bits) into out (CW words). */
 static void sliced_load_b(const tframe *f, const toggle_system *s, size_t r, uint64_t *out,
@@ -792,12 +794,11 @@ static void sliced_load_b(const tframe *f, const toggle_system *s, size_t r, uin
         if (!bt->have || bt->r0 != r0) {
             for (size_t j = 0; j < C; j++) /* (bits past the board row are not read) */
                 bt->w[j] = toggle__bits_window(src, last, frame_cell(f, r0, j));
+            toggle__bits_transpose(bt->w + C, CW, bt->w, 1, C, 64);
             bt->r0 = r0;
             bt->have = true;
         }
-        unsigned sh = (unsigned)(r - r0);
-        for (size_t j = 0; j < C; j++)
-            out[j >> 6] |= ((bt->w[j] >> sh) & 1) << (j & 63);
+        memcpy(out, bt->w + C + (r - r0) * CW, CW * sizeof *out);
     } else {
         for (size_t j = 0; j < C; j++)
             out[j >> 6] |= toggle__vecs_get(&s->b, 0, frame_cell(f, r, j)) << (j & 63);
@@ -981,7 +982,8 @@ static int chase_sliced(lanes *ln, bool with_b, const toggle_system *s, uint64_t
     uint64_t *saved = toggle__malloc_array(f->nuk * rowsz, sizeof *saved);
     uint64_t *ring = toggle__malloc_array(nring * rowsz, sizeof *ring);
     uint64_t *tmp = toggle__malloc_array(L * CW + CW, sizeof *tmp);
-    btile bt = {with_b && f->tr ? toggle__malloc_array(C, sizeof *bt.w) : NULL, 0, false};
+    btile bt = {with_b && f->tr ? toggle__malloc_array(BTILE_WORDS(C), sizeof *bt.w) : NULL, 0,
+                false};
     int rc = TOGGLE_OK;
     if (!saved || !ring || !tmp || (with_b && f->tr && !bt.w)) {
         rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer chase");
@@ -1400,8 +1402,8 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
     row_fn rkern = f->p == 2 && rec_ok(f) ? ROW_PICK(rec_f2) : NULL;
     uint64_t *bval = kern && with_b ? toggle__malloc_array(C + (C + 63) / 64 + 1, sizeof *bval)
                                     : NULL;
-    btile bt = {kern && with_b && f->p == 2 && f->tr ? toggle__malloc_array(C, sizeof *bt.w) : NULL,
-                0, false};
+    btile bt = {kern && with_b && f->p == 2 && f->tr
+                    ? toggle__malloc_array(BTILE_WORDS(C), sizeof *bt.w) : NULL, 0, false};
     if (kern && with_b && (!bval || (f->p == 2 && f->tr && !bt.w))) {
         toggle__free(bval);
         toggle__free(bt.w);
@@ -2144,7 +2146,8 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
         e = ans;
     /* small blocks besides: the handles of the solutions and the small
      * system, the small engine's own scratch of a few rows */
-    e += pat + 8192 + (unsigned __int128)40 * C; /* (+ 8 C: a transposed frame's b tile) */
+    /* (+ 16 C + 512: a transposed frame's b tile, BTILE_WORDS) */
+    e += pat + 8192 + 512 + (unsigned __int128)48 * C;
     *bytes = e > UINT64_MAX ? UINT64_MAX : (uint64_t)e;
     return TOGGLE_OK;
 }

@@ -5,7 +5,8 @@
  * full elimination: hex boards 449 to 520 wide, with and without self,
  * random start and target. Identical answers, and every answer checked
  * against this suite's own neighbourhood model (tu_grid_neighbours): A x =
- * b and A K = 0 for each kernel vector. Seed printed. */
+ * b and A K = 0 for each kernel vector. Tri boards along their columns
+ * (b read 64 frame rows at a time) by the same model. Seed printed. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +45,8 @@ static bool model_apply_is(size_t R, size_t C, uint32_t flags, const uint64_t *v
     return ok;
 }
 
-static void check_large(size_t R, size_t C, uint32_t flags, tu_rng *rng)
+/* plain: compare with the row programs (hex); else only the own model. */
+static void check_large(size_t R, size_t C, uint32_t flags, tu_rng *rng, bool plain)
 {
     size_t n = R * C;
     uint64_t *st = malloc(n * sizeof *st), *tg = malloc(n * sizeof *tg), *b = malloc(n * sizeof *b);
@@ -58,7 +60,7 @@ static void check_large(size_t R, size_t C, uint32_t flags, tu_rng *rng)
     toggle_system *s = NULL;
     ck_assert_int_eq(toggle_graph_new_grid(&g, R, C, flags), TOGGLE_OK);
     ck_assert_int_eq(toggle_system_new(&s, g, 2, st, tg), TOGGLE_OK);
-    toggle_solution *got = solve_lanes(s, false), *ref = solve_lanes(s, true);
+    toggle_solution *got = solve_lanes(s, false), *ref = solve_lanes(s, plain);
     int sv = toggle_solution_is_solvable(got);
     size_t d = toggle_solution_nullity(got);
     ck_assert_msg(sv == toggle_solution_is_solvable(ref) && d == toggle_solution_nullity(ref),
@@ -92,8 +94,8 @@ static void check_large(size_t R, size_t C, uint32_t flags, tu_rng *rng)
                       "differs (seed %llu)", R, C, (unsigned)flags, i, (unsigned long long)tu_seed());
         ck_assert_msg(model_apply_is(R, C, flags, x, NULL), "%zux%zu: A K != 0", R, C);
     }
-    printf("hex %zux%zu flags 0x%x: solvable %d nullity %zu, identical\n", R, C, (unsigned)flags,
-           sv, d);
+    printf("%zux%zu flags 0x%x: solvable %d nullity %zu, %s\n", R, C, (unsigned)flags, sv, d,
+           plain ? "identical to the row programs" : "checked");
     toggle_solution_free(got);
     toggle_solution_free(ref);
     toggle_system_free(s);
@@ -113,7 +115,20 @@ START_TEST(large_hex_boards)
     for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++)
         for (uint32_t ns = 0; ns < 2; ns++)
             check_large(shapes[i][0], shapes[i][1], TOGGLE_GRID_HEX | (ns ? TOGGLE_GRID_NO_SELF : 0),
-                        &rng);
+                        &rng, true);
+}
+END_TEST
+
+/* Tri boards chase along the board columns: frame rows past 64 and 128
+ * read b from later tiles. */
+START_TEST(large_tri_boards)
+{
+    tu_rng rng = tu_rng_for(78);
+    static const size_t shapes[][2] = {{100, 130}, {130, 100}, {200, 199}, {65, 64}};
+    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++)
+        for (uint32_t ns = 0; ns < 2; ns++)
+            check_large(shapes[i][0], shapes[i][1], TOGGLE_GRID_TRI | (ns ? TOGGLE_GRID_NO_SELF : 0),
+                        &rng, false);
 }
 END_TEST
 
@@ -123,6 +138,7 @@ static Suite *suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, large_hex_boards);
+    tcase_add_test(tc, large_tri_boards);
     suite_add_tcase(su, tc);
     return su;
 }
