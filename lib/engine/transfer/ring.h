@@ -52,5 +52,8 @@ int toggle__transfer_answers_init(const toggle_system *s, toggle_solution *sol, 
 /* The transfer engine's solve without the ring route (the lanes path; for
  * the tests that compare the two routes). */
 int toggle__transfer_lanes_solve(const toggle_system *s, toggle_solution *sol);
+/* The same without the hex recurrence (every row by its program; for the
+ * tests that compare the two). */
+int toggle__transfer_lanes_solve_plain(const toggle_system *s, toggle_solution *sol);
 
 #endif

@@ -74,6 +74,11 @@ typedef struct {
      * program leaves over (lefto) become rows of the small system */
     size_t npro;
     size_t *lefto;
+    /* the hex recurrence (rec_class): 0 not checked, -1 not of that form,
+     * 1 solved by ascending columns, 2 by descending ones; rself the
+     * weight of a cell on itself */
+    int rec;
+    uint64_t rself;
     bool built, peels;
 } rowpat;
 
@@ -94,6 +99,7 @@ typedef struct toggle__tframe {
     rowpat *cls;
     toggle__colbuf cb;
     int sliced;     /* 0 not decided, 1 the sliced F_2 chase serves, -1 not */
+    int rec;        /* 0 not decided, 1 every chasing row is a hex recurrence, -1 not */
 } tframe;
 
 static size_t frame_cell(const tframe *f, size_t r, size_t j)
@@ -754,8 +760,20 @@ static inline uint64_t bits_at(const uint64_t *v, size_t off)
     return sh ? (v[q] >> sh) | (v[q + 1] << (64 - sh)) : v[q];
 }
 
+/* A transposed frame's b, 64 frame rows at a time: w[j] holds the bits of
+ * frame rows r0 .. r0 + 63 at frame column j (one window of board row j),
+ * transposed into 64 rows of CW words after it, so that a frame row is a
+ * copy instead of C scattered reads. */
+typedef struct {
+    uint64_t *w; /* BTILE_WORDS(C), or NULL (then one read a cell) */
+    size_t r0;
+    bool have;
+} btile;
+#define BTILE_WORDS(C) ((C) + 64 * (((C) + 63) / 64))
+
 /* Frame row r of b (C bits) into out (CW words). */
-static void sliced_load_b(const tframe *f, const toggle_system *s, size_t r, uint64_t *out)
+static void sliced_load_b(const tframe *f, const toggle_system *s, size_t r, uint64_t *out,
+                          btile *bt)
 {
     size_t C = f->C, CW = (C + 63) / 64;
     memset(out, 0, CW * sizeof *out);
@@ -771,6 +789,17 @@ static void sliced_load_b(const tframe *f, const toggle_system *s, size_t r, uin
         }
         if (C & 63)
             out[CW - 1] &= ((uint64_t)1 << (C & 63)) - 1;
+    } else if (bt && bt->w && !f->rev) {
+        size_t r0 = r & ~(size_t)63, last = (s->b.len + 63) / 64;
+        const uint64_t *src = toggle__vecs_row(&s->b, 0);
+        if (!bt->have || bt->r0 != r0) {
+            for (size_t j = 0; j < C; j++) /* (bits past the board row are not read) */
+                bt->w[j] = toggle__bits_window(src, last, frame_cell(f, r0, j));
+            toggle__bits_transpose(bt->w + C, CW, bt->w, 1, C, 64);
+            bt->r0 = r0;
+            bt->have = true;
+        }
+        memcpy(out, bt->w + C + (r - r0) * CW, CW * sizeof *out);
     } else {
         for (size_t j = 0; j < C; j++)
             out[j >> 6] |= toggle__vecs_get(&s->b, 0, frame_cell(f, r, j)) << (j & 63);
@@ -810,6 +839,139 @@ static void sliced_store(uint64_t *dst, const uint64_t *bits, size_t C, size_t D
     }
 }
 
+/* ---- the hex recurrence ---------------------------------------------------- */
+
+/* Is pt (the class of chasing row r) the hex form? With delta = -1 for
+ * pt->rec = 1 and +1 for 2, equation c reads exactly: row r + 1 at columns
+ * c and c + delta (B = I + shift, unit bidiagonal), row r - 1 at the same
+ * columns (S = B; none when r = 0), row r at c - 1 and c + 1 and itself
+ * with weight d (every weight 1 but d; columns out of the frame absent).
+ * Then T = B + N with N x (c) = x(c - delta) + (d - 1) x(c), and the row's
+ * equations B x_{r+1} + T x_r + S x_{r-1} = b give
+ *     x_{r+1} = B^-1 (b - N x_r) - x_r - x_{r-1},
+ * B^-1 a first-order recurrence along the row (w(c) = v(c) - w(c + delta)):
+ * two reads a cell instead of the program's six (docs/transfer.md). */
+static int rec_class(const tframe *f, rowpat *pt, size_t r)
+{
+    size_t C = f->C;
+    bool up = r >= 1;
+    for (int dir = 1; dir <= 2; dir++) {
+        int64_t delta = dir == 1 ? -1 : 1;
+        bool ok = true;
+        uint64_t d = 0;
+        for (size_t c = 0; ok && c < C; c++) {
+            int64_t cd = (int64_t)c + delta;
+            bool in = cd >= 0 && cd < (int64_t)C;
+            unsigned want = 1u | (in ? 2u : 0) | (up ? 4u : 0) | (up && in ? 8u : 0)
+                          | (c >= 1 ? 16u : 0) | (c + 1 < C ? 32u : 0), got = 0;
+            uint64_t dc = 0;
+            for (size_t t = pt->start[c]; ok && t < pt->start[c + 1]; t++) {
+                const tentry *en = &pt->ent[t];
+                unsigned bit = 0;
+                if (en->dq == 1 || en->dq == -1) {
+                    bit = en->col == c ? 1u : in && en->col == (size_t)cd ? 2u : 0;
+                    bit <<= en->dq == -1 ? 2 : 0;
+                } else if (en->dq == 0 && en->col == c) {
+                    ok = !dc;
+                    dc = en->w;
+                    continue;
+                } else if (en->dq == 0) {
+                    bit = c >= 1 && en->col == c - 1 ? 16u : en->col == c + 1 ? 32u : 0;
+                }
+                ok = bit && !(got & bit) && en->w == 1;
+                got |= bit;
+            }
+            if (c == 0)
+                d = dc;
+            ok = ok && got == want && dc == d;
+        }
+        if (ok) {
+            pt->rec = dir;
+            pt->rself = d;
+            return dir;
+        }
+    }
+    pt->rec = -1;
+    return -1;
+}
+
+/* Is every chasing row of f a hex recurrence? Then the sliced terms of the
+ * constraint rows are built too (the sliced chase takes their residuals
+ * from them). Silent; false on any doubt. */
+static bool rec_decide(tframe *f)
+{
+    if (f->all || f->nx || f->wrap || f->Hf != 1 || f->Hb != 1)
+        return false;
+    size_t fc = first_constraint(f);
+    rowpat *pt;
+    for (size_t r = 0; r < fc; r++) {
+        if (frame_class(f, r, &pt) || (!pt->rec && rec_class(f, pt, r) < 0) || pt->rec < 0)
+            return false;
+        if (r == f->HH && fc > 2 * f->HH + 2)
+            r = fc - f->HH - 2; /* the interior classes are met already */
+    }
+    for (size_t r = fc; r < f->R; r++)
+        if (frame_class(f, r, &pt) || (!pt->sterm && !sliced_build(f, pt, false)))
+            return false;
+    return true;
+}
+
+/* rec_decide, once per frame. */
+static bool rec_ok(tframe *f)
+{
+    if (!f->rec)
+        f->rec = rec_decide(f) ? 1 : -1;
+    return f->rec > 0;
+}
+
+/* The sliced chase serves the hex recurrence up to this many lanes (each
+ * lane a prefix XOR along the row; the cell-major kernel beyond). */
+#define REC_SLICED_MAX_LANES 16
+
+/* F_2, one lane of a hex-recurrence row: out = x_{r+1} (C bits) from the
+ * doubled rows of r (base[1]) and r - 1 (base[0], NULL for r = 0) and b
+ * (bl, C bits, or NULL): v = b + x_r(c - delta) [+ x_r(c) when d is even],
+ * w = B^-1 v by a prefix (delta = -1) or suffix XOR, out = w + x_r + x_{r-1}. */
+static void rec_sliced_row(const tframe *f, const rowpat *pt, uint64_t *const *base, size_t l,
+                           size_t DW, const uint64_t *bl, uint64_t *out)
+{
+    size_t C = f->C, CW = (C + 63) / 64;
+    const uint64_t *xr = base[1] + l * DW, *xm = base[0] ? base[0] + l * DW : NULL;
+    uint64_t last = (C & 63) ? ((uint64_t)1 << (C & 63)) - 1 : ~(uint64_t)0;
+    bool asc = pt->rec == 1, self0 = !(pt->rself & 1);
+    for (size_t q = 0; q < CW; q++)
+        out[q] = bits_at(xr, q * 64 + (asc ? 1 : C - 1));
+    /* the doubled row wraps round: no x_r(C) (ascending), no x_r(-1) */
+    if (asc)
+        out[(C - 1) >> 6] &= ~((uint64_t)1 << ((C - 1) & 63));
+    else
+        out[0] &= ~(uint64_t)1;
+    for (size_t q = 0; q < CW; q++)
+        out[q] ^= (self0 ? xr[q] : 0) ^ (bl ? bl[q] : 0);
+    out[CW - 1] &= last;
+    uint64_t carry = 0;
+    if (asc) {
+        for (size_t q = 0; q < CW; q++) {
+            uint64_t x = out[q];
+            x ^= x << 1, x ^= x << 2, x ^= x << 4, x ^= x << 8, x ^= x << 16, x ^= x << 32;
+            x ^= carry;
+            carry = (uint64_t)0 - (x >> 63);
+            out[q] = x;
+        }
+    } else {
+        for (size_t q = CW; q-- > 0;) {
+            uint64_t x = out[q];
+            x ^= x >> 1, x ^= x >> 2, x ^= x >> 4, x ^= x >> 8, x ^= x >> 16, x ^= x >> 32;
+            x ^= carry;
+            carry = (uint64_t)0 - (x & 1);
+            out[q] = x;
+        }
+    }
+    for (size_t q = 0; q < CW; q++)
+        out[q] ^= xr[q] ^ (xm ? xm[q] : 0);
+    out[CW - 1] &= last;
+}
+
 /* The chase of chase() for the sliced case: the same inputs (ln->saved,
  * cell-major) and outputs (resid cell-major; sinks get lane-major rows). */
 static int chase_sliced(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid,
@@ -821,8 +983,10 @@ static int chase_sliced(lanes *ln, bool with_b, const toggle_system *s, uint64_t
     uint64_t *saved = toggle__malloc_array(f->nuk * rowsz, sizeof *saved);
     uint64_t *ring = toggle__malloc_array(nring * rowsz, sizeof *ring);
     uint64_t *tmp = toggle__malloc_array(L * CW + CW, sizeof *tmp);
+    btile bt = {with_b && f->tr ? toggle__malloc_array(BTILE_WORDS(C), sizeof *bt.w) : NULL, 0,
+                false};
     int rc = TOGGLE_OK;
-    if (!saved || !ring || !tmp) {
+    if (!saved || !ring || !tmp || (with_b && f->tr && !bt.w)) {
         rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer chase");
         goto out;
     }
@@ -851,13 +1015,17 @@ static int chase_sliced(lanes *ln, bool with_b, const toggle_system *s, uint64_t
         }
         bool chasing = r < fc;
         if (with_b)
-            sliced_load_b(f, s, r, bw);
+            sliced_load_b(f, s, r, bw, &bt);
         for (size_t l = 0; l < L; l++) {
             uint64_t *o = tmp + l * CW;
-            sliced_row(f, pt, base, l, DW, chasing, o);
-            if (with_b && l == ln->blane)
-                for (size_t q = 0; q < CW; q++)
-                    o[q] ^= bw[q];
+            const uint64_t *bl = with_b && l == ln->blane ? bw : NULL;
+            if (chasing && pt->rec > 0) {
+                rec_sliced_row(f, pt, base, l, DW, bl, o);
+            } else {
+                sliced_row(f, pt, base, l, DW, chasing, o);
+                for (size_t q = 0; bl && q < CW; q++)
+                    o[q] ^= bl[q];
+            }
             if (chasing)
                 sliced_store(base[f->Hf + f->Hb] + l * DW, o, C, DW);
         }
@@ -873,6 +1041,7 @@ out:
     toggle__free(saved);
     toggle__free(ring);
     toggle__free(tmp);
+    toggle__free(bt.w);
     return rc;
 }
 
@@ -894,6 +1063,11 @@ typedef struct {
     const uint64_t *pinv;   /* the steps' inverse weights (p = 3: 1 or 2) */
     const uint64_t *xsaved; /* the promoted unknowns' lanes, read from *xk on */
     size_t *xk;
+    /* the hex recurrence (rec_f2): rows r and r - 1 (NULL for r = 0), the
+     * class's rec and rself */
+    const uint64_t *xr, *xm;
+    int rdir;
+    uint64_t rself;
 } rowargs;
 
 #define ROW_KW 8
@@ -982,6 +1156,72 @@ ROW_INLINE void row_f2_body(const rowargs *a)
             for (size_t k = 0; k < n; k++)
                 v ^= src[k][i];
             acc[i] = v;
+        }
+    }
+}
+
+/* F_2, the hex recurrence (rec_class) over the cell-major lanes, W <= 8
+ * words of each cell from word i0 on: w (in registers along the row) +=
+ * b + x_r(c - delta) [+ x_r(c) when d is even], x_{r+1}(c) = w + x_r(c) +
+ * x_{r-1}(c). Two reads and one store a word and cell. */
+#define REC_F2_LOOP(T, LOAD, STORE, ZERO)                                          \
+    do {                                                                           \
+        bool asc = a->rdir == 1, self0 = !(a->rself & 1);                          \
+        T w = ZERO, cur, nxt, bv = ZERO;                                           \
+        size_t c = asc ? 0 : C - 1;                                                \
+        cur = LOAD(xr + c * nw + i0);                                              \
+        for (size_t k = 0; k < C; k++, c = asc ? c + 1 : c - 1) {                  \
+            bool more = k + 1 < C;                                                 \
+            nxt = more ? LOAD(xr + (asc ? c + 1 : c - 1) * nw + i0) : ZERO;        \
+            w ^= nxt;                                                              \
+            if (self0)                                                             \
+                w ^= cur;                                                          \
+            if (hasb) {                                                            \
+                bv[bq] = (a->bval[c] & 1) << a->bshift;                            \
+                w ^= bv;                                                           \
+            }                                                                      \
+            T o = w ^ cur;                                                         \
+            if (xm)                                                                \
+                o ^= LOAD(xm + c * nw + i0);                                       \
+            STORE(a->dst + c * nw + i0, o);                                        \
+            cur = nxt;                                                             \
+        }                                                                          \
+    } while (0)
+
+#if defined(__GNUC__)
+/* (macros: a vector argument or return would change the ABI) */
+#define rec_load8(p) ({ row_v8 v_; memcpy(&v_, (p), sizeof v_); v_; })
+#define rec_store8(p, v) do { row_v8 s_ = (v); memcpy((p), &s_, sizeof s_); } while (0)
+#define REC_ZERO8 ((row_v8){0})
+#endif
+
+ROW_INLINE void rec_f2_body(const rowargs *a)
+{
+    size_t nw = a->nw, C = a->C;
+    const uint64_t *xr = a->xr, *xm = a->xm;
+    for (size_t i0 = 0; i0 < nw; i0 += 8) {
+        size_t W = nw - i0 < 8 ? nw - i0 : 8;
+        bool hasb = a->bval && a->bword - i0 < W;
+        size_t bq = hasb ? a->bword - i0 : 0;
+#if defined(__GNUC__)
+        if (W == 8) {
+            REC_F2_LOOP(row_v8, rec_load8, rec_store8, REC_ZERO8);
+            continue;
+        }
+#endif
+        for (size_t q = 0; q < W; q++) { /* one word at a time (few lanes) */
+            size_t i1 = i0 + q;
+            bool hb = hasb && bq == q;
+            bool asc = a->rdir == 1, self0 = !(a->rself & 1);
+            uint64_t w = 0, cur, nxt;
+            size_t c = asc ? 0 : C - 1;
+            cur = xr[c * nw + i1];
+            for (size_t k = 0; k < C; k++, c = asc ? c + 1 : c - 1) {
+                nxt = k + 1 < C ? xr[(asc ? c + 1 : c - 1) * nw + i1] : 0;
+                w ^= nxt ^ (self0 ? cur : 0) ^ (hb ? (a->bval[c] & 1) << a->bshift : 0);
+                a->dst[c * nw + i1] = w ^ cur ^ (xm ? xm[c * nw + i1] : 0);
+                cur = nxt;
+            }
         }
     }
 }
@@ -1117,6 +1357,7 @@ ROW_INLINE void row_p3_body(const rowargs *a)
 
 ROW_CLONES(row_f2)
 ROW_CLONES(row_p3)
+ROW_CLONES(rec_f2)
 typedef void (*row_fn)(const rowargs *);
 
 /* Can row_p3 run pt's program: every term weight and inverse 1 or 2, at
@@ -1146,7 +1387,8 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
     int rc;
     /* sliced: L word operations per 64 cells and term; cell-major: one per
      * 64 lanes and cell, plus a cell's overhead: sliced wins for few lanes */
-    if (ln->L <= SLICED_MAX_LANES && sliced_ok(f))
+    if ((ln->L <= SLICED_MAX_LANES && sliced_ok(f))
+        || (f->p == 2 && ln->L <= REC_SLICED_MAX_LANES && rec_ok(f)))
         return chase_sliced(ln, with_b, s, resid, sink, ctx);
     if (sink)
         for (size_t r = 0; r < f->R; r++)
@@ -1158,10 +1400,16 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
     size_t xk = 0, xc = (f->R - fc) * C;
     /* the row kernels: F_2, and p = 3 in 4-bit fields */
     row_fn kern = f->p == 2 ? ROW_PICK(row_f2) : (f->p == 3 && ln->lf.lw == 4) ? ROW_PICK(row_p3) : NULL;
+    row_fn rkern = f->p == 2 && rec_ok(f) ? ROW_PICK(rec_f2) : NULL;
     uint64_t *bval = kern && with_b ? toggle__malloc_array(C + (C + 63) / 64 + 1, sizeof *bval)
                                     : NULL;
-    if (kern && with_b && !bval)
+    btile bt = {kern && with_b && f->p == 2 && f->tr
+                    ? toggle__malloc_array(BTILE_WORDS(C), sizeof *bt.w) : NULL, 0, false};
+    if (kern && with_b && (!bval || (f->p == 2 && f->tr && !bt.w))) {
+        toggle__free(bval);
+        toggle__free(bt.w);
         return toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer chase");
+    }
     for (size_t r = 0; r < fc; r++) {
         rowpat *pt;
         if ((rc = frame_class(f, r, &pt))) {
@@ -1184,7 +1432,7 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
         if (fast) {
             if (with_b && f->p == 2) { /* the row's bits at once */
                 uint64_t *bw = bval + C;
-                sliced_load_b(f, s, r, bw);
+                sliced_load_b(f, s, r, bw, &bt);
                 for (size_t e = 0; e < C; e++)
                     bval[e] = (bw[e >> 6] >> (e & 63)) & 1;
             } else if (with_b) {
@@ -1194,8 +1442,11 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
             rowargs ra = {C, nw, pt->pstart, pt->pvar, pt->peq, pt->pterm, base, dst,
                           with_b ? bval : NULL, f->p == 2 ? ln->blane >> 6 : ln->blane / ln->lf.per,
                           (unsigned)(f->p == 2 ? ln->blane & 63 : (ln->blane % ln->lf.per) * ln->lf.lw),
-                          pt->pinv, ln->xsaved, &xk};
-            kern(&ra);
+                          pt->pinv, ln->xsaved, &xk, base[1], base[0], pt->rec, pt->rself};
+            if (rkern && pt->rec > 0)
+                rkern(&ra);
+            else
+                kern(&ra);
         }
         for (size_t t = 0; !fast && t < C; t++) {
             const struct pterm *tm = pt->pterm + pt->pstart[t], *te = pt->pterm + pt->pstart[t + 1];
@@ -1250,6 +1501,7 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
     rc = TOGGLE_OK;
 out:
     toggle__free(bval);
+    toggle__free(bt.w);
     return rc;
 }
 
@@ -1845,7 +2097,8 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
     for (size_t q = 1; q <= 2 && !P && !f.rev; q++)
         if (shift_invariant(&f, q))
             P = q;
-    bool sliced = sliced_ok(&f);
+    /* (the hex recurrence's sliced chase allocates as the sliced chase) */
+    bool sliced = sliced_ok(&f) || (f.p == 2 && rec_ok(&f));
     unsigned __int128 pat = toggle__transfer_frame_bytes(&f);
     size_t d = m;
     int rc = known_nullity(s, m, &d);
@@ -1898,7 +2151,8 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
         e = ans;
     /* small blocks besides: the handles of the solutions and the small
      * system, the small engine's own scratch of a few rows */
-    e += pat + 8192 + (unsigned __int128)32 * C;
+    /* (+ 16 C + 512: a transposed frame's b tile, BTILE_WORDS) */
+    e += pat + 8192 + 512 + (unsigned __int128)48 * C;
     *bytes = e > UINT64_MAX ? UINT64_MAX : (uint64_t)e;
     return TOGGLE_OK;
 }
@@ -2428,7 +2682,20 @@ static int canonical_check(const toggle_solution *sol, const size_t *piv)
               : toggle__error(TOGGLE_EINTERNAL, "transfer: the kernel basis is not canonical");
 }
 
+static int lanes_solve(const toggle_system *s, toggle_solution *sol, bool plain);
+
 int toggle__transfer_lanes_solve(const toggle_system *s, toggle_solution *sol)
+{
+    return lanes_solve(s, sol, false);
+}
+
+int toggle__transfer_lanes_solve_plain(const toggle_system *s, toggle_solution *sol)
+{
+    return lanes_solve(s, sol, true);
+}
+
+/* plain: the row programs everywhere (no hex recurrence), for the tests. */
+static int lanes_solve(const toggle_system *s, toggle_solution *sol, bool plain)
 {
     if (!is_board(s))
         return TRANSFER_SMALL_ENGINE.solve(s, sol);
@@ -2438,6 +2705,8 @@ int toggle__transfer_lanes_solve(const toggle_system *s, toggle_solution *sol)
     bool oom;
     if (!frame_pick(s, &f, &oom))
         return pick_error(oom);
+    if (plain)
+        f.rec = -1;
     toggle_solution *small = NULL;
     lanes ln;
     memset(&ln, 0, sizeof ln);

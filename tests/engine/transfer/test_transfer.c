@@ -160,6 +160,26 @@ static void all_boards(uint32_t lattice, size_t maxside)
            handled, declined);
 }
 
+/* Hex boards 13 to 33 wide, taller than wide (the board rows are the
+ * frame), so that the small system's C + 1 lanes pass the sliced chase's
+ * 16 and the hex recurrence's cell-major kernel builds it (F_2), with and
+ * without self, over 2, 3, 5 and 7. */
+START_TEST(hex_wide_boards)
+{
+    tu_rng rng = tu_rng_for(4321);
+    static const size_t widths[] = {13, 16, 17, 24, 33};
+    handled = declined = 0;
+    for (size_t w = 0; w < sizeof widths / sizeof *widths; w++)
+        for (size_t dr = 0; dr <= 5; dr += 5)
+            for (uint32_t ns = 0; ns < 2; ns++)
+                for (size_t q = 0; q < 4; q++)
+                    check_board(widths[w] + dr, widths[w],
+                                TOGGLE_GRID_HEX | (ns ? TOGGLE_GRID_NO_SELF : 0), primes[q], &rng);
+    printf("wide hex boards: transfer solved %zu, declined %zu\n", handled, declined);
+    ck_assert_uint_eq(declined, 0);
+}
+END_TEST
+
 START_TEST(square_all_boards) { all_boards(0, 12); }
 END_TEST
 START_TEST(hex_all_boards) { all_boards(TOGGLE_GRID_HEX, 12); }
@@ -458,6 +478,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 1200);
     tcase_add_test(tc, square_all_boards);
     tcase_add_test(tc, hex_all_boards);
+    tcase_add_test(tc, hex_wide_boards);
     tcase_add_test(tc, tri_all_boards);
     tcase_add_test(tc, moore_all_boards);
     tcase_add_test(tc, moore_open_handled);
