@@ -31,6 +31,32 @@
 #define TOGGLE__HOT
 #endif
 
+/* Kernels that want every vector unit, AVX-512 included, and a choice per
+ * call: TOGGLE__CLONES(NAME, ARGS_T) compiles the body NAME_body(const
+ * ARGS_T *) once per vector unit (NAME_generic, and on x86 NAME_avx2 and
+ * NAME_avx512; its inline helpers inline into each), TOGGLE__PICK(NAME)
+ * picks the widest one the CPU has (no global state; safe under TSan, no
+ * resolver). TOGGLE__HOT is for plain functions of any signature. */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define TOGGLE__CLONES(name, args_t)                                                 \
+    static void name##_generic(const args_t *a) { name##_body(a); }                  \
+    __attribute__((target("avx2"))) static void name##_avx2(const args_t *a)         \
+    {                                                                                \
+        name##_body(a);                                                              \
+    }                                                                                \
+    __attribute__((target("avx512f"))) static void name##_avx512(const args_t *a)    \
+    {                                                                                \
+        name##_body(a);                                                              \
+    }
+#define TOGGLE__PICK(name)                                                           \
+    (__builtin_cpu_supports("avx512f") ? name##_avx512                                \
+     : __builtin_cpu_supports("avx2")  ? name##_avx2                                  \
+                                       : name##_generic)
+#else
+#define TOGGLE__CLONES(name, args_t) static void name##_generic(const args_t *a) { name##_body(a); }
+#define TOGGLE__PICK(name) name##_generic
+#endif
+
 #if defined(__GNUC__)
 #define TOGGLE_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else

@@ -193,7 +193,7 @@ GF2_INLINE void pass_body(const pass_args *a)
 }
 
 typedef void (*pass_fn)(const pass_args *);
-GF2_CLONES(pass, pass_args)
+TOGGLE__CLONES(pass, pass_args)
 
 /* ---- pivot search ------------------------------------------------------- */
 
@@ -559,7 +559,7 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
     for (unsigned t = 0; t < T && !rc; t++)
         if (!(tabs[t] = toggle__malloc_array(tabw, sizeof(uint64_t))))
             rc = TOGGLE_ENOMEM;
-    pass_fn pass = GF2_PICK(pass);
+    pass_fn pass = TOGGLE__PICK(pass);
     size_t r = 0, c = 0;
     unsigned Kmax = p.k * p.nt;
     int cancel = TOGGLE_OK; /* the progress callback's verdict, once per pivot block */
@@ -705,7 +705,7 @@ GF2_INLINE void upd_body(const upd_args *a)
 }
 
 typedef void (*upd_fn)(const upd_args *);
-GF2_CLONES(upd, upd_args)
+TOGGLE__CLONES(upd, upd_args)
 
 typedef struct upd_job {
     upd_args a;
@@ -797,7 +797,7 @@ static int rref_blocked(uint64_t *M, size_t rows, size_t cols, size_t stride, si
         blocked_free(&w, T);
         return toggle__error(TOGGLE_ENOMEM, "out of memory for GF(2) blocked elimination");
     }
-    upd_fn fn = GF2_PICK(upd);
+    upd_fn fn = TOGGLE__PICK(upd);
     size_t r0 = 0;
     for (size_t pw0 = 0; pw0 < W && r0 < rows && !rc; pw0 += pbw) {
         size_t nw = W - pw0 < pbw ? W - pw0 : pbw, pcols = cols - pw0 * 64;

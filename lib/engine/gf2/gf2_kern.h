@@ -35,28 +35,7 @@ GF2_INLINE void xor_fused(uint64_t *restrict dst, const uint64_t *const *t, unsi
     }
 }
 
-/* Each hot body NAME_body is compiled once per vector unit by
- * GF2_CLONES(NAME): NAME_generic, and on x86 NAME_avx2 and NAME_avx512
- * (its GF2_INLINE helpers inline into each). GF2_PICK(NAME) chooses, per
- * call (no global state), the widest vector unit the CPU has. */
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-#define GF2_CLONES(name, args_t)                                                     \
-    static void name##_generic(const args_t *a) { name##_body(a); }                  \
-    __attribute__((target("avx2"))) static void name##_avx2(const args_t *a)         \
-    {                                                                                \
-        name##_body(a);                                                              \
-    }                                                                                \
-    __attribute__((target("avx512f"))) static void name##_avx512(const args_t *a)    \
-    {                                                                                \
-        name##_body(a);                                                              \
-    }
-#define GF2_PICK(name)                                                               \
-    (__builtin_cpu_supports("avx512f") ? name##_avx512                                \
-     : __builtin_cpu_supports("avx2")  ? name##_avx2                                  \
-                                       : name##_generic)
-#else
-#define GF2_CLONES(name, args_t) static void name##_generic(const args_t *a) { name##_body(a); }
-#define GF2_PICK(name) name##_generic
-#endif
+/* The hot bodies NAME_body are compiled once per vector unit by
+ * TOGGLE__CLONES (lib/core/core.h) and picked per call by TOGGLE__PICK. */
 
 #endif

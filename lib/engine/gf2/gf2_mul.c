@@ -96,7 +96,7 @@ GF2_INLINE void m4rm_body(const m4rm_args *a)
 }
 
 typedef void (*m4rm_fn)(const m4rm_args *);
-GF2_CLONES(m4rm, m4rm_args)
+TOGGLE__CLONES(m4rm, m4rm_args)
 
 /* One thread's workspace: the M4RM tables and a stack of Strassen
  * temporaries. */
@@ -367,7 +367,7 @@ int toggle__gf2_mul(toggle__gf2_view C, toggle__gf2_view A, toggle__gf2_view B, 
         T = (unsigned)(j->nrt * j->nct);
     uint64_t words = MUL_TAB_WORDS + strassen_words(min_sz(m, j->tr), k, min_sz(n, j->tc), cut);
     int rc = TOGGLE_OK;
-    m4rm_fn fn = GF2_PICK(m4rm);
+    m4rm_fn fn = TOGGLE__PICK(m4rm);
     for (unsigned t = 0; t < T && !rc; t++) {
         j->ws[t].fn = fn;
         j->ws[t].cutoff = cut;

@@ -1050,7 +1050,7 @@ out:
 /* One chasing row of a class program over the cell-major lanes, for F_2 and
  * for p = 3 in 4-bit fields (every weight 1 or 2): each step's lanes are
  * summed in registers, KW words at a time, and stored once. Compiled per
- * vector unit (ROW_CLONES); the caller keeps the other moduli. */
+ * vector unit (TOGGLE__CLONES); the caller keeps the other moduli. */
 typedef struct {
     size_t C, nw;
     const size_t *pstart, *pvar, *peq;
@@ -1333,31 +1333,12 @@ ROW_INLINE void row_p3_body(const rowargs *a)
     }
 }
 
-/* Each kernel compiled for the vector units of x86 (the widest one the CPU
- * has is picked once per chase), else once. */
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-#define ROW_CLONES(name)                                                                   \
-    static void name##_generic(const rowargs *a) { name##_body(a); }                       \
-    __attribute__((target("avx2"))) static void name##_avx2(const rowargs *a)              \
-    {                                                                                      \
-        name##_body(a);                                                                    \
-    }                                                                                      \
-    __attribute__((target("avx512f"))) static void name##_avx512(const rowargs *a)         \
-    {                                                                                      \
-        name##_body(a);                                                                    \
-    }
-#define ROW_PICK(name)                                                                     \
-    (__builtin_cpu_supports("avx512f") ? name##_avx512                                      \
-     : __builtin_cpu_supports("avx2")  ? name##_avx2                                        \
-                                       : name##_generic)
-#else
-#define ROW_CLONES(name) static void name##_generic(const rowargs *a) { name##_body(a); }
-#define ROW_PICK(name) name##_generic
-#endif
+/* Each kernel compiled for the vector units of x86 (TOGGLE__CLONES,
+ * lib/core/core.h; the widest one the CPU has is picked once per chase). */
 
-ROW_CLONES(row_f2)
-ROW_CLONES(row_p3)
-ROW_CLONES(rec_f2)
+TOGGLE__CLONES(row_f2, rowargs)
+TOGGLE__CLONES(row_p3, rowargs)
+TOGGLE__CLONES(rec_f2, rowargs)
 typedef void (*row_fn)(const rowargs *);
 
 /* Can row_p3 run pt's program: every term weight and inverse 1 or 2, at
@@ -1399,8 +1380,8 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
      * latter after the constraint rows' cells in resid) */
     size_t xk = 0, xc = (f->R - fc) * C;
     /* the row kernels: F_2, and p = 3 in 4-bit fields */
-    row_fn kern = f->p == 2 ? ROW_PICK(row_f2) : (f->p == 3 && ln->lf.lw == 4) ? ROW_PICK(row_p3) : NULL;
-    row_fn rkern = f->p == 2 && rec_ok(f) ? ROW_PICK(rec_f2) : NULL;
+    row_fn kern = f->p == 2 ? TOGGLE__PICK(row_f2) : (f->p == 3 && ln->lf.lw == 4) ? TOGGLE__PICK(row_p3) : NULL;
+    row_fn rkern = f->p == 2 && rec_ok(f) ? TOGGLE__PICK(rec_f2) : NULL;
     uint64_t *bval = kern && with_b ? toggle__malloc_array(C + (C + 63) / 64 + 1, sizeof *bval)
                                     : NULL;
     btile bt = {kern && with_b && f->p == 2 && f->tr
