@@ -460,14 +460,22 @@ static void plain_work(plain_job *j, size_t rows)
     j->rb = rb;
 }
 
+/* A pool may have more threads than the job has table sets (an inner
+ * elimination of the recursive form): the job runs on its first j->T
+ * threads only; false for the others. */
+static bool job_takes(const plain_job *j, unsigned t, unsigned *nt)
+{
+    if (*nt > j->T)
+        *nt = j->T;
+    return t < *nt;
+}
+
 /* Wide blocks: the indices by row ranges, then (pass_cols, after a join)
  * the pass by ranges of the live words, each thread on every active row. */
 static void index_rows(void *ctx, unsigned t, unsigned nt)
 {
     plain_job *j = ctx;
-    if (nt > j->T)
-        nt = j->T;
-    if (t >= nt)
+    if (!job_takes(j, t, &nt))
         return;
     size_t lo, hi;
     split(j->rb - j->ra, t, nt, 64, &lo, &hi);
@@ -477,9 +485,7 @@ static void index_rows(void *ctx, unsigned t, unsigned nt)
 static void pass_cols(void *ctx, unsigned t, unsigned nt)
 {
     plain_job *j = ctx;
-    if (nt > j->T)
-        nt = j->T;
-    if (t >= nt)
+    if (!job_takes(j, t, &nt))
         return;
     pass_args a = j->a;
     size_t lo, hi;
@@ -499,9 +505,7 @@ static void pass_cols(void *ctx, unsigned t, unsigned nt)
 static void pass_rows(void *ctx, unsigned t, unsigned nt)
 {
     plain_job *j = ctx;
-    if (nt > j->T)
-        nt = j->T;
-    if (t >= nt)
+    if (!job_takes(j, t, &nt))
         return;
     pass_args a = j->a;
     size_t lo, hi;
