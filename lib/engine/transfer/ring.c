@@ -65,13 +65,8 @@ static const uint64_t *load_b(ring *rg, size_t r)
     if (rg->p == 2) {
         const uint64_t *src = toggle__vecs_row(b, 0);
         size_t last = (b->len + 63) / 64;
-        for (size_t i = 0; i < rg->W; i++) {
-            size_t q = (off >> 6) + i;
-            unsigned sh = off & 63;
-            uint64_t lo = q < last ? src[q] >> sh : 0;
-            uint64_t hi = (sh && q + 1 < last) ? src[q + 1] << (64 - sh) : 0;
-            rg->brow[i] = lo | hi;
-        }
+        for (size_t i = 0; i < rg->W; i++)
+            rg->brow[i] = toggle__bits_window(src, last, off + 64 * i);
         if (C & 63)
             rg->brow[rg->W - 1] &= ((uint64_t)1 << (C & 63)) - 1;
     } else {
