@@ -94,6 +94,7 @@ typedef struct {
     double max_time;   /* budget in seconds for one workload's timed runs */
     double timeout;    /* a child is killed after this many seconds (0: never) */
     double deadline;   /* the whole run stops starting workloads after this (0: never) */
+    int interleave;    /* 1: a group's workloads take turns, one timed run each per round */
 } config;
 
 static double status_mib(const char *key)
@@ -126,30 +127,46 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The child: setup, a checked warm-up, then as many timed runs as the
- * workload asks for and the time budget allows (at least one, except that
- * --quick lets a warm-up longer than the budget stand as the only sample). */
-static void run_child(const bench_workload *w, int reps, const config *cf, int fd)
+/* A child's start: the alarm, setup, then the checked warm-up (its time and
+ * the first CPU sample in *cpu0). Returns the state, or NULL with r->status
+ * RES_SETUP or RES_CHECK (after a failed check the state is torn down). */
+static void *child_start(const bench_workload *w, const config *cf, result *r, double *cpu0)
 {
-    result r = {0};
     if (cf->timeout > 0)
         alarm((unsigned)(cf->timeout + 0.999));
     void *st = w->setup ? w->setup(w->arg) : (void *)1;
     if (!st) {
-        r.status = RES_SETUP;
-        goto out;
+        r->status = RES_SETUP;
+        return NULL;
     }
-    r.setup_mib = status_mib("VmRSS:");
+    r->setup_mib = status_mib("VmRSS:");
     reset_peak();
-    double t[MAX_REPS], ct[MAX_REPS];
     double t0 = bench_now(), c0 = cpu_now();
     int ok = w->run(st, 1) == 0;
-    r.warmup = bench_now() - t0;
-    ct[0] = cpu_now() - c0;
+    r->warmup = bench_now() - t0;
+    *cpu0 = cpu_now() - c0;
     if (!ok) {
-        r.status = RES_CHECK;
-        goto done;
+        r->status = RES_CHECK;
+        r->peak_mib = status_mib("VmHWM:");
+        if (w->teardown)
+            w->teardown(st);
+        return NULL;
     }
+    r->status = RES_OK;
+    return st;
+}
+
+/* The child: child_start, then as many timed runs as the workload asks for
+ * and the time budget allows (at least one, except that --quick lets a
+ * warm-up longer than the budget stand as the only sample). */
+static void run_child(const bench_workload *w, int reps, const config *cf, int fd)
+{
+    result r = {0};
+    double t[MAX_REPS], ct[MAX_REPS];
+    void *st = child_start(w, cf, &r, &ct[0]);
+    if (!st)
+        goto out;
+    int ok = 1;
     if (cf->max_time > 0 && r.warmup > 0) {
         double fit = cf->max_time / r.warmup;
         if (fit < reps)
@@ -160,8 +177,7 @@ static void run_child(const bench_workload *w, int reps, const config *cf, int f
     if (reps > 0)
         reset_peak();
     for (int i = 0; ok && i < reps; i++) {
-        t0 = bench_now();
-        c0 = cpu_now();
+        double t0 = bench_now(), c0 = cpu_now();
         ok = w->run(st, 0) == 0;
         t[i] = bench_now() - t0;
         ct[i] = cpu_now() - c0;
@@ -194,6 +210,27 @@ out:
     _exit(0);
 }
 
+/* Why a child that sent no report stopped (ws: its wait status). */
+static void child_why(int ws, const config *cf, char *why, size_t len)
+{
+    if (WIFSIGNALED(ws) && WTERMSIG(ws) == SIGALRM)
+        snprintf(why, len, "TIMEOUT after %.0f s", cf->timeout);
+    else if (WIFSIGNALED(ws))
+        snprintf(why, len, "FAILED: killed by signal %d (%s)", WTERMSIG(ws),
+                 strsignal(WTERMSIG(ws)));
+}
+
+/* The message of a report's status (RES_OK: none). */
+static void status_why(int status, char *why, size_t len)
+{
+    if (status == RES_SETUP)
+        snprintf(why, len, "FAILED: setup returned NULL");
+    else if (status == RES_CHECK)
+        snprintf(why, len, "FAILED: the checked warm-up run failed");
+    else if (status != RES_OK)
+        snprintf(why, len, "FAILED: a timed run failed");
+}
+
 /* Runs one workload in a child; *why receives a reason when it failed. */
 static result run_forked(const bench_workload *w, int reps, const config *cf, char *why,
                          size_t whylen)
@@ -216,21 +253,207 @@ static result run_forked(const bench_workload *w, int reps, const config *cf, ch
         waitpid(pid, &ws, 0);
         if (!got) {
             r.status = RES_FAILED;
-            if (WIFSIGNALED(ws) && WTERMSIG(ws) == SIGALRM)
-                snprintf(why, whylen, "TIMEOUT after %.0f s", cf->timeout);
-            else if (WIFSIGNALED(ws))
-                snprintf(why, whylen, "FAILED: killed by signal %d (%s)", WTERMSIG(ws),
-                         strsignal(WTERMSIG(ws)));
-        } else if (r.status == RES_SETUP) {
-            snprintf(why, whylen, "FAILED: setup returned NULL");
-        } else if (r.status == RES_CHECK) {
-            snprintf(why, whylen, "FAILED: the checked warm-up run failed");
-        } else if (r.status != RES_OK) {
-            snprintf(why, whylen, "FAILED: a timed run failed");
+            child_why(ws, cf, why, whylen);
+        } else {
+            status_why(r.status, why, whylen);
         }
     }
     close(p[0]);
     return r;
+}
+
+/* ---- --interleave: a group's workloads take turns ----------------------- */
+
+/* On a shared machine the load moves within seconds, so two workloads timed
+ * one after the other can see different machines. With --interleave every
+ * workload of a group gets its own process, set up and warmed up one at a
+ * time (each then waits, idle, on its command pipe); then the parent runs
+ * rounds: in each round every workload makes one timed run, in an order
+ * rotated from round to round. A workload's ratio is then the median over
+ * the rounds of its time over its baseline's time in the same round. */
+
+typedef struct {
+    double wall, cpu;
+    int ok;
+} lap;
+
+/* The child of one workload: setup and checked warm-up (reported as a
+ * result), then one timed run per 'r' byte on cmd (each reported as a lap),
+ * until cmd closes; then the peak over the timed runs, as a second result. */
+static void run_child_turns(const bench_workload *w, const config *cf, int cmd, int out)
+{
+    result r = {0};
+    double c0;
+    void *st = child_start(w, cf, &r, &c0);
+    if (write(out, &r, sizeof r) != (ssize_t)sizeof r || !st)
+        _exit(2);
+    alarm(0);
+    reset_peak();
+    char c;
+    while (read(cmd, &c, 1) == 1) {
+        if (cf->timeout > 0)
+            alarm((unsigned)(cf->timeout + 0.999));
+        lap l;
+        c0 = cpu_now();
+        double t0 = bench_now();
+        l.ok = w->run(st, 0) == 0;
+        l.wall = bench_now() - t0;
+        l.cpu = cpu_now() - c0;
+        alarm(0);
+        if (write(out, &l, sizeof l) != (ssize_t)sizeof l || !l.ok)
+            _exit(2);
+    }
+    r.peak_mib = status_mib("VmHWM:");
+    if (w->teardown)
+        w->teardown(st);
+    if (write(out, &r, sizeof r) != (ssize_t)sizeof r)
+        _exit(2);
+    _exit(0);
+}
+
+/* Reap a child that stopped without its report; the reason goes to why. */
+static void reap_why(pid_t pid, const config *cf, char *why, size_t len)
+{
+    int ws = 0;
+    waitpid(pid, &ws, 0);
+    snprintf(why, len, "FAILED: a timed run failed");
+    child_why(ws, cf, why, len);
+}
+
+static double median_of(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* The workloads ix[0 .. k) of one group, in turns. res, why, ratio and
+ * cratio are indexed by workload; ratios are set for members whose baseline
+ * is a member too. */
+static void run_group_turns(const size_t *ix, size_t k, int reps, const config *cf,
+                            result *res, char (*why)[128], double *ratio, double *cratio)
+{
+    enum { MAXK = 16 };
+    pid_t pid[MAXK];
+    int cmd[MAXK], out[MAXK], live[MAXK];
+    lap laps[MAXK][MAX_REPS];
+    double maxwarm = 0;
+    if (k > MAXK)
+        k = MAXK;
+    for (size_t j = 0; j < k; j++) {
+        int pc[2], po[2];
+        live[j] = 0;
+        snprintf(why[ix[j]], sizeof why[0], "FAILED");
+        if (pipe(pc) != 0)
+            continue;
+        if (pipe(po) != 0) {
+            close(pc[0]);
+            close(pc[1]);
+            continue;
+        }
+        fflush(NULL);
+        pid[j] = fork();
+        if (pid[j] == 0) {
+            close(pc[1]);
+            close(po[0]);
+            for (size_t i = 0; i < j; i++)
+                if (live[i]) {
+                    close(cmd[i]);
+                    close(out[i]);
+                }
+            run_child_turns(all[ix[j]], cf, pc[0], po[1]);
+        }
+        close(pc[0]);
+        close(po[1]);
+        cmd[j] = pc[1];
+        out[j] = po[0];
+        result *r = &res[ix[j]];
+        if (pid[j] < 0 || read(out[j], r, sizeof *r) != (ssize_t)sizeof *r) {
+            r->status = RES_FAILED;
+            if (pid[j] > 0)
+                reap_why(pid[j], cf, why[ix[j]], sizeof why[0]);
+            close(cmd[j]);
+            close(out[j]);
+            continue;
+        }
+        if (r->status != RES_OK) {
+            status_why(r->status, why[ix[j]], sizeof why[0]);
+            waitpid(pid[j], NULL, 0);
+            close(cmd[j]);
+            close(out[j]);
+            continue;
+        }
+        live[j] = 1;
+        if (r->warmup > maxwarm)
+            maxwarm = r->warmup;
+    }
+    if (cf->max_time > 0 && maxwarm > 0 && cf->max_time / maxwarm < reps)
+        reps = cf->max_time / maxwarm < 1 ? 1 : (int)(cf->max_time / maxwarm);
+    int done = 0;
+    for (int i = 0; i < reps; i++, done++) {
+        for (size_t q = 0; q < k; q++) {
+            size_t j = (q + (size_t)i) % k;
+            if (!live[j])
+                continue;
+            char c = 'r';
+            lap *l = &laps[j][i];
+            if (write(cmd[j], &c, 1) != 1 || read(out[j], l, sizeof *l) != (ssize_t)sizeof *l
+                || !l->ok) {
+                live[j] = 0;
+                res[ix[j]].status = RES_FAILED;
+                close(cmd[j]);
+                close(out[j]);
+                reap_why(pid[j], cf, why[ix[j]], sizeof why[0]);
+            }
+        }
+    }
+    for (size_t j = 0; j < k; j++) {
+        if (!live[j])
+            continue;
+        result *r = &res[ix[j]];
+        close(cmd[j]);
+        result fin;
+        if (read(out[j], &fin, sizeof fin) != (ssize_t)sizeof fin) {
+            r->status = RES_FAILED;
+            close(out[j]);
+            reap_why(pid[j], cf, why[ix[j]], sizeof why[0]);
+            live[j] = 0;
+            continue;
+        }
+        close(out[j]);
+        waitpid(pid[j], NULL, 0);
+        double t[MAX_REPS], ct[MAX_REPS];
+        for (int i = 0; i < done; i++) {
+            t[i] = laps[j][i].wall;
+            ct[i] = laps[j][i].cpu;
+        }
+        r->reps = done;
+        r->peak_mib = fin.peak_mib;
+        r->cpu_median = median_of(ct, done);
+        r->median = median_of(t, done);
+        r->min = t[0];
+        r->max = t[done - 1];
+    }
+    /* Paired ratios: each round's time over the baseline's in that round. */
+    for (size_t j = 0; j < k; j++) {
+        const bench_workload *w = all[ix[j]];
+        if (!live[j] || !w->baseline)
+            continue;
+        for (size_t b = 0; b < k; b++) {
+            if (!live[b] || strcmp(all[ix[b]]->impl, w->baseline))
+                continue;
+            double rw[MAX_REPS], rc[MAX_REPS];
+            int n = 0;
+            for (int i = 0; i < done; i++)
+                if (laps[b][i].wall > 0 && laps[b][i].cpu > 0) {
+                    rw[n] = laps[j][i].wall / laps[b][i].wall;
+                    rc[n++] = laps[j][i].cpu / laps[b][i].cpu;
+                }
+            if (n) {
+                ratio[ix[j]] = median_of(rw, n);
+                cratio[ix[j]] = median_of(rc, n);
+            }
+        }
+    }
 }
 
 /* ---- the machine, for the JSON and the header line ---------------------- */
@@ -312,6 +535,10 @@ static void usage(void)
            "  --timeout S       kill a workload after S seconds (default none, quick 30)\n"
            "  --deadline S      start no workload after S seconds, report the rest as\n"
            "                    skipped (default none, quick 40)\n"
+           "  --interleave      a group's workloads take turns: one timed run each per\n"
+           "                    round, the order rotated each round; ratios are the\n"
+           "                    median over rounds of the row's time over its baseline's\n"
+           "                    in the same round (for a machine whose load moves)\n"
            "  --json FILE       also write every result and the machine as JSON\n"
            "  --list            list the selected workloads and exit\n"
            "  -h, --help        this help\n");
@@ -329,6 +556,15 @@ static int selected(const bench_workload *w, int quick, const char **filters, in
     return 0;
 }
 
+/* The timed runs a workload asks for under cf. */
+static int workload_reps(const bench_workload *w, const config *cf)
+{
+    int reps = cf->reps > 0 ? cf->reps : (w->reps > 0 ? w->reps : 5);
+    if (cf->quick && reps > 3)
+        reps = 3;
+    return reps > MAX_REPS ? MAX_REPS : reps;
+}
+
 static int parse_seconds(const char *s, double *out)
 {
     char *end;
@@ -341,7 +577,7 @@ static int parse_seconds(const char *s, double *out)
 
 int main(int argc, char **argv)
 {
-    config cf = {0, 0, -1, -1, -1};
+    config cf = {0, 0, -1, -1, -1, 0};
     int list = 0;
     const char *json = NULL;
     const char *filters[32];
@@ -351,6 +587,8 @@ int main(int argc, char **argv)
         int has = i + 1 < argc;
         if (!strcmp(a, "--quick"))
             cf.quick = 1;
+        else if (!strcmp(a, "--interleave"))
+            cf.interleave = 1;
         else if (!strcmp(a, "--list"))
             list = 1;
         else if (!strcmp(a, "--filter") && has && nf < 32)
@@ -420,7 +658,8 @@ int main(int argc, char **argv)
            mc.mem_gib, mc.load[0], mc.load[1], mc.load[2], __VERSION__);
     int failed = 0, skipped = 0, ran = 0;
     char (*why)[128] = calloc(nall ? nall : 1, sizeof *why);
-    if (!why)
+    char *turned = calloc(nall ? nall : 1, 1); /* --interleave: already run with its group */
+    if (!why || !turned)
         return 1;
     double start = bench_now();
     /* Progress on stderr as each workload finishes; the table comes at the
@@ -435,11 +674,28 @@ int main(int argc, char **argv)
             snprintf(why[i], sizeof why[i], "SKIPPED (past the %.0f s deadline)", cf.deadline);
             continue;
         }
-        int reps = cf.reps > 0 ? cf.reps : (w->reps > 0 ? w->reps : 5);
-        if (cf.quick && reps > 3)
-            reps = 3;
-        if (reps > MAX_REPS)
-            reps = MAX_REPS;
+        int reps = workload_reps(w, &cf);
+        if (cf.interleave) {
+            if (turned[i])
+                continue;
+            size_t ix[16], k = 0;
+            for (size_t j = i; j < nall && k < 16; j++)
+                if (sel[j] == 1 && !turned[j] && !strcmp(all[j]->group, w->group)) {
+                    ix[k++] = j;
+                    turned[j] = 1;
+                    if (workload_reps(all[j], &cf) > reps)
+                        reps = workload_reps(all[j], &cf);
+                }
+            run_group_turns(ix, k, reps, &cf, res, why, ratio, cratio);
+            for (size_t q = 0; q < k; q++) {
+                ran++;
+                if (res[ix[q]].status != RES_OK)
+                    failed++;
+                fprintf(stderr, "  [%6.1f s] %-50s %s\n", bench_now() - start, all[ix[q]]->name,
+                        res[ix[q]].status == RES_OK ? "" : why[ix[q]]);
+            }
+            continue;
+        }
         res[i] = run_forked(w, reps, &cf, why[i], sizeof why[i]);
         ran++;
         if (res[i].status != RES_OK)
@@ -447,7 +703,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "  [%6.1f s] %-50s %s\n", bench_now() - start, w->name,
                 res[i].status == RES_OK ? "" : why[i]);
     }
-    for (size_t i = 0; i < nall; i++) {
+    for (size_t i = 0; i < nall && !cf.interleave; i++) {
         const bench_workload *w = all[i];
         if (sel[i] != 1 || res[i].status != RES_OK || !w->baseline)
             continue;
@@ -493,10 +749,14 @@ int main(int argc, char **argv)
                            cmp_impl[c], cmp_ref[c], res[i].median / res[j].median,
                            res[j].cpu_median > 0 ? res[i].cpu_median / res[j].cpu_median : 0.0);
         }
-    printf("# ratio: this median / the median of the group's baseline impl (%s);"
-           " cpu_s, cpu_ratio: the same for process CPU time;"
-           " reps 0: the warm-up was the only sample\n",
-           "toggle rows against the reference they are measured with");
+    if (cf.interleave)
+        printf("# interleaved: ratio, cpu_ratio: the median over rounds of this row's time /"
+               " its baseline's in the same round (wall, process CPU)\n");
+    else
+        printf("# ratio: this median / the median of the group's baseline impl (%s);"
+               " cpu_s, cpu_ratio: the same for process CPU time;"
+               " reps 0: the warm-up was the only sample\n",
+               "toggle rows against the reference they are measured with");
     double elapsed = bench_now() - start;
     machine end;
     machine_read(&end);
@@ -561,5 +821,6 @@ int main(int argc, char **argv)
     free(ratio);
     free(cratio);
     free(why);
+    free(turned);
     return failed ? 1 : 0;
 }
