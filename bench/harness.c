@@ -336,7 +336,7 @@ static void run_group_turns(const size_t *ix, size_t k, int reps, const config *
     pid_t pid[MAXK];
     int cmd[MAXK], out[MAXK], live[MAXK];
     lap laps[MAXK][MAX_REPS];
-    double maxwarm = 0;
+    int nrep[MAXK]; /* each member's timed runs: its own warm-up against --max-time */
     if (k > MAXK)
         k = MAXK;
     for (size_t j = 0; j < k; j++) {
@@ -383,16 +383,14 @@ static void run_group_turns(const size_t *ix, size_t k, int reps, const config *
             continue;
         }
         live[j] = 1;
-        if (r->warmup > maxwarm)
-            maxwarm = r->warmup;
+        nrep[j] = reps;
+        if (cf->max_time > 0 && r->warmup > 0 && cf->max_time / r->warmup < reps)
+            nrep[j] = cf->max_time / r->warmup < 1 ? 1 : (int)(cf->max_time / r->warmup);
     }
-    if (cf->max_time > 0 && maxwarm > 0 && cf->max_time / maxwarm < reps)
-        reps = cf->max_time / maxwarm < 1 ? 1 : (int)(cf->max_time / maxwarm);
-    int done = 0;
-    for (int i = 0; i < reps; i++, done++) {
+    for (int i = 0; i < reps; i++) {
         for (size_t q = 0; q < k; q++) {
             size_t j = (q + (size_t)i) % k;
-            if (!live[j])
+            if (!live[j] || i >= nrep[j])
                 continue;
             char c = 'r';
             lap *l = &laps[j][i];
@@ -422,6 +420,7 @@ static void run_group_turns(const size_t *ix, size_t k, int reps, const config *
         close(out[j]);
         waitpid(pid[j], NULL, 0);
         double t[MAX_REPS], ct[MAX_REPS];
+        int done = nrep[j];
         for (int i = 0; i < done; i++) {
             t[i] = laps[j][i].wall;
             ct[i] = laps[j][i].cpu;
@@ -443,7 +442,7 @@ static void run_group_turns(const size_t *ix, size_t k, int reps, const config *
                 continue;
             double rw[MAX_REPS], rc[MAX_REPS];
             int n = 0;
-            for (int i = 0; i < done; i++)
+            for (int i = 0; i < nrep[j] && i < nrep[b]; i++)
                 if (laps[b][i].wall > 0 && laps[b][i].cpu > 0) {
                     rw[n] = laps[j][i].wall / laps[b][i].wall;
                     rc[n++] = laps[j][i].cpu / laps[b][i].cpu;
