@@ -95,6 +95,33 @@ int toggle__certify_from_kernel(const toggle_system *s, toggle_solution *sol)
     uint64_t k = s->k;
     if (!toggle__is_prime(k))
         return certify_howell(s, sol);
+    if (sol->kernel.packed) {
+        /* F_2: b packed once, then each b.K is a word-wise parity */
+        const toggle__vecs *K = &sol->kernel;
+        uint64_t *bp = toggle__calloc(K->stride ? K->stride : 1, sizeof *bp);
+        if (!bp)
+            return toggle__error(TOGGLE_ENOMEM, "out of memory for the certificate");
+        for (size_t t = 0; t < s->n; t++)
+            bp[t >> 6] |= (toggle__rhs(s, t) & 1) << (t & 63);
+        size_t i = 0;
+        for (; i < K->count; i++) {
+            const uint64_t *row = toggle__vecs_row(K, i);
+            unsigned par = 0;
+            for (size_t q = 0; q < K->stride; q++)
+                par ^= (unsigned)__builtin_popcountll(row[q] & bp[q]) & 1;
+            if (par)
+                break;
+        }
+        toggle__free(bp);
+        if (i == K->count)
+            return toggle__error(TOGGLE_EINTERNAL,
+                                 "unsolvable symmetric system without a certificate");
+        int rc = toggle__vecs_init(&sol->cert, s->m, 1, k);
+        if (!rc)
+            memcpy(toggle__vecs_row(&sol->cert, 0), toggle__vecs_row(K, i),
+                   sol->cert.stride * sizeof(uint64_t));
+        return rc;
+    }
     for (size_t i = 0; i < sol->kernel.count; i++) {
         uint64_t beta = kernel_dot_b(s, &sol->kernel, i);
         if (!beta)
@@ -168,7 +195,7 @@ int toggle__certify_estimate(const toggle__engine_entry *e, toggle__cert_route r
         size_t one;
         if (!toggle__vecs_bytes(s->m, 1, s->k, &one))
             return toggle__error(TOGGLE_EOVERFLOW, "certificate overflows size_t");
-        *bytes = one;
+        *bytes = s->k == 2 ? 2 * (uint64_t)one : one; /* F_2: and b packed */
         return TOGGLE_OK;
     }
     /* The certificate system (dense rows) and the engine's estimate for a

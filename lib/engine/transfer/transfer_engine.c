@@ -24,6 +24,7 @@
 
 #include "engine/engine.h"
 #include "engine/flint/poly.h"
+#include "engine/gf2/gf2.h"
 #include "engine/transfer/kron.h"
 #include "engine/transfer/ring.h"
 #include "transfer.h"
@@ -1830,6 +1831,76 @@ static void axpy(toggle__vecs *v, size_t dst, const toggle__vecs *sv, size_t src
 
 /* Bring the kernel basis to the canonical one (unit on its free column, 0
  * on the others, in ascending free column) and x to free variables 0. */
+/* ---- F_2: the canonical kernel by a packed RREF of the whole basis ------- */
+
+static uint64_t word_reverse(uint64_t x)
+{
+    x = ((x >> 1) & 0x5555555555555555ull) | ((x & 0x5555555555555555ull) << 1);
+    x = ((x >> 2) & 0x3333333333333333ull) | ((x & 0x3333333333333333ull) << 2);
+    x = ((x >> 4) & 0x0F0F0F0F0F0F0F0Full) | ((x & 0x0F0F0F0F0F0F0F0Full) << 4);
+    return __builtin_bswap64(x);
+}
+
+/* Bit t of the first n bits of v becomes bit n - 1 - t, in place (the
+ * padding bits past n are zero before and after). */
+static void bits_reverse(uint64_t *v, size_t n)
+{
+    size_t w = (n + 63) / 64;
+    unsigned pad = (unsigned)(w * 64 - n);
+    for (size_t a = 0, b = w; a < b--; a++) {
+        uint64_t t = word_reverse(v[a]);
+        v[a] = a == b ? t : word_reverse(v[b]);
+        if (a != b)
+            v[b] = t;
+    }
+    for (size_t i = 0; pad && i < w; i++)
+        v[i] = (v[i] >> pad) | (i + 1 < w ? v[i + 1] << (64 - pad) : 0);
+}
+
+/* canonicalise for packed (F_2) answers: the canonical basis is the reverse
+ * echelon of the basis, fully reduced, which is the RREF of the vectors
+ * with their bits reversed: reversed in place, reduced by the Four-Russians
+ * elimination (toggle__gf2_rref_cfg, plain form: its workspace is a
+ * quarter of the kernel at most), reversed back and put in ascending free
+ * cell (the RREF's pivots ascend in reversed positions); the particular
+ * solution is then cleared on the free cells. O(dn^2 n / 4096) word
+ * operations, against canonicalise's O(dn^2 n / 64). */
+static int canonicalise_f2(toggle_solution *sol)
+{
+    toggle__vecs *K = &sol->kernel;
+    size_t dn = sol->nullity, n = K->len, w = (n + 63) / 64, rank = 0;
+    size_t *piv = toggle__malloc_array(dn ? dn : 1, sizeof *piv);
+    if (!piv)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for the canonical kernel");
+    for (size_t i = 0; i < dn; i++)
+        bits_reverse(toggle__vecs_row(K, i), n);
+    toggle__gf2_cfg cfg = {sol->threads, TOGGLE__GF2_PLAIN, 0, 0, NULL};
+    int rc = toggle__gf2_rref_cfg(K->data, dn, n, K->stride, piv, &rank, &cfg);
+    for (size_t i = 0; i < dn; i++)
+        bits_reverse(toggle__vecs_row(K, i), n);
+    if (!rc && rank < dn)
+        rc = toggle__error(TOGGLE_EINTERNAL, "transfer: kernel basis is dependent");
+    for (size_t i = 0; !rc && i < dn / 2; i++)
+        toggle__vecs_swap(K, i, dn - 1 - i);
+    for (size_t i = 0; !rc && sol->solvable && i < dn; i++) {
+        size_t c = n - 1 - piv[dn - 1 - i]; /* vector i's free cell */
+        uint64_t *x = toggle__vecs_row(&sol->x, 0);
+        const uint64_t *v = toggle__vecs_row(K, i);
+        if ((x[c >> 6] >> (c & 63)) & 1)
+            for (size_t q = 0; q < w; q++)
+                x[q] ^= v[q];
+    }
+    toggle__free(piv);
+    return rc;
+}
+
+/* Its workspace, for the estimate (d vectors of n). */
+static uint64_t canonicalise_f2_bytes(size_t d, size_t n, unsigned threads)
+{
+    toggle__gf2_cfg cfg = {threads, TOGGLE__GF2_PLAIN, 0, 0, NULL};
+    return toggle__gf2_workspace_bytes(d, n, &cfg) + (uint64_t)d * 8;
+}
+
 static int canonicalise(toggle_solution *sol)
 {
     toggle__vecs *K = &sol->kernel;
@@ -2121,10 +2192,13 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
                           + (f.rev ? 0 : (unsigned __int128)L * hc * 8) /* no tail for rev */
                           + (hc > m ? hc : m) * 8
                           + (unsigned __int128)L * 17
-                          + (unsigned __int128)L * ((C + 63) / 64) * 8;
+                          + (unsigned __int128)L * ((C + 63) / 64) * 8 * (f.tr ? 64 : 1)
+                          + (f.tr ? (unsigned __int128)C * 8 : 0);
     if (f.rev) /* rev_canonical: the free cells' lanes and lists, one row's leads */
         ans += (unsigned __int128)L * L * 8 + (unsigned __int128)L * 64 + (f.R + 2) * 16
              + (unsigned __int128)(L < C ? L : C) * C * 8;
+    if (f.p == 2 && d) /* canonicalise_f2, when no tail decides */
+        ans += canonicalise_f2_bytes(d, (size_t)f.R * C, toggle__system_threads(s));
     ans += ans / 8; /* the small engine's answers are read out through copies */
     frame_clear(&f);
     unsigned __int128 e = build > solve ? build : solve;
@@ -2143,13 +2217,77 @@ typedef struct {
     bool with_b;
     uint64_t *tbuf; /* F_2: L rows of (C + 63) / 64 words */
     uint64_t **dst; /* odd p: lane l's vector (x, then the kernel), or NULL */
+    /* F_2, a transposed frame (frame rows are board columns): a block of 64
+     * board columns, lane l's column q as C bits at blk + (l * 64 + q) * CW,
+     * written out as words of the board rows (tcol_flush); col: C words */
+    uint64_t *blk, *col;
+    size_t bcur;    /* the block held (board columns 64 bcur ..), SIZE_MAX: none */
+    uint64_t bhave; /* its columns received */
 } out_ctx;
+
+/* Lane l's vector in the answers (x first when with_b). */
+static uint64_t *out_vec(const out_ctx *ctx, size_t l)
+{
+    return ctx->with_b && l == 0 ? toggle__vecs_row(&ctx->sol->x, 0)
+                                 : toggle__vecs_row(&ctx->sol->kernel, l - ctx->with_b);
+}
+
+/* The held block of board columns into the answers: per lane, its 64 x C
+ * bits transposed into C words (board row j's bits on those columns), each
+ * ORed in at j * cols + 64 bcur (the answers start at 0, and every column
+ * is received once, so blocks flushed in parts compose). */
+static void tcol_flush(out_ctx *ctx, const lanes *ln)
+{
+    const tframe *f = ln->f;
+    if (ctx->bcur == SIZE_MAX || !ctx->bhave)
+        return;
+    size_t C = f->C, CW = (C + 63) / 64, cols = f->g->cols, c0 = ctx->bcur * 64;
+    size_t nb = cols - c0 < 64 ? cols - c0 : 64;
+    for (size_t l = 0; l < ln->L; l++) {
+        uint64_t *v = out_vec(ctx, l), *b = ctx->blk + l * 64 * CW;
+        toggle__bits_transpose(ctx->col, 1, b, CW, 64, C);
+        for (size_t j = 0; j < C; j++)
+            if (ctx->col[j])
+                or_bits(v, j * cols + c0, ctx->col + j, nb);
+        for (uint64_t h = ctx->bhave; h; h &= h - 1)
+            memset(b + (size_t)__builtin_ctzll(h) * CW, 0, CW * sizeof *b);
+    }
+    ctx->bhave = 0;
+}
+
+/* Frame row r of a transposed F_2 frame into the held block (the block
+ * before it flushed first): cell-major rows transposed, lane rows copied. */
+static void tcol_put(out_ctx *ctx, const lanes *ln, size_t r, const uint64_t *row,
+                     const uint64_t *lrow, size_t lstride)
+{
+    const tframe *f = ln->f;
+    size_t C = f->C, CW = (C + 63) / 64, c = f->rev ? f->R - 1 - r : r;
+    if (ctx->bcur != c / 64) {
+        tcol_flush(ctx, ln);
+        ctx->bcur = c / 64;
+    }
+    uint64_t *d = ctx->blk + (c % 64) * CW;
+    if (lrow) {
+        for (size_t l = 0; l < ln->L; l++) {
+            memcpy(d + l * 64 * CW, lrow + l * lstride, CW * sizeof *d);
+            if (C & 63)
+                d[l * 64 * CW + CW - 1] &= ((uint64_t)1 << (C & 63)) - 1;
+        }
+    } else {
+        toggle__bits_transpose(d, 64 * CW, row, ln->nw, C, ln->L);
+    }
+    ctx->bhave |= (uint64_t)1 << (c % 64);
+}
 
 static void write_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row,
                       const uint64_t *lrow, size_t lstride)
 {
     out_ctx *ctx = ctx_;
     const tframe *f = ln->f;
+    if (ctx->blk) {
+        tcol_put(ctx, ln, r, row, lrow, lstride);
+        return;
+    }
     if (lrow) {
         for (size_t l = 0; l < ln->L; l++) {
             toggle__vecs *v = ctx->with_b && l == 0 ? &ctx->sol->x : &ctx->sol->kernel;
@@ -2442,6 +2580,169 @@ out:
     return rc;
 }
 
+/* ---- F_2: the canonical form from the last board rows, packed ----------- */
+
+/* The cells of the last h board rows (a suffix of the row-major order, on
+ * a frame of board rows or of board columns): frame row r's cells
+ * rcol[rstart[r] .. rstart[r + 1]) at positions ridx[..] of that suffix. */
+typedef struct {
+    size_t *rstart, *rcol, *ridx;
+    size_t hc;
+} tail_cells;
+
+static void tail_cells_free(tail_cells *tc)
+{
+    toggle__free(tc->rstart);
+    toggle__free(tc->rcol);
+    toggle__free(tc->ridx);
+}
+
+static int tail_cells_init(const tframe *f, size_t h, tail_cells *tc)
+{
+    size_t R = f->R, C = f->C, cols = f->g->cols, brows = f->tr ? C : R;
+    tc->hc = h * cols;
+    tc->rstart = toggle__malloc_array(R + 1, sizeof *tc->rstart);
+    tc->rcol = toggle__malloc_array(tc->hc, sizeof *tc->rcol);
+    tc->ridx = toggle__malloc_array(tc->hc, sizeof *tc->ridx);
+    if (!tc->rstart || !tc->rcol || !tc->ridx) {
+        tail_cells_free(tc);
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for the canonical kernel");
+    }
+    size_t k = 0;
+    for (size_t r = 0; r < R; r++) {
+        size_t rr = f->rev ? R - 1 - r : r; /* the board row, or column when tr */
+        tc->rstart[r] = k;
+        for (size_t j = 0; j < C; j++) {
+            size_t br = f->tr ? j : rr, bc = f->tr ? rr : j;
+            if (br + h < brows)
+                continue;
+            tc->rcol[k] = j;
+            tc->ridx[k++] = (br + h - brows) * cols + bc;
+        }
+    }
+    tc->rstart[R] = k;
+    return TOGGLE_OK;
+}
+
+/* Capture into packed rows (lane l's row at M + l * stride): the cell at
+ * suffix position t goes to bit hc - 1 - t, so that the rows' forward RREF
+ * is the reverse echelon of the restrictions. */
+typedef struct {
+    const tail_cells *tc;
+    size_t stride;
+    uint64_t *M;
+} tailbits_ctx;
+
+static void capture_bits(void *ctx_, const lanes *ln, size_t r, const uint64_t *row,
+                         const uint64_t *lrow, size_t lstride)
+{
+    tailbits_ctx *t = ctx_;
+    const tail_cells *tc = t->tc;
+    for (size_t k = tc->rstart[r]; k < tc->rstart[r + 1]; k++) {
+        size_t j = tc->rcol[k], pos = tc->hc - 1 - tc->ridx[k];
+        uint64_t bit = (uint64_t)1 << (pos & 63), *col = t->M + (pos >> 6);
+        if (lrow) {
+            for (size_t l = 0; l < ln->L; l++)
+                if ((lrow[l * lstride + (j >> 6)] >> (j & 63)) & 1)
+                    col[l * t->stride] |= bit;
+            continue;
+        }
+        const uint64_t *cell = row + j * ln->nw;
+        for (size_t q = 0; q < ln->nw; q++)
+            for (uint64_t w = cell[q]; w; w &= w - 1) {
+                size_t l = q * 64 + (size_t)__builtin_ctzll(w);
+                if (l < ln->L)
+                    col[l * t->stride] |= bit;
+            }
+    }
+}
+
+/* The canonical form over F_2 from the last h board rows: one chase of the
+ * L lanes (U loaded) captures them packed, U is appended to each row, and
+ * the RREF of the dn kernel rows (toggle__gf2_rref) is, on the reversed
+ * suffix, the reverse echelon with every other vector 0 on each free cell;
+ * when its rank is dn with every pivot in the suffix (the restriction is
+ * injective, so every kernel vector's last nonzero lies there) the rows'
+ * U parts are the canonical basis's unknowns, in descending free cell, and
+ * the particular solution is cleared on the free cells by them. Otherwise
+ * *full and U is left alone. */
+static int tail_rows_f2(lanes *ln, const toggle_system *s, bool solvable, uint64_t *U, size_t m,
+                        uint64_t *resid, size_t h, bool *full)
+{
+    const tframe *f = ln->f;
+    size_t L = ln->L, dn = L - solvable;
+    tail_cells tc = {0};
+    int rc = tail_cells_init(f, h, &tc);
+    if (rc)
+        return rc;
+    size_t hc = tc.hc, n = hc + m, stride = (n + 63) / 64, rank = 0;
+    tailbits_ctx t = {&tc, stride, toggle__calloc(L * stride, sizeof(uint64_t))};
+    size_t *piv = toggle__malloc_array(dn ? dn : 1, sizeof *piv);
+    *full = true;
+    if (!t.M || !piv) {
+        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the canonical kernel");
+        goto out;
+    }
+    load_lanes(ln, U, m);
+    if ((rc = chase(ln, solvable, s, resid, capture_bits, &t)))
+        goto out;
+    for (size_t l = 0; l < L; l++)
+        for (size_t i = 0; i < m; i++)
+            if (U[l * m + i])
+                t.M[l * stride + ((hc + i) >> 6)] |= (uint64_t)1 << ((hc + i) & 63);
+    uint64_t *K = t.M + solvable * stride;
+    if ((rc = toggle__gf2_rref(K, dn, n, stride, piv, &rank)))
+        goto out;
+    if (rank < dn || (dn && piv[dn - 1] >= hc))
+        goto out; /* the restriction does not decide */
+    for (size_t i = 0; solvable && i < dn; i++)
+        if ((t.M[piv[i] >> 6] >> (piv[i] & 63)) & 1)
+            for (size_t q = 0; q < stride; q++)
+                t.M[q] ^= K[i * stride + q];
+    for (size_t l = 0; l < L; l++) {
+        /* lane l: the particular, then the kernel by ascending free cell */
+        const uint64_t *row = l < solvable ? t.M : K + (dn - 1 - (l - solvable)) * stride;
+        for (size_t i = 0; i < m; i++)
+            U[l * m + i] = (row[(hc + i) >> 6] >> ((hc + i) & 63)) & 1;
+    }
+    *full = false;
+out:
+    toggle__free(t.M);
+    toggle__free(piv);
+    tail_cells_free(&tc);
+    return rc;
+}
+
+/* The F_2 canonical form from growing tails: h0 board rows, then twice as
+ * many while the restriction does not decide, up to the board or about
+ * 8 (dn + a board row) cells (TAIL_F2_CELLS); *full when none decides. */
+#define TAIL_F2_CELLS(dn, cols) (8 * ((dn) + (cols)))
+static size_t tail_f2_first(const tframe *f, size_t dn)
+{
+    size_t cols = f->g->cols, h = f->tr ? dn / cols + 2 : f->Hf + f->Hb;
+    return h ? h : 1;
+}
+
+static int tail_f2_canonical(lanes *ln, const toggle_system *s, bool solvable, uint64_t *U,
+                             size_t m, uint64_t *resid, bool *full)
+{
+    const tframe *f = ln->f;
+    size_t dn = ln->L - solvable, cols = f->g->cols, brows = f->tr ? f->C : f->R;
+    size_t h = tail_f2_first(f, dn);
+    int rc = TOGGLE_OK;
+    *full = true;
+    for (bool first = true; *full && !rc; first = false, h *= 2) {
+        if (h > brows)
+            h = brows;
+        if (!first && h * cols > TAIL_F2_CELLS(dn, cols))
+            break;
+        rc = tail_rows_f2(ln, s, solvable, U, m, resid, h, full);
+        if (h == brows)
+            break;
+    }
+    return rc;
+}
+
 /* Frame (row, column) pairs ordered by their board cell. */
 typedef struct {
     size_t cell, r, j;
@@ -2730,8 +3031,13 @@ static int lanes_solve(const toggle_system *s, toggle_solution *sol, bool plain)
                 U[l * m + m - 1 - i] = t;
             }
         }
-        /* the canonical form from the last frame rows (when they decide) */
-        if (dn && !f.tr && !f.all && !f.rev) {
+        /* the canonical form from the last board rows (when they decide):
+         * F_2 packed, on either axis, over growing tails; odd p on the
+         * frame's last rows */
+        if (dn && f.p == 2 && !f.all && !f.rev) {
+            if ((rc = tail_f2_canonical(&ln, s, solvable, U, m, resid, &full)))
+                goto out;
+        } else if (dn && !f.tr && !f.all && !f.rev) {
             load_lanes(&ln, U, m);
             if ((rc = tail_canonical(&ln, s, solvable, U, m, resid, &full)))
                 goto out;
@@ -2748,8 +3054,16 @@ static int lanes_solve(const toggle_system *s, toggle_solution *sol, bool plain)
             full = dn > 0;
         }
         load_lanes(&ln, U, m);
-        out_ctx ctx = {sol, solvable, NULL, NULL};
-        if (f.p == 2 && !(ctx.tbuf = toggle__calloc(L * ((f.C + 63) / 64), sizeof *ctx.tbuf))) {
+        out_ctx ctx = {sol, solvable, NULL, NULL, NULL, NULL, SIZE_MAX, 0};
+        size_t CW = (f.C + 63) / 64;
+        if (f.p == 2 && f.tr
+            && (!(ctx.blk = toggle__calloc(L * 64 * CW, sizeof *ctx.blk))
+                || !(ctx.col = toggle__malloc_array(f.C, sizeof *ctx.col)))) {
+            toggle__free(ctx.blk);
+            rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer answers");
+            goto out;
+        }
+        if (f.p == 2 && !f.tr && !(ctx.tbuf = toggle__calloc(L * CW, sizeof *ctx.tbuf))) {
             rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer answers");
             goto out;
         }
@@ -2761,7 +3075,11 @@ static int lanes_solve(const toggle_system *s, toggle_solution *sol, bool plain)
             ctx.dst[l] = solvable && l == 0 ? toggle__vecs_row(&sol->x, 0)
                                             : toggle__vecs_row(&sol->kernel, l - solvable);
         rc = chase(&ln, solvable, s, resid, write_row, &ctx);
+        if (!rc)
+            tcol_flush(&ctx, &ln);
         toggle__free(ctx.tbuf);
+        toggle__free(ctx.blk);
+        toggle__free(ctx.col);
         toggle__free(ctx.dst);
         if (rc)
             goto out;
@@ -2772,7 +3090,7 @@ static int lanes_solve(const toggle_system *s, toggle_solution *sol, bool plain)
             }
     }
     if (full)
-        rc = canonicalise(sol);
+        rc = f.p == 2 && sol->kernel.packed ? canonicalise_f2(sol) : canonicalise(sol);
     else if (checked)
         rc = canonical_check(sol, pcell);
 out:
@@ -2873,7 +3191,7 @@ int toggle__transfer_chase(const toggle_system *s, toggle__tframe *f, const uint
     if (rc)
         return rc;
     uint64_t *resid = toggle__calloc(f->m * ln.nw + 1, sizeof *resid);
-    out_ctx ctx = {sol, with_b, NULL, NULL};
+    out_ctx ctx = {sol, with_b, NULL, NULL, NULL, NULL, SIZE_MAX, 0};
     tail_ctx t = {0, H, T, NULL, NULL, NULL, 0};
     if (!resid || (sol && !(ctx.dst = toggle__malloc_array(L, sizeof *ctx.dst))))
         rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer answers");
