@@ -55,26 +55,29 @@ void toggle__vecs_clear(toggle__vecs *v)
 
 static size_t bits_words(size_t cols) { return cols / 64 + (cols % 64 != 0); }
 
-/* 64 x 64 bit transpose in place (Hacker's Delight, 6 rounds of swaps). */
-static void transpose64(uint64_t x[64])
-{
-    static const uint64_t masks[6] = {
-        0x00000000FFFFFFFFull, 0x0000FFFF0000FFFFull, 0x00FF00FF00FF00FFull,
-        0x0F0F0F0F0F0F0F0Full, 0x3333333333333333ull, 0x5555555555555555ull,
-    };
-    unsigned j = 32;
-    for (int round = 0; round < 6; round++, j >>= 1) {
-        uint64_t m = masks[round];
-        for (unsigned k = 0; k < 64; k = (k + j + 1) & ~j) {
-            uint64_t t = ((x[k] >> j) ^ x[k + j]) & m;
-            x[k] ^= t << j;
-            x[k + j] ^= t;
+/* 64 x 64 bit transpose in place (Hacker's Delight, 6 rounds of swaps),
+ * each round as runs of j independent swaps, which the compiler turns into
+ * vector operations for j >= 4. */
+#define TRANSPOSE_ROUND(x, j, m)                                                     \
+    for (unsigned base = 0; base < 64; base += 2 * (j))                              \
+        for (unsigned k = base; k < base + (j); k++) {                               \
+            uint64_t t = (((x)[k] >> (j)) ^ (x)[k + (j)]) & (m);                     \
+            (x)[k] ^= t << (j);                                                      \
+            (x)[k + (j)] ^= t;                                                       \
         }
-    }
+
+static inline void transpose64(uint64_t x[64])
+{
+    TRANSPOSE_ROUND(x, 32, 0x00000000FFFFFFFFull)
+    TRANSPOSE_ROUND(x, 16, 0x0000FFFF0000FFFFull)
+    TRANSPOSE_ROUND(x, 8, 0x00FF00FF00FF00FFull)
+    TRANSPOSE_ROUND(x, 4, 0x0F0F0F0F0F0F0F0Full)
+    TRANSPOSE_ROUND(x, 2, 0x3333333333333333ull)
+    TRANSPOSE_ROUND(x, 1, 0x5555555555555555ull)
 }
 
-void toggle__bits_transpose(uint64_t *dst, size_t dstride, const uint64_t *src, size_t sstride,
-                           size_t rows, size_t cols)
+TOGGLE__HOT void toggle__bits_transpose(uint64_t *dst, size_t dstride, const uint64_t *src,
+                                       size_t sstride, size_t rows, size_t cols)
 {
     size_t RW = bits_words(rows), CW = bits_words(cols);
     uint64_t blk[64];

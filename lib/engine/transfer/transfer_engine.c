@@ -2131,6 +2131,14 @@ static unsigned __int128 lanes_bytes(const tframe *f, bool sliced, size_t L)
  * chasing the answers (the kernel and x, the small solution, d + 1 lanes,
  * the tail's canonical form). The nullity d is exact for the torus and the
  * cylinder (polynomials), else the small system's m unknowns. */
+/* The answers' block of 64 board columns (tcol_put, a transposed F_2
+ * frame): the larger of its two layouts, in words. */
+static size_t tcol_words(const tframe *f, size_t L, size_t nw)
+{
+    size_t lane = L * 64 * ((f->C + 63) / 64), cube = 64 * f->C * nw;
+    return lane > cube ? lane : cube;
+}
+
 static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
 {
     if (!is_board(s))
@@ -2192,8 +2200,9 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
                           + (f.rev ? 0 : (unsigned __int128)L * hc * 8) /* no tail for rev */
                           + (hc > m ? hc : m) * 8
                           + (unsigned __int128)L * 17
-                          + (unsigned __int128)L * ((C + 63) / 64) * 8 * (f.tr ? 64 : 1)
-                          + (f.tr ? (unsigned __int128)C * 8 : 0);
+                          + (unsigned __int128)L * ((C + 63) / 64) * 8
+                          + (f.tr ? (unsigned __int128)(tcol_words(&f, L, lane_words(2, L))
+                                                        + C + 64) * 8 : 0);
     if (f.rev) /* rev_canonical: the free cells' lanes and lists, one row's leads */
         ans += (unsigned __int128)L * L * 8 + (unsigned __int128)L * 64 + (f.R + 2) * 16
              + (unsigned __int128)(L < C ? L : C) * C * 8;
@@ -2218,11 +2227,14 @@ typedef struct {
     uint64_t *tbuf; /* F_2: L rows of (C + 63) / 64 words */
     uint64_t **dst; /* odd p: lane l's vector (x, then the kernel), or NULL */
     /* F_2, a transposed frame (frame rows are board columns): a block of 64
-     * board columns, lane l's column q as C bits at blk + (l * 64 + q) * CW,
-     * written out as words of the board rows (tcol_flush); col: C words */
+     * board columns, written out as words of the board rows (tcol_flush).
+     * Cell-major rows (cube): column q's row at blk + q * C * nw; lane rows
+     * (the sliced chase): lane l's column q as C bits at blk + (l * 64 + q)
+     * * CW. col: C words */
     uint64_t *blk, *col;
     size_t bcur;    /* the block held (board columns 64 bcur ..), SIZE_MAX: none */
     uint64_t bhave; /* its columns received */
+    bool cube;      /* the held columns are cell-major rows */
 } out_ctx;
 
 /* Lane l's vector in the answers (x first when with_b). */
@@ -2232,49 +2244,75 @@ static uint64_t *out_vec(const out_ctx *ctx, size_t l)
                                  : toggle__vecs_row(&ctx->sol->kernel, l - ctx->with_b);
 }
 
-/* The held block of board columns into the answers: per lane, its 64 x C
- * bits transposed into C words (board row j's bits on those columns), each
- * ORed in at j * cols + 64 bcur (the answers start at 0, and every column
- * is received once, so blocks flushed in parts compose). */
+/* OR the nb (1 .. 64) bits of w into v at bit off (w has no bits past nb). */
+static inline void or_word(uint64_t *v, size_t off, uint64_t w, size_t nb)
+{
+    size_t q = off >> 6;
+    unsigned sh = off & 63;
+    v[q] |= w << sh;
+    if (sh && nb > 64 - sh)
+        v[q + 1] |= w >> (64 - sh);
+}
+
+/* The held block of board columns into the answers: board row j's bits on
+ * those columns, for each lane, as one word ORed in at j * cols + 64 bcur
+ * (the answers start at 0, and every column is received once, so blocks
+ * flushed in parts compose). Cell-major: for each cell j and 64 lanes the
+ * 64 x 64 block (column q, lane) transposed; lane rows: per lane its 64 x C
+ * bits transposed into C words. */
 static void tcol_flush(out_ctx *ctx, const lanes *ln)
 {
     const tframe *f = ln->f;
     if (ctx->bcur == SIZE_MAX || !ctx->bhave)
         return;
     size_t C = f->C, CW = (C + 63) / 64, cols = f->g->cols, c0 = ctx->bcur * 64;
-    size_t nb = cols - c0 < 64 ? cols - c0 : 64;
-    for (size_t l = 0; l < ln->L; l++) {
-        uint64_t *v = out_vec(ctx, l), *b = ctx->blk + l * 64 * CW;
-        toggle__bits_transpose(ctx->col, 1, b, CW, 64, C);
+    size_t nb = cols - c0 < 64 ? cols - c0 : 64, L = ln->L, nw = ln->nw, rs = C * nw;
+    if (ctx->cube) {
         for (size_t j = 0; j < C; j++)
-            if (ctx->col[j])
-                or_bits(v, j * cols + c0, ctx->col + j, nb);
+            for (size_t q = 0; q * 64 < L; q++) {
+                toggle__bits_transpose(ctx->col, 1, ctx->blk + j * nw + q, rs, 64, 64);
+                for (size_t lb = 0; lb < 64 && q * 64 + lb < L; lb++)
+                    if (ctx->col[lb])
+                        or_word(out_vec(ctx, q * 64 + lb), j * cols + c0, ctx->col[lb], nb);
+            }
         for (uint64_t h = ctx->bhave; h; h &= h - 1)
-            memset(b + (size_t)__builtin_ctzll(h) * CW, 0, CW * sizeof *b);
+            memset(ctx->blk + (size_t)__builtin_ctzll(h) * rs, 0, rs * sizeof *ctx->blk);
+    } else {
+        for (size_t l = 0; l < L; l++) {
+            uint64_t *v = out_vec(ctx, l), *b = ctx->blk + l * 64 * CW;
+            toggle__bits_transpose(ctx->col, 1, b, CW, 64, C);
+            for (size_t j = 0; j < C; j++)
+                if (ctx->col[j])
+                    or_word(v, j * cols + c0, ctx->col[j], nb);
+            for (uint64_t h = ctx->bhave; h; h &= h - 1)
+                memset(b + (size_t)__builtin_ctzll(h) * CW, 0, CW * sizeof *b);
+        }
     }
     ctx->bhave = 0;
 }
 
 /* Frame row r of a transposed F_2 frame into the held block (the block
- * before it flushed first): cell-major rows transposed, lane rows copied. */
+ * before it flushed first): cell-major rows copied whole, lane rows per
+ * lane. A chase hands over rows of one kind. */
 static void tcol_put(out_ctx *ctx, const lanes *ln, size_t r, const uint64_t *row,
                      const uint64_t *lrow, size_t lstride)
 {
     const tframe *f = ln->f;
     size_t C = f->C, CW = (C + 63) / 64, c = f->rev ? f->R - 1 - r : r;
-    if (ctx->bcur != c / 64) {
+    if (ctx->bcur != c / 64 || ctx->cube != !lrow) {
         tcol_flush(ctx, ln);
         ctx->bcur = c / 64;
+        ctx->cube = !lrow;
     }
-    uint64_t *d = ctx->blk + (c % 64) * CW;
     if (lrow) {
+        uint64_t *d = ctx->blk + (c % 64) * CW;
         for (size_t l = 0; l < ln->L; l++) {
             memcpy(d + l * 64 * CW, lrow + l * lstride, CW * sizeof *d);
             if (C & 63)
                 d[l * 64 * CW + CW - 1] &= ((uint64_t)1 << (C & 63)) - 1;
         }
     } else {
-        toggle__bits_transpose(d, 64 * CW, row, ln->nw, C, ln->L);
+        memcpy(ctx->blk + (c % 64) * C * ln->nw, row, C * ln->nw * sizeof *row);
     }
     ctx->bhave |= (uint64_t)1 << (c % 64);
 }
@@ -3054,11 +3092,11 @@ static int lanes_solve(const toggle_system *s, toggle_solution *sol, bool plain)
             full = dn > 0;
         }
         load_lanes(&ln, U, m);
-        out_ctx ctx = {sol, solvable, NULL, NULL, NULL, NULL, SIZE_MAX, 0};
+        out_ctx ctx = {sol, solvable, NULL, NULL, NULL, NULL, SIZE_MAX, 0, false};
         size_t CW = (f.C + 63) / 64;
         if (f.p == 2 && f.tr
-            && (!(ctx.blk = toggle__calloc(L * 64 * CW, sizeof *ctx.blk))
-                || !(ctx.col = toggle__malloc_array(f.C, sizeof *ctx.col)))) {
+            && (!(ctx.blk = toggle__calloc(tcol_words(&f, L, ln.nw), sizeof *ctx.blk))
+                || !(ctx.col = toggle__malloc_array(f.C > 64 ? f.C : 64, sizeof *ctx.col)))) {
             toggle__free(ctx.blk);
             rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer answers");
             goto out;
@@ -3191,7 +3229,7 @@ int toggle__transfer_chase(const toggle_system *s, toggle__tframe *f, const uint
     if (rc)
         return rc;
     uint64_t *resid = toggle__calloc(f->m * ln.nw + 1, sizeof *resid);
-    out_ctx ctx = {sol, with_b, NULL, NULL, NULL, NULL, SIZE_MAX, 0};
+    out_ctx ctx = {sol, with_b, NULL, NULL, NULL, NULL, SIZE_MAX, 0, false};
     tail_ctx t = {0, H, T, NULL, NULL, NULL, 0};
     if (!resid || (sol && !(ctx.dst = toggle__malloc_array(L, sizeof *ctx.dst))))
         rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer answers");
