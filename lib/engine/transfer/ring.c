@@ -142,7 +142,8 @@ typedef void (*ring_sink)(void *ctx, const ring *rg, size_t r, const uint64_t *r
 
 /* The chase down from x_{R-1} = V, x_{R-2} = U (the cylinder: x_R = 0, U
  * unused) (b read when with_b): every
- * row to sink (if any), then x_0 into x0 and x_{-1} (the chase of row 0's
+ * row to sink (if any) in descending order, R - 1 first (write_shifted
+ * relies on it), then x_0 into x0 and x_{-1} (the chase of row 0's
  * equation, which must equal x_{R-1}) into xm1. buf: 3 rows. */
 static void ring_chase(ring *rg, const uint64_t *U, const uint64_t *V, bool with_b, ring_sink sink,
                        void *ctx, uint64_t *buf, uint64_t *x0, uint64_t *xm1)
@@ -281,21 +282,37 @@ typedef struct {
     size_t i;
 } put_ctx;
 
-/* dst |= the C-cell row (W words, padding bits 0) shifted up by sh < 64
- * bits: the words of an F_2 answer vector from bit sh of dst[0] on. */
-TOGGLE__HOT static void or_shifted(uint64_t *restrict dst, const uint64_t *restrict row, size_t C,
-                                   size_t W, unsigned sh)
+/* The C-cell row (W words, padding bits 0) shifted up by sh < 64 bits into
+ * an F_2 answer vector, from bit sh of dst[0] on. The chase hands the rows
+ * over in descending order, so the row above this one is written and the
+ * one below is not: every word is stored, but for the top word when the
+ * row above starts inside it (ORed). No word of a fresh page is read
+ * before it is written: a vector load first would map the zero page and
+ * fault a second time on the store (a quarter of the 10000 x 10000 torus's
+ * pages did, 0.2 s). */
+TOGGLE__HOT static void write_shifted(uint64_t *restrict dst, const uint64_t *restrict row, size_t C,
+                                      size_t W, unsigned sh)
 {
-    if (!sh) {
-        for (size_t q = 0; q < W; q++)
-            dst[q] |= row[q];
+    size_t top = (sh + C - 1) >> 6; /* the row's last word: W - 1 or W */
+    if (!top) {
+        dst[0] |= row[0] << sh;
         return;
     }
-    dst[0] |= row[0] << sh;
-    for (size_t q = 1; q < W; q++)
-        dst[q] |= (row[q] << sh) | (row[q - 1] >> (64 - sh));
-    if (((sh + C - 1) >> 6) >= W) /* the row's last cells spill into dst[W] */
-        dst[W] |= row[W - 1] >> (64 - sh);
+    uint64_t last;
+    if (!sh) {
+        for (size_t q = 0; q < top; q++)
+            dst[q] = row[q];
+        last = row[top];
+    } else {
+        dst[0] = row[0] << sh;
+        for (size_t q = 1; q < top; q++)
+            dst[q] = (row[q] << sh) | (row[q - 1] >> (64 - sh));
+        last = top < W ? (row[top] << sh) | (row[top - 1] >> (64 - sh)) : row[W - 1] >> (64 - sh);
+    }
+    if ((sh + C) & 63) /* the row above starts in dst[top] */
+        dst[top] |= last;
+    else
+        dst[top] = last;
 }
 
 static void put_row(void *ctx_, const ring *rg, size_t r, const uint64_t *row)
@@ -304,7 +321,7 @@ static void put_row(void *ctx_, const ring *rg, size_t r, const uint64_t *row)
     size_t C = rg->C, off = r * C;
     uint64_t *dst = toggle__vecs_row(ctx->v, ctx->i);
     if (rg->p == 2) {
-        or_shifted(dst + (off >> 6), row, C, rg->W, off & 63);
+        write_shifted(dst + (off >> 6), row, C, rg->W, off & 63);
         return;
     }
     switch (ctx->v->width) {
