@@ -276,11 +276,17 @@ out:
     return rc;
 }
 
-/* Writing an answer: row r of the chase into vector i of v. */
+/* Writing an answer: row r of the chase into vector i of v, whose words
+ * from pre on are faulted in already. */
 typedef struct {
     toggle__vecs *v;
-    size_t i;
+    size_t i, pre;
 } put_ctx;
+
+/* Words of an answer vector faulted in at a time, just ahead of the writer
+ * (256 KiB; 128 KiB to 512 KiB measured alike on the 1.6 GB answer of the
+ * 10000 x 10000 torus, docs/transfer.md). */
+#define RING_PREFAULT_WORDS ((size_t)1 << 15)
 
 /* The C-cell row (W words, padding bits 0) shifted up by sh < 64 bits into
  * an F_2 answer vector, from bit sh of dst[0] on. The chase hands the rows
@@ -320,6 +326,14 @@ static void put_row(void *ctx_, const ring *rg, size_t r, const uint64_t *row)
     put_ctx *ctx = ctx_;
     size_t C = rg->C, off = r * C;
     uint64_t *dst = toggle__vecs_row(ctx->v, ctx->i);
+    /* the rows come in descending order: fault in the next words below in
+     * one call before the writer reaches them */
+    size_t w0 = (size_t)((unsigned __int128)off * ctx->v->width / 64);
+    if (w0 < ctx->pre) {
+        size_t lo = w0 > RING_PREFAULT_WORDS ? w0 - RING_PREFAULT_WORDS : 0;
+        toggle__vecs_prefault(ctx->v, ctx->i, lo, ctx->pre);
+        ctx->pre = lo;
+    }
     if (rg->p == 2) {
         write_shifted(dst + (off >> 6), row, C, rg->W, off & 63);
         return;
@@ -552,7 +566,8 @@ int toggle__transfer_ring_solve(const toggle_system *s, toggle_solution *sol,
         goto out;
     for (size_t l = 0; l < dn + solvable; l++) {
         bool part = solvable && l == 0;
-        put_ctx pc = {part ? &sol->x : &sol->kernel, part ? 0 : l - solvable};
+        put_ctx pc = {part ? &sol->x : &sol->kernel, part ? 0 : l - solvable, 0};
+        pc.pre = pc.v->stride;
         load_uv(&rg, part ? sx : sk, pc.i, U, V);
         ring_chase(&rg, U, V, part, put_row, &pc, buf, x0, xm1);
         /* the equations left: x_{-1} = V and b_{R-1} - T V - U = x_0 (the
