@@ -62,7 +62,8 @@ void toggle__vecs_prefault(const toggle__vecs *v, size_t i, size_t from, size_t 
     if (ps <= 0 || (ps & (ps - 1)))
         return;
     uintptr_t page = (uintptr_t)ps;
-    uintptr_t a = (uintptr_t)(toggle__vecs_row(v, i) + from), b = (uintptr_t)(toggle__vecs_row(v, i) + to);
+    const uint64_t *w = toggle__vecs_row(v, i);
+    uintptr_t a = (uintptr_t)(w + from), b = (uintptr_t)(w + to);
     a = (a + page - 1) & ~(page - 1);
     b &= ~(page - 1);
     if (b > a) {

@@ -296,8 +296,8 @@ typedef struct {
  * before it is written: a vector load first would map the zero page and
  * fault a second time on the store (a quarter of the 10000 x 10000 torus's
  * pages did, 0.2 s). */
-TOGGLE__HOT static void write_shifted(uint64_t *restrict dst, const uint64_t *restrict row, size_t C,
-                                      size_t W, unsigned sh)
+TOGGLE__HOT static void write_shifted(uint64_t *restrict dst, const uint64_t *restrict row,
+                                      size_t C, size_t W, unsigned sh)
 {
     size_t top = (sh + C - 1) >> 6; /* the row's last word: W - 1 or W */
     if (!top) {

@@ -211,8 +211,8 @@ START_TEST(answer_writer_boundaries)
         if (cases[i].big && RING_TEST_SANITIZED)
             continue;
         size_t d = 0;
-        ck_assert_int_eq(toggle_grid_nullity(cases[i].r, cases[i].c, cases[i].k, cases[i].flags, &d),
-                         TOGGLE_OK);
+        ck_assert_int_eq(
+            toggle_grid_nullity(cases[i].r, cases[i].c, cases[i].k, cases[i].flags, &d), TOGGLE_OK);
         ck_assert_msg(d > 0, "%zux%zu: nullity 0", cases[i].r, cases[i].c);
         for (int mode = 0; mode < 2; mode++, done++)
             check_torus_mode(cases[i].r, cases[i].c, cases[i].flags, cases[i].k, &rng, mode);
@@ -241,7 +241,9 @@ START_TEST(prefault_keeps_contents)
     } r[] = {{1, 0, SIZE_MAX}, {0, 3, 5000}, {2, 511, 513}, {1, 1000, 20001}, {3, 0, SIZE_MAX},
              {2, 9, 9}, {2, 10, 3}, {4, 0, 100}, {0, 5, SIZE_MAX - 1}};
     for (size_t t = 0; t < sizeof r / sizeof *r; t++) {
-        size_t to = r[t].to == SIZE_MAX ? v.stride : r[t].to == SIZE_MAX - 1 ? v.stride + 600 : r[t].to;
+        size_t to = r[t].to == SIZE_MAX       ? v.stride
+                    : r[t].to == SIZE_MAX - 1 ? v.stride + 600
+                                              : r[t].to;
         toggle__vecs_prefault(&v, r[t].i, r[t].from, to);
         ck_assert_msg(!memcmp(copy, v.data, words * sizeof *copy), "range %zu changed words", t);
     }
