@@ -236,6 +236,13 @@ size_t toggle__vecs_stride(size_t len, uint64_t k);
 bool toggle__vecs_bytes(size_t len, size_t count, uint64_t k, size_t *bytes);
 int toggle__vecs_init(toggle__vecs *v, size_t len, size_t count, uint64_t k);
 void toggle__vecs_clear(toggle__vecs *v);
+/* Faults in the whole pages inside words [from, to) of vector i for
+ * writing, in one kernel call (Linux's MADV_POPULATE_WRITE; elsewhere, or
+ * when the kernel refuses, nothing: they fault one by one when written).
+ * Contents unchanged. For a writer about to store those words: called a few
+ * hundred KiB ahead of it, the fresh pages are written while the kernel's
+ * zeroing is still in cache, and the per-page trap is gone. */
+void toggle__vecs_prefault(const toggle__vecs *v, size_t i, size_t from, size_t to);
 /* The last nonzero position of vector i, or SIZE_MAX when it is 0 (packed
  * vectors a word at a time; their padding bits are zero). */
 size_t toggle__vecs_last_nonzero(const toggle__vecs *v, size_t i);

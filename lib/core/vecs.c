@@ -1,5 +1,11 @@
 /* Storage for solution vectors: bit-packed for k = 2, narrow integers otherwise. */
+#define _DEFAULT_SOURCE /* madvise */
 #include <string.h>
+#if defined(__linux__)
+#include <errno.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 #include "core.h"
 
@@ -45,6 +51,29 @@ int toggle__vecs_init(toggle__vecs *v, size_t len, size_t count, uint64_t k)
     v->width = toggle__vecs_width(k);
     v->packed = v->width == 1;
     return TOGGLE_OK;
+}
+
+void toggle__vecs_prefault(const toggle__vecs *v, size_t i, size_t from, size_t to)
+{
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+    if (i >= v->count || from >= to || to > v->stride)
+        return;
+    long ps = sysconf(_SC_PAGESIZE);
+    if (ps <= 0 || (ps & (ps - 1)))
+        return;
+    uintptr_t page = (uintptr_t)ps;
+    const uint64_t *w = toggle__vecs_row(v, i);
+    uintptr_t a = (uintptr_t)(w + from), b = (uintptr_t)(w + to);
+    a = (a + page - 1) & ~(page - 1);
+    b &= ~(page - 1);
+    if (b > a) {
+        int e = errno; /* a refusal (an older kernel: EINVAL) is not the caller's */
+        (void)madvise((void *)a, b - a, MADV_POPULATE_WRITE);
+        errno = e;
+    }
+#else
+    (void)v, (void)i, (void)from, (void)to;
+#endif
 }
 
 void toggle__vecs_clear(toggle__vecs *v)

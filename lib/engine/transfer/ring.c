@@ -142,7 +142,8 @@ typedef void (*ring_sink)(void *ctx, const ring *rg, size_t r, const uint64_t *r
 
 /* The chase down from x_{R-1} = V, x_{R-2} = U (the cylinder: x_R = 0, U
  * unused) (b read when with_b): every
- * row to sink (if any), then x_0 into x0 and x_{-1} (the chase of row 0's
+ * row to sink (if any) in descending order, R - 1 first (write_shifted
+ * relies on it), then x_0 into x0 and x_{-1} (the chase of row 0's
  * equation, which must equal x_{R-1}) into xm1. buf: 3 rows. */
 static void ring_chase(ring *rg, const uint64_t *U, const uint64_t *V, bool with_b, ring_sink sink,
                        void *ctx, uint64_t *buf, uint64_t *x0, uint64_t *xm1)
@@ -275,27 +276,55 @@ out:
     return rc;
 }
 
-/* Writing an answer: row r of the chase into vector i of v. */
+/* Writing an answer: row r of the chase into vector i of v, whose words
+ * from pre on are faulted in already. */
 typedef struct {
     toggle__vecs *v;
-    size_t i;
+    size_t i, pre;
 } put_ctx;
 
-/* dst |= the C-cell row (W words, padding bits 0) shifted up by sh < 64
- * bits: the words of an F_2 answer vector from bit sh of dst[0] on. */
-TOGGLE__HOT static void or_shifted(uint64_t *restrict dst, const uint64_t *restrict row, size_t C,
-                                   size_t W, unsigned sh)
+/* Words of an answer vector faulted in at a time, just ahead of the writer
+ * (256 KiB; 128 KiB to 512 KiB measured alike on the 1.6 GB answer of the
+ * 10000 x 10000 torus, docs/transfer.md). */
+#define RING_PREFAULT_WORDS ((size_t)1 << 15)
+/* ... for answers (all vectors of one block) of at least 32 MiB: glibc maps
+ * each such block afresh, so all its pages fault; a smaller one may come
+ * back from the heap already in memory, where the calls cost and win
+ * nothing (the 1000 x 1000 torus's 8 MB kernel: 0.0052 s a solve without,
+ * 0.0058-0.0070 s with). */
+#define RING_PREFAULT_MIN_WORDS ((size_t)1 << 22)
+
+/* The C-cell row (W words, padding bits 0) shifted up by sh < 64 bits into
+ * an F_2 answer vector, from bit sh of dst[0] on. The chase hands the rows
+ * over in descending order, so the row above this one is written and the
+ * one below is not: every word is stored, but for the top word when the
+ * row above starts inside it (ORed). No word of a fresh page is read
+ * before it is written: a vector load first would map the zero page and
+ * fault a second time on the store (a quarter of the 10000 x 10000 torus's
+ * pages did, 0.2 s). */
+TOGGLE__HOT static void write_shifted(uint64_t *restrict dst, const uint64_t *restrict row,
+                                      size_t C, size_t W, unsigned sh)
 {
-    if (!sh) {
-        for (size_t q = 0; q < W; q++)
-            dst[q] |= row[q];
+    size_t top = (sh + C - 1) >> 6; /* the row's last word: W - 1 or W */
+    if (!top) {
+        dst[0] |= row[0] << sh;
         return;
     }
-    dst[0] |= row[0] << sh;
-    for (size_t q = 1; q < W; q++)
-        dst[q] |= (row[q] << sh) | (row[q - 1] >> (64 - sh));
-    if (((sh + C - 1) >> 6) >= W) /* the row's last cells spill into dst[W] */
-        dst[W] |= row[W - 1] >> (64 - sh);
+    uint64_t last;
+    if (!sh) {
+        for (size_t q = 0; q < top; q++)
+            dst[q] = row[q];
+        last = row[top];
+    } else {
+        dst[0] = row[0] << sh;
+        for (size_t q = 1; q < top; q++)
+            dst[q] = (row[q] << sh) | (row[q - 1] >> (64 - sh));
+        last = top < W ? (row[top] << sh) | (row[top - 1] >> (64 - sh)) : row[W - 1] >> (64 - sh);
+    }
+    if ((sh + C) & 63) /* the row above starts in dst[top] */
+        dst[top] |= last;
+    else
+        dst[top] = last;
 }
 
 static void put_row(void *ctx_, const ring *rg, size_t r, const uint64_t *row)
@@ -303,8 +332,16 @@ static void put_row(void *ctx_, const ring *rg, size_t r, const uint64_t *row)
     put_ctx *ctx = ctx_;
     size_t C = rg->C, off = r * C;
     uint64_t *dst = toggle__vecs_row(ctx->v, ctx->i);
+    /* the rows come in descending order: fault in the next words below in
+     * one call before the writer reaches them */
+    size_t w0 = (size_t)((unsigned __int128)off * ctx->v->width / 64);
+    if (w0 < ctx->pre) {
+        size_t lo = w0 > RING_PREFAULT_WORDS ? w0 - RING_PREFAULT_WORDS : 0;
+        toggle__vecs_prefault(ctx->v, ctx->i, lo, ctx->pre);
+        ctx->pre = lo;
+    }
     if (rg->p == 2) {
-        or_shifted(dst + (off >> 6), row, C, rg->W, off & 63);
+        write_shifted(dst + (off >> 6), row, C, rg->W, off & 63);
         return;
     }
     switch (ctx->v->width) {
@@ -535,7 +572,9 @@ int toggle__transfer_ring_solve(const toggle_system *s, toggle_solution *sol,
         goto out;
     for (size_t l = 0; l < dn + solvable; l++) {
         bool part = solvable && l == 0;
-        put_ctx pc = {part ? &sol->x : &sol->kernel, part ? 0 : l - solvable};
+        put_ctx pc = {part ? &sol->x : &sol->kernel, part ? 0 : l - solvable, 0};
+        /* pre = 0: no fault-in */
+        pc.pre = pc.v->count * pc.v->stride >= RING_PREFAULT_MIN_WORDS ? pc.v->stride : 0;
         load_uv(&rg, part ? sx : sk, pc.i, U, V);
         ring_chase(&rg, U, V, part, put_row, &pc, buf, x0, xm1);
         /* the equations left: x_{-1} = V and b_{R-1} - T V - U = x_0 (the

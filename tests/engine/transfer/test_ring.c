@@ -32,15 +32,17 @@ static toggle_solution *lanes_solve(const toggle_system *s)
     return sol;
 }
 
-/* One torus: the ring route (the engine forced) against the lanes path. */
-static void check_torus(size_t R, size_t C, uint32_t flags, uint64_t k, tu_rng *rg)
+/* One torus: the ring route (the engine forced) against the lanes path;
+ * the target random (mode 0), reachable (1) or either (-1, by rg). */
+static void check_torus_mode(size_t R, size_t C, uint32_t flags, uint64_t k, tu_rng *rg, int mode)
 {
     tu_rng rng = *rg;
     size_t n = R * C;
     uint64_t *st = malloc(n * sizeof *st), *tg = malloc(n * sizeof *tg);
     uint64_t *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
     uint64_t *z = malloc(n * sizeof *z), *b = malloc(n * sizeof *b);
-    int mode = (int)tu_below(&rng, 2); /* random target, or a reachable one */
+    if (mode < 0)
+        mode = (int)tu_below(&rng, 2); /* random target, or a reachable one */
     for (size_t i = 0; i < n; i++) {
         st[i] = tu_below(&rng, k);
         x[i] = tu_below(&rng, k);
@@ -110,6 +112,11 @@ static void check_torus(size_t R, size_t C, uint32_t flags, uint64_t k, tu_rng *
     *rg = rng;
 }
 
+static void check_torus(size_t R, size_t C, uint32_t flags, uint64_t k, tu_rng *rg)
+{
+    check_torus_mode(R, C, flags, k, rg, -1);
+}
+
 START_TEST(ring_against_lanes)
 {
     tu_rng rng = tu_rng_for(1401);
@@ -144,6 +151,112 @@ START_TEST(ring_against_lanes)
     for (size_t i = 0; i < sizeof cyl / sizeof *cyl; i++, cases++)
         check_torus(cyl[i].r, cyl[i].c, TOGGLE_GRID_CYLINDER | cyl[i].flags, cyl[i].k, &rng);
     fprintf(stderr, "ring against lanes: %zu tori\n", cases);
+}
+END_TEST
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define RING_TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define RING_TEST_SANITIZED 1
+#endif
+#endif
+#ifndef RING_TEST_SANITIZED
+#define RING_TEST_SANITIZED 0
+#endif
+
+/* The answer writer's boundaries (ring.c: write_shifted stores every word
+ * of a row but the one it shares with the row above, which it ORs; put_row
+ * faults each vector in 256 KiB ahead of the writer): rows of 63, 64, 65,
+ * 511, 512, 513, 4095, 4096 and 4097 cells, on tori and cylinders with
+ * nullity > 0, vectors past 256 KiB (F_2 2.46 and 2.13 Mbit, F_3
+ * 280200 bytes) and a kernel past 32 MiB, each with a reachable target (the particular solution
+ * chased) and a random one, against the lanes path and the own model. */
+START_TEST(answer_writer_boundaries)
+{
+    tu_rng rng = tu_rng_for(1402);
+    static const struct {
+        size_t r, c;
+        uint32_t flags;
+        uint64_t k;
+        bool big;
+    } cases[] = {
+        /* tori: nullity 4, 8, 8, 2, 8, 4, 4, 8, 2 */
+        {4, 63, TOGGLE_GRID_TORUS, 2, false},
+        {6, 64, TOGGLE_GRID_TORUS, 2, false},
+        {5, 65, TOGGLE_GRID_TORUS, 2, false},
+        {6, 511, TOGGLE_GRID_TORUS, 2, false},
+        {6, 512, TOGGLE_GRID_TORUS, 2, false},
+        {4, 513, TOGGLE_GRID_TORUS, 2, false},
+        {4, 4095, TOGGLE_GRID_TORUS, 2, false},
+        {6, 4096, TOGGLE_GRID_TORUS, 2, false},
+        {6, 4097, TOGGLE_GRID_TORUS, 2, false},
+        /* cylinders: nullity 2, 4, 4, 7, 4, 2, 4, 4, 9 */
+        {3, 63, TOGGLE_GRID_CYLINDER, 2, false},
+        {2, 64, TOGGLE_GRID_CYLINDER, 2, false},
+        {4, 65, TOGGLE_GRID_CYLINDER, 2, false},
+        {8, 511, TOGGLE_GRID_CYLINDER, 2, false},
+        {2, 512, TOGGLE_GRID_CYLINDER, 2, false},
+        {3, 513, TOGGLE_GRID_CYLINDER, 2, false},
+        {4, 4095, TOGGLE_GRID_CYLINDER, 2, false},
+        {2, 4096, TOGGLE_GRID_CYLINDER, 2, false},
+        {14, 4097, TOGGLE_GRID_CYLINDER, 2, false},
+        /* past 256 KiB a vector: nullity 18, 2, 4 */
+        {600, 4097, TOGGLE_GRID_TORUS, 2, true},
+        {513, 4095, TOGGLE_GRID_CYLINDER, 2, true},
+        {1401, 200, TOGGLE_GRID_TORUS, 3, true},
+        /* a kernel of 51.5 MiB (nullity 1200), past the 32 MiB from which
+         * the writer faults the answer in ahead */
+        {600, 600, TOGGLE_GRID_TORUS | TOGGLE_GRID_NO_SELF, 2, true},
+    };
+    size_t done = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        if (cases[i].big && RING_TEST_SANITIZED)
+            continue;
+        size_t d = 0;
+        ck_assert_int_eq(
+            toggle_grid_nullity(cases[i].r, cases[i].c, cases[i].k, cases[i].flags, &d), TOGGLE_OK);
+        ck_assert_msg(d > 0, "%zux%zu: nullity 0", cases[i].r, cases[i].c);
+        /* the 51.5 MiB kernel (no-self): the reachable target only, its
+         * lanes path is the costly part */
+        int first = cases[i].big && (cases[i].flags & TOGGLE_GRID_NO_SELF) ? 1 : 0;
+        for (int mode = first; mode < 2; mode++, done++)
+            check_torus_mode(cases[i].r, cases[i].c, cases[i].flags, cases[i].k, &rng, mode);
+    }
+    fprintf(stderr, "answer writer boundaries: %zu boards\n", done);
+}
+END_TEST
+
+/* toggle__vecs_prefault (the answer writer's fault-in) leaves every word
+ * as it was: written vectors, fresh ones (still 0), ranges that cut pages,
+ * ranges past the vector or empty (no-ops). */
+START_TEST(prefault_keeps_contents)
+{
+    tu_rng rng = tu_rng_for(1403);
+    toggle__vecs v;
+    size_t len = (size_t)1 << 21; /* 2 Mbit = 256 KiB a vector */
+    ck_assert_int_eq(toggle__vecs_init(&v, len, 4, 2), TOGGLE_OK);
+    size_t words = 4 * v.stride;
+    uint64_t *copy = malloc(words * sizeof *copy);
+    ck_assert_ptr_nonnull(copy);
+    for (size_t q = 0; q < 3 * v.stride; q++) /* vector 3 stays fresh */
+        v.data[q] = tu_below(&rng, UINT64_MAX);
+    memcpy(copy, v.data, words * sizeof *copy);
+    static const struct {
+        size_t i, from, to;
+    } r[] = {{1, 0, SIZE_MAX}, {0, 3, 5000}, {2, 511, 513}, {1, 1000, 20001}, {3, 0, SIZE_MAX},
+             {2, 9, 9}, {2, 10, 3}, {4, 0, 100}, {0, 5, SIZE_MAX - 1}};
+    for (size_t t = 0; t < sizeof r / sizeof *r; t++) {
+        size_t to = r[t].to == SIZE_MAX       ? v.stride
+                    : r[t].to == SIZE_MAX - 1 ? v.stride + 600
+                                              : r[t].to;
+        toggle__vecs_prefault(&v, r[t].i, r[t].from, to);
+        ck_assert_msg(!memcmp(copy, v.data, words * sizeof *copy), "range %zu changed words", t);
+    }
+    for (size_t q = 0; q < v.stride; q++) /* the fresh vector is still 0 */
+        ck_assert_uint_eq(v.data[3 * v.stride + q], 0);
+    toggle__vecs_clear(&v);
+    free(copy);
 }
 END_TEST
 
@@ -223,6 +336,8 @@ int main(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, ring_against_lanes);
     tcase_add_test(tc, auto_takes_ring);
+    tcase_add_test(tc, answer_writer_boundaries);
+    tcase_add_test(tc, prefault_keeps_contents);
     tcase_add_test(tc, f2_torus_nullity_against_flint);
     suite_add_tcase(su, tc);
     return tu_run(su);
