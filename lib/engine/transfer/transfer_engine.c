@@ -79,6 +79,7 @@ typedef struct {
      * weight of a cell on itself */
     int rec;
     uint64_t rself;
+    int p3ok;       /* row_p3_ok: 0 not checked, 1 yes, -1 no (row_p3_once) */
     bool built, peels;
 } rowpat;
 
@@ -100,6 +101,7 @@ typedef struct toggle__tframe {
     toggle__colbuf cb;
     int sliced;     /* 0 not decided, 1 the sliced F_2 chase serves, -1 not */
     int rec;        /* 0 not decided, 1 every chasing row is a hex recurrence, -1 not */
+    int s3;         /* 0 the bit-sliced F_3 chase may serve the small system, -1 not (plain) */
 } tframe;
 
 static size_t frame_cell(const tframe *f, size_t r, size_t j)
@@ -1302,6 +1304,20 @@ ROW_INLINE uint64_t m3_low(uint64_t s)
 #define M3_WORDS8(i) M3_WORDS(i, 8)
 #endif
 
+/* p = 3: the n terms' lanes split by weight: those with (w == 1) != x into
+ * one (*n1 of them), the others (w = 2) into two. */
+ROW_INLINE void row_split(const rowargs *a, const struct pterm *tm, size_t n, bool x,
+                          const uint64_t **one, size_t *n1, const uint64_t **two, size_t *n2)
+{
+    for (size_t k = 0; k < n; k++) {
+        const uint64_t *v = a->base[tm[k].slot] + tm[k].col * a->nw;
+        if ((tm[k].w == 1) != x)
+            one[(*n1)++] = v;
+        else
+            two[(*n2)++] = v;
+    }
+}
+
 /* p = 3: x_var = inv (b - sum w x), w and inv 1 or 2. With N the sum of the
  * weight-1 terms and S = b + the weight-2 terms' x (-2 x = x), b - sum w x
  * = S - N; both are folded to <= 6, S + 6 - N (or N + 6 - S for inv 2, the
@@ -1316,15 +1332,25 @@ ROW_INLINE void row_p3_body(const rowargs *a)
         size_t n, nn = 0, np = 0;
         if (!row_step(a, t, acc, &tm, &n))
             continue;
-        for (size_t k = 0; k < n; k++) {
-            const uint64_t *x = a->base[tm[k].slot] + tm[k].col * nw;
-            if (tm[k].w == 1)
-                sn[nn++] = x;
-            else
-                sp[np++] = x;
-        }
         bool flip = a->pinv[t] == 2;
         uint64_t bb = a->bval ? a->bval[a->peq[t]] << a->bshift : 0;
+        if (nw == 1) { /* one word of lanes (the answers): the values, no pointer list */
+            uint64_t N = 0, S = bb;
+            for (size_t k = 0; k < n; k++) {
+                if (k >= 6 && (k - 6) % 4 == 0) {
+                    N = m3_fold(N);
+                    S = m3_fold(S);
+                }
+                uint64_t x = a->base[tm[k].slot][tm[k].col], one = tm[k].w == 1 ? ~(uint64_t)0 : 0;
+                N += x & one;
+                S += x & ~one;
+            }
+            N = m3_fold(N);
+            S = m3_fold(S);
+            *acc = m3_low(m3_fold(flip ? N + M3_SIX - S : S + M3_SIX - N));
+            continue;
+        }
+        row_split(a, tm, n, false, sn, &nn, sp, &np);
         size_t i = 0;
         for (; i + 8 <= nw; i += 8)
             M3_WORDS8(i);
@@ -1341,6 +1367,131 @@ TOGGLE__CLONES(row_p3, rowargs)
 TOGGLE__CLONES(rec_f2, rowargs)
 typedef void (*row_fn)(const rowargs *);
 
+/* ---- bit-sliced F_3 lanes (the small system's chase) ------------------------
+ * A residue v is two bits (lo, hi) = ([v == 1], [v == 2]); a cell's L lanes
+ * are nh words of lo bits, then nh words of hi bits (s3_words). a + x is
+ * t = (a_lo | x_hi) ^ (a_hi | x_lo), lo = (a_hi | x_hi) ^ t,
+ * hi = (a_lo | x_lo) ^ t (seven word operations for 64 lanes, every case
+ * checked in test_hexrec), a - x the same with x's planes swapped. */
+#define S3_ADD(l, h, xl, xh)                                                       \
+    do {                                                                           \
+        __typeof__(l) t_ = ((l) | (xh)) ^ ((h) | (xl)), nl_ = ((h) | (xh)) ^ t_;   \
+        (h) = ((l) | (xl)) ^ t_;                                                   \
+        (l) = nl_;                                                                 \
+    } while (0)
+
+/* Words per plane of a cell of L sliced lanes (whole vectors past one). */
+static size_t s3_words(size_t L)
+{
+    size_t nh = (L + 63) / 64;
+    return nh > 8 ? (nh + 7) & ~(size_t)7 : nh ? nh : 1;
+}
+
+/* p = 3, sliced: x_var = inv (b - sum w x) as a signed sum: b's sign is
+ * inv's, a term's -inv w (1 or 2, as row_p3_ok admits); the terms of sign
+ * +1 are added, the others subtracted, 8 words of both planes at a time. */
+ROW_INLINE bool s3_terms(const rowargs *a, size_t t, uint64_t *acc, const uint64_t **sa,
+                         size_t *na, const uint64_t **ss, size_t *ns, uint64_t *bl, uint64_t *bh)
+{
+    const struct pterm *tm;
+    size_t n;
+    if (!row_step(a, t, acc, &tm, &n))
+        return false;
+    bool flip = a->pinv[t] == 2;
+    row_split(a, tm, n, flip, ss, ns, sa, na);
+    uint64_t bv = a->bval ? a->bval[a->peq[t]] : 0;
+    *bl = (uint64_t)(bv == (flip ? 2u : 1u)) << a->bshift;
+    *bh = (uint64_t)(bv == (flip ? 1u : 2u)) << a->bshift;
+    return true;
+}
+
+ROW_INLINE void row_s3_body(const rowargs *a)
+{
+    size_t nw = a->nw, nh = nw / 2;
+    const uint64_t *sa[ROW_MAX_TERMS], *ss[ROW_MAX_TERMS];
+    for (size_t t = 0; t < a->C; t++) {
+        size_t na = 0, ns = 0, i = 0;
+        uint64_t *acc = a->dst + a->pvar[t] * nw, bl, bh;
+        if (!s3_terms(a, t, acc, sa, &na, ss, &ns, &bl, &bh))
+            continue;
+#if defined(__GNUC__)
+        for (; i + 8 <= nh; i += 8) {
+            row_v8 l = {0}, h = {0}, xl, xh;
+            if (a->bword - i < 8) {
+                l[a->bword - i] = bl;
+                h[a->bword - i] = bh;
+            }
+            for (size_t k = 0; k < na; k++) {
+                memcpy(&xl, sa[k] + i, sizeof xl);
+                memcpy(&xh, sa[k] + nh + i, sizeof xh);
+                S3_ADD(l, h, xl, xh);
+            }
+            for (size_t k = 0; k < ns; k++) {
+                memcpy(&xl, ss[k] + i, sizeof xl);
+                memcpy(&xh, ss[k] + nh + i, sizeof xh);
+                S3_ADD(l, h, xh, xl);
+            }
+            memcpy(acc + i, &l, sizeof l);
+            memcpy(acc + nh + i, &h, sizeof h);
+        }
+#endif
+        for (; i < nh; i++) {
+            uint64_t l = i == a->bword ? bl : 0, h = i == a->bword ? bh : 0;
+            for (size_t k = 0; k < na; k++)
+                S3_ADD(l, h, sa[k][i], sa[k][nh + i]);
+            for (size_t k = 0; k < ns; k++)
+                S3_ADD(l, h, ss[k][nh + i], ss[k][i]);
+            acc[i] = l;
+            acc[nh + i] = h;
+        }
+    }
+}
+
+TOGGLE__CLONES(row_s3, rowargs)
+
+/* Fields 0, 4, 8, .. 60 of x (the other bits 0) gathered into bits 0 .. 15,
+ * and back. */
+static inline uint64_t s3_gather(uint64_t x)
+{
+    x = (x | x >> 3) & 0x0303030303030303ULL;
+    x = (x | x >> 6) & 0x000f000f000f000fULL;
+    x = (x | x >> 12) & 0x000000ff000000ffULL;
+    return (x | x >> 24) & 0xffffULL;
+}
+
+static inline uint64_t s3_spread(uint64_t x)
+{
+    x = (x | x << 24) & 0x000000ff000000ffULL;
+    x = (x | x << 12) & 0x000f000f000f000fULL;
+    x = (x | x << 6) & 0x0303030303030303ULL;
+    return (x | x << 3) & 0x1111111111111111ULL;
+}
+
+/* One cell: nw words of 4-bit fields (residues 0 .. 2) into nh sliced words
+ * per plane, and back. */
+static void s3_from4(uint64_t *dst, size_t nh, const uint64_t *src, size_t nw)
+{
+    memset(dst, 0, 2 * nh * sizeof *dst);
+    for (size_t j = 0; j < nw && j / 4 < nh; j++) {
+        uint64_t w = src[j];
+        if (!w)
+            continue;
+        unsigned sh = (unsigned)(j % 4) * 16;
+        dst[j / 4] |= s3_gather(w & 0x1111111111111111ULL) << sh;
+        dst[nh + j / 4] |= s3_gather((w >> 1) & 0x1111111111111111ULL) << sh;
+    }
+}
+
+static void s3_to4(uint64_t *dst, size_t nw, const uint64_t *src, size_t nh)
+{
+    for (size_t j = 0; j < nw; j++) {
+        unsigned sh = (unsigned)(j % 4) * 16;
+        uint64_t lo = j / 4 < nh ? (src[j / 4] >> sh) & 0xffff : 0;
+        uint64_t hi = j / 4 < nh ? (src[nh + j / 4] >> sh) & 0xffff : 0;
+        dst[j] = s3_spread(lo) | s3_spread(hi) << 1;
+    }
+}
+
 /* Can row_p3 run pt's program: every term weight and inverse 1 or 2, at
  * most ROW_MAX_TERMS terms a step? */
 static bool row_p3_ok(const rowpat *pt, size_t C)
@@ -1355,6 +1506,14 @@ static bool row_p3_ok(const rowpat *pt, size_t C)
                 return false;
     }
     return true;
+}
+
+/* row_p3_ok, once per class (chase() asks for every row). */
+static bool row_p3_once(rowpat *pt, size_t C)
+{
+    if (!pt->p3ok)
+        pt->p3ok = row_p3_ok(pt, C) ? 1 : -1;
+    return pt->p3ok > 0;
 }
 
 /* Chase: the unknown rows are in ln->saved; computes every other row (each
@@ -1409,7 +1568,7 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
         }
         size_t tgt = r + f->Hf;
         uint64_t *dst = base[f->Hf + f->Hb];
-        bool fast = kern && (f->p == 2 || row_p3_ok(pt, C));
+        bool fast = kern && (f->p == 2 || row_p3_once(pt, C));
         if (fast) {
             if (with_b && f->p == 2) { /* the row's bits at once */
                 uint64_t *bw = bval + C;
@@ -1483,6 +1642,106 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
 out:
     toggle__free(bval);
     toggle__free(bt.w);
+    return rc;
+}
+
+/* Does the bit-sliced F_3 chase serve the small system of f with L lanes?
+ * p = 3 in 4-bit fields, no promotions, at least S3_MIN_LANES lanes (few
+ * lanes fit in a word or two of 4-bit fields), and every chasing row's
+ * program of weights and inverses 1 or 2 (row_p3_ok). */
+#define S3_MIN_LANES 16
+static bool s3_ok(tframe *f, const lanes *ln)
+{
+    if (f->s3 < 0 || f->p != 3 || ln->lf.lw != 4 || f->all || f->nx || ln->L < S3_MIN_LANES)
+        return false;
+    size_t fc = first_constraint(f);
+    for (size_t r = 0; r < fc; r++) {
+        rowpat *pt;
+        if (frame_class(f, r, &pt) || !pt->peels || !pt->pstart || !row_p3_once(pt, f->C))
+            return false;
+        if (r == f->HH && fc > 2 * f->HH + 2)
+            r = fc - f->HH - 2; /* the interior classes are met already */
+    }
+    return true;
+}
+
+/* Frame row q's sliced row (across a wrap q mod R), NULL off the frame. */
+static uint64_t *s3_row(const tframe *f, int64_t q, uint64_t *saved, uint64_t *ring, size_t rowsz)
+{
+    int64_t R = (int64_t)f->R;
+    if (f->wrap)
+        q = ((q % R) + R) % R;
+    if (q < 0 || q >= R)
+        return NULL;
+    size_t u = unknown_slot(f, (size_t)q);
+    return u != SIZE_MAX ? saved + u * rowsz : ring + ((size_t)q % (f->Hf + f->Hb + 1)) * rowsz;
+}
+
+/* chase() for the small system over F_3 (s3_ok): the unknown rows
+ * (ln->saved, 4-bit fields) are sliced, the chasing rows run row_s3, and
+ * the constraint rows' residuals b - A x are summed sliced and written to
+ * resid in 4-bit fields, as chase() leaves them. Its buffers (the sliced
+ * rows, half the 4-bit lanes') are freed before the small system is made,
+ * so the estimate's build phase covers them. */
+static int chase_s3(lanes *ln, const toggle_system *s, uint64_t *resid)
+{
+    tframe *f = (tframe *)ln->f;
+    size_t C = f->C, nw = ln->nw, nh = s3_words(ln->L), cw = 2 * nh;
+    size_t fc = first_constraint(f), rowsz = C * cw;
+    void *mem = toggle__calloc((f->nuk + f->Hf + f->Hb + 1) * rowsz + 8, sizeof(uint64_t));
+    uint64_t *bval = toggle__malloc_array(C, sizeof *bval);
+    uint64_t *acc = toggle__malloc_array(cw, sizeof *acc);
+    int rc = TOGGLE_OK;
+    if (!mem || !bval || !acc) {
+        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer chase");
+        goto out;
+    }
+    uintptr_t al = (uintptr_t)mem;
+    uint64_t *saved = (uint64_t *)mem + ((64 - al % 64) % 64) / 8, *ring = saved + f->nuk * rowsz;
+    for (size_t c = 0; c < f->nuk * C; c++)
+        s3_from4(saved + c * cw, nh, ln->saved + c * nw, nw);
+    row_fn kern = TOGGLE__PICK(row_s3);
+    uint64_t *base[2 * TRANSFER_MAX_REACH + 1];
+    size_t xk = 0;
+    for (size_t r = 0; r < f->R; r++) {
+        rowpat *pt;
+        if ((rc = frame_class(f, r, &pt))) {
+            rc = toggle__error(rc, "out of memory for the transfer engine's row patterns");
+            goto out;
+        }
+        for (size_t sl = 0; sl <= f->Hf + f->Hb; sl++)
+            base[sl] = s3_row(f, (int64_t)(r + sl) - (int64_t)f->Hb, saved, ring, rowsz);
+        for (size_t e = 0; e < C; e++)
+            bval[e] = toggle__vecs_get(&s->b, 0, frame_cell(f, r, e));
+        if (r < fc) {
+            rowargs ra = {C, cw, pt->pstart, pt->pvar, pt->peq, pt->pterm, base,
+                          base[f->Hf + f->Hb], bval, ln->blane / 64, (unsigned)(ln->blane % 64),
+                          pt->pinv, ln->xsaved, &xk, NULL, NULL, 0, 0};
+            kern(&ra);
+            continue;
+        }
+        /* a constraint row: acc = b - sum w x over each equation's entries */
+        for (size_t e = 0; e < C; e++) {
+            memset(acc, 0, cw * sizeof *acc);
+            acc[ln->blane / 64] = (uint64_t)(bval[e] == 1) << (ln->blane % 64);
+            acc[nh + ln->blane / 64] = (uint64_t)(bval[e] == 2) << (ln->blane % 64);
+            for (size_t t = pt->start[e]; t < pt->start[e + 1]; t++) {
+                const tentry *en = &pt->ent[t]; /* (a wrap's dq may span it: eq_residual) */
+                const uint64_t *x = s3_row(f, (int64_t)r + en->dq, saved, ring, rowsz) + en->col * cw;
+                if (en->w % 3 == 1)
+                    for (size_t i = 0; i < nh; i++)
+                        S3_ADD(acc[i], acc[nh + i], x[nh + i], x[i]);
+                else if (en->w % 3 == 2)
+                    for (size_t i = 0; i < nh; i++)
+                        S3_ADD(acc[i], acc[nh + i], x[i], x[nh + i]);
+            }
+            s3_to4(resid + ((r - fc) * C + e) * nw, nw, acc, nh);
+        }
+    }
+out:
+    toggle__free(mem);
+    toggle__free(bval);
+    toggle__free(acc);
     return rc;
 }
 
@@ -1781,15 +2040,21 @@ static int small_system(const toggle_system *s, tframe *f, toggle_solution **sma
         rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer small system");
         goto out;
     }
-    if ((rc = chase(&ln, true, s, resid, NULL, NULL)))
+    if ((rc = s3_ok(f, &ln) ? chase_s3(&ln, s, resid) : chase(&ln, true, s, resid, NULL, NULL)))
         goto out;
     /* resid = b - A x(u) = c0 - E' u with lane 0 = c0 and lane 1 + i =
      * -(column i of A's action): A x = b iff sum_i u_i lane_{1+i} = -c0. */
     for (size_t e = 0; e < m; e++) {
         const uint64_t *cell = resid + e * ln.nw;
-        for (size_t i = 0; i < m; i++) /* rev: unknown i is column m - 1 - i */
-            E[e * m + (f->rev ? m - 1 - i : i)] = lane_get(&ln, cell, i + 1);
         rhs[e] = toggle__submod(0, lane_get(&ln, cell, 0), f->p);
+        /* lane 1 + i, a word's fields at a time; rev: unknown i is column m - 1 - i */
+        uint64_t *Er = E + e * m;
+        for (size_t j = 0, l = 0; l <= m; j++) {
+            uint64_t w = cell[j];
+            for (size_t q = 0; q < ln.lf.per && l <= m; q++, l++, w = ln.lf.lw < 64 ? w >> ln.lf.lw : 0)
+                if (l)
+                    Er[f->rev ? m - l : l - 1] = w & ln.lf.fmask;
+        }
     }
     if ((rc = toggle_system_new_matrix(&ss, m, m, E, rhs, f->p)))
         goto out;
@@ -2687,7 +2952,7 @@ static int lanes_solve(const toggle_system *s, toggle_solution *sol, bool plain)
     if (!frame_pick(s, &f, &oom))
         return pick_error(oom);
     if (plain)
-        f.rec = -1;
+        f.rec = f.s3 = -1;
     toggle_solution *small = NULL;
     lanes ln;
     memset(&ln, 0, sizeof ln);
