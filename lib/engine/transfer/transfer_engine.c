@@ -1649,7 +1649,7 @@ out:
  * p = 3 in 4-bit fields, no promotions, at least S3_MIN_LANES lanes (few
  * lanes fit in a word or two of 4-bit fields), and every chasing row's
  * program of weights and inverses 1 or 2 (row_p3_ok). */
-#define S3_MIN_LANES 16
+#define S3_MIN_LANES 2
 static bool s3_ok(tframe *f, const lanes *ln)
 {
     if (f->s3 < 0 || f->p != 3 || ln->lf.lw != 4 || f->all || f->nx || ln->L < S3_MIN_LANES)
