@@ -912,7 +912,7 @@ static bool rec_decide(tframe *f)
         if (r == f->HH && fc > 2 * f->HH + 2)
             r = fc - f->HH - 2; /* the interior classes are met already */
     }
-    for (size_t r = fc; r < f->R; r++)
+    for (size_t r = fc; r < f->R && f->p == 2; r++)
         if (frame_class(f, r, &pt) || (!pt->sterm && !sliced_build(f, pt, false)))
             return false;
     return true;
@@ -1359,12 +1359,41 @@ ROW_INLINE void row_p3_body(const rowargs *a)
     }
 }
 
+/* p = 3 in 4-bit fields, the hex recurrence (rec_class), a word of each
+ * cell at a time (the answers' few lanes): w = b - x_r(c - delta) -
+ * (d - 1) x_r(c) - w (kept along the row), x_{r+1}(c) = w - x_r(c) -
+ * x_{r-1}(c); -y is 3 - y in every field (M3_FOLD), each sum below 16,
+ * folded and reduced (m3_low). Padding fields stay 0. */
+ROW_INLINE void rec_p3_body(const rowargs *a)
+{
+    size_t nw = a->nw, C = a->C;
+    const uint64_t *xr = a->xr, *xm = a->xm;
+    bool asc = a->rdir == 1;
+    uint64_t d = a->rself % 3;
+    for (size_t i = 0; i < nw; i++) {
+        bool hb = a->bval && a->bword == i;
+        uint64_t w = 0, cur, nxt;
+        size_t c = asc ? 0 : C - 1;
+        cur = xr[c * nw + i];
+        for (size_t k = 0; k < C; k++, c = asc ? c + 1 : c - 1) {
+            nxt = k + 1 < C ? xr[(asc ? c + 1 : c - 1) * nw + i] : 0;
+            uint64_t v = (M3_FOLD - nxt) + (M3_FOLD - w) + (hb ? a->bval[c] << a->bshift : 0)
+                       + (d == 0 ? cur : d == 2 ? M3_FOLD - cur : 0);
+            w = m3_low(m3_fold(v));
+            uint64_t o = w + (M3_FOLD - cur) + (xm ? M3_FOLD - xm[c * nw + i] : 0);
+            a->dst[c * nw + i] = m3_low(m3_fold(o));
+            cur = nxt;
+        }
+    }
+}
+
 /* Each kernel compiled for the vector units of x86 (TOGGLE__CLONES,
  * lib/core/core.h; the widest one the CPU has is picked once per chase). */
 
 TOGGLE__CLONES(row_f2, rowargs)
 TOGGLE__CLONES(row_p3, rowargs)
 TOGGLE__CLONES(rec_f2, rowargs)
+TOGGLE__CLONES(rec_p3, rowargs)
 typedef void (*row_fn)(const rowargs *);
 
 /* ---- bit-sliced F_3 lanes (the small system's chase) ------------------------
@@ -1447,7 +1476,82 @@ ROW_INLINE void row_s3_body(const rowargs *a)
     }
 }
 
+/* p = 3, sliced, the hex recurrence (rec_class; rec_p3 in 4-bit fields):
+ * u = b - x_r(c - delta) - (d - 1) x_r(c) does not depend on w, so the
+ * chain along the row is one addition (w = u - w), then x_{r+1}(c) =
+ * w - x_r(c) - x_{r-1}(c): two cells read and one stored a cell instead of
+ * the program's seven terms. LOAD/STORE: W words of one plane. */
+#define REC_S3_LOOP(T, LOAD, STORE, ZERO, BSET)                                    \
+    do {                                                                           \
+        T wl = ZERO, wh = ZERO, cl, ch, ql, qh, ul, uh;                            \
+        size_t c = asc ? 0 : C - 1;                                                \
+        cl = LOAD(xr + c * nw + i0);                                               \
+        ch = LOAD(xr + c * nw + nh + i0);                                          \
+        for (size_t k = 0; k < C; k++) {                                           \
+            size_t cn = asc ? c + 1 : c - 1;                                       \
+            bool more = k + 1 < C;                                                 \
+            ql = more ? LOAD(xr + cn * nw + i0) : ZERO;                            \
+            qh = more ? LOAD(xr + cn * nw + nh + i0) : ZERO;                       \
+            ul = ZERO;                                                             \
+            uh = ZERO;                                                             \
+            if (hasb)                                                              \
+                BSET(ul, uh, a->bval[c]);                                          \
+            S3_ADD(ul, uh, qh, ql);                                                \
+            if (d == 0)                                                            \
+                S3_ADD(ul, uh, cl, ch);                                            \
+            else if (d == 2)                                                       \
+                S3_ADD(ul, uh, ch, cl);                                            \
+            S3_ADD(ul, uh, wh, wl);                                                \
+            wl = ul;                                                               \
+            wh = uh;                                                               \
+            S3_ADD(ul, uh, ch, cl);                                                \
+            if (xm) {                                                              \
+                T ml = LOAD(xm + c * nw + i0), mh = LOAD(xm + c * nw + nh + i0);   \
+                S3_ADD(ul, uh, mh, ml);                                            \
+            }                                                                      \
+            STORE(a->dst + c * nw + i0, ul);                                       \
+            STORE(a->dst + c * nw + nh + i0, uh);                                  \
+            cl = ql;                                                               \
+            ch = qh;                                                               \
+            c = cn;                                                                \
+        }                                                                          \
+    } while (0)
+
+#define S3_BSET8(l, h, v)                                                          \
+    do {                                                                           \
+        (l)[bq] = (uint64_t)((v) == 1) << a->bshift;                               \
+        (h)[bq] = (uint64_t)((v) == 2) << a->bshift;                               \
+    } while (0)
+#define S3_BSET1(l, h, v)                                                          \
+    do {                                                                           \
+        (l) = (uint64_t)((v) == 1) << a->bshift;                                   \
+        (h) = (uint64_t)((v) == 2) << a->bshift;                                   \
+    } while (0)
+#define S3_LOAD1(p) (*(p))
+#define S3_STORE1(p, v) (*(p) = (v))
+
+ROW_INLINE void rec_s3_body(const rowargs *a)
+{
+    size_t nw = a->nw, nh = nw / 2, C = a->C;
+    const uint64_t *xr = a->xr, *xm = a->xm;
+    bool asc = a->rdir == 1;
+    uint64_t d = a->rself % 3;
+    size_t i0 = 0;
+#if defined(__GNUC__)
+    for (; i0 + 8 <= nh; i0 += 8) {
+        bool hasb = a->bval && a->bword - i0 < 8;
+        size_t bq = hasb ? a->bword - i0 : 0;
+        REC_S3_LOOP(row_v8, rec_load8, rec_store8, REC_ZERO8, S3_BSET8);
+    }
+#endif
+    for (; i0 < nh; i0++) {
+        bool hasb = a->bval && a->bword == i0;
+        REC_S3_LOOP(uint64_t, S3_LOAD1, S3_STORE1, 0, S3_BSET1);
+    }
+}
+
 TOGGLE__CLONES(row_s3, rowargs)
+TOGGLE__CLONES(rec_s3, rowargs)
 
 /* Fields 0, 4, 8, .. 60 of x (the other bits 0) gathered into bits 0 .. 15,
  * and back. */
@@ -1540,7 +1644,8 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
     size_t xk = 0, xc = (f->R - fc) * C;
     /* the row kernels: F_2, and p = 3 in 4-bit fields */
     row_fn kern = f->p == 2 ? TOGGLE__PICK(row_f2) : (f->p == 3 && ln->lf.lw == 4) ? TOGGLE__PICK(row_p3) : NULL;
-    row_fn rkern = f->p == 2 && rec_ok(f) ? TOGGLE__PICK(rec_f2) : NULL;
+    row_fn rkern = f->p == 2 && rec_ok(f) ? TOGGLE__PICK(rec_f2)
+                 : f->p == 3 && ln->lf.lw == 4 && rec_ok(f) ? TOGGLE__PICK(rec_p3) : NULL;
     uint64_t *bval = kern && with_b ? toggle__malloc_array(C + (C + 63) / 64 + 1, sizeof *bval)
                                     : NULL;
     btile bt = {kern && with_b && f->p == 2 && f->tr
@@ -1700,7 +1805,7 @@ static int chase_s3(lanes *ln, const toggle_system *s, uint64_t *resid)
     uint64_t *saved = (uint64_t *)mem + ((64 - al % 64) % 64) / 8, *ring = saved + f->nuk * rowsz;
     for (size_t c = 0; c < f->nuk * C; c++)
         s3_from4(saved + c * cw, nh, ln->saved + c * nw, nw);
-    row_fn kern = TOGGLE__PICK(row_s3);
+    row_fn kern = TOGGLE__PICK(row_s3), rkern = rec_ok(f) ? TOGGLE__PICK(rec_s3) : NULL;
     uint64_t *base[2 * TRANSFER_MAX_REACH + 1];
     size_t xk = 0;
     for (size_t r = 0; r < f->R; r++) {
@@ -1716,8 +1821,8 @@ static int chase_s3(lanes *ln, const toggle_system *s, uint64_t *resid)
         if (r < fc) {
             rowargs ra = {C, cw, pt->pstart, pt->pvar, pt->peq, pt->pterm, base,
                           base[f->Hf + f->Hb], bval, ln->blane / 64, (unsigned)(ln->blane % 64),
-                          pt->pinv, ln->xsaved, &xk, NULL, NULL, 0, 0};
-            kern(&ra);
+                          pt->pinv, ln->xsaved, &xk, base[1], base[0], pt->rec, pt->rself};
+            (rkern && pt->rec > 0 ? rkern : kern)(&ra);
             continue;
         }
         /* a constraint row: acc = b - sum w x over each equation's entries */

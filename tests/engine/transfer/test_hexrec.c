@@ -137,8 +137,9 @@ END_TEST
  * against the 4-bit lanes of the row programs, on boards whose C + 1 lanes
  * (2 C + 1 across a wrap) end just before, at and after a word of the
  * sliced planes (63 .. 65, 127 .. 129), and past 1001 lanes (1030 wide;
- * 130 under a sanitizer): hex along its rows (open), tri along its
- * columns (frame cells = board rows), hex and tri cylinders (the frame
+ * 130 under a sanitizer): hex along its rows (the recurrence: more rows
+ * than columns) and along its columns (fewer), tri along its columns
+ * (frame cells = board rows), hex and tri cylinders (the frame
  * wraps: two unknown rows), with and without self, random start and
  * target; every answer checked by the own model mod 3. */
 START_TEST(large_p3_boards)
@@ -150,7 +151,8 @@ START_TEST(large_p3_boards)
         for (uint32_t ns = 0; ns < 2; ns++) {
             uint32_t self = ns ? TOGGLE_GRID_NO_SELF : 0;
             size_t w = widths[i];
-            check_large(w / 2 + 3, w, TOGGLE_GRID_HEX | self, 3, &rng, true);
+            check_large(w + 3, w, TOGGLE_GRID_HEX | self, 3, &rng, true);     /* the recurrence */
+            check_large(w / 2 + 3, w, TOGGLE_GRID_HEX | self, 3, &rng, true); /* along columns */
             check_large(w, w / 2 + 4, TOGGLE_GRID_TRI | self, 3, &rng, true);
             if (i % 3 == 1) { /* 64 and 128: a wrap's 2 R + 1 lanes */
                 check_large(w, 2 * w / 3 + 1, TOGGLE_GRID_HEX | TOGGLE_GRID_CYLINDER | self, 3, &rng,
@@ -158,7 +160,7 @@ START_TEST(large_p3_boards)
                 check_large(w, w / 2, TOGGLE_GRID_TRI | TOGGLE_GRID_CYLINDER | self, 3, &rng, true);
             }
         }
-    check_large(big ? 24 : 12, big ? 1030 : 130, TOGGLE_GRID_HEX, 3, &rng, true);
+    check_large(big ? 1034 : 134, big ? 1030 : 130, TOGGLE_GRID_HEX, 3, &rng, true);
     check_large(big ? 1030 : 130, big ? 20 : 10, TOGGLE_GRID_TRI, 3, &rng, true);
 }
 END_TEST
