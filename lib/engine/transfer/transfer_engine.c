@@ -80,6 +80,7 @@ typedef struct {
      * weight of a cell on itself */
     int rec;
     uint64_t rself;
+    int p3ok;       /* row_p3_ok: 0 not checked, 1 yes, -1 no (row_p3_once) */
     bool built, peels;
 } rowpat;
 
@@ -101,6 +102,7 @@ typedef struct toggle__tframe {
     toggle__colbuf cb;
     int sliced;     /* 0 not decided, 1 the sliced F_2 chase serves, -1 not */
     int rec;        /* 0 not decided, 1 every chasing row is a hex recurrence, -1 not */
+    int s3;         /* 0 the bit-sliced F_3 chase may serve the small system, -1 not (plain) */
 } tframe;
 
 static size_t frame_cell(const tframe *f, size_t r, size_t j)
@@ -911,7 +913,7 @@ static bool rec_decide(tframe *f)
         if (r == f->HH && fc > 2 * f->HH + 2)
             r = fc - f->HH - 2; /* the interior classes are met already */
     }
-    for (size_t r = fc; r < f->R; r++)
+    for (size_t r = fc; r < f->R && f->p == 2; r++)
         if (frame_class(f, r, &pt) || (!pt->sterm && !sliced_build(f, pt, false)))
             return false;
     return true;
@@ -1303,6 +1305,20 @@ ROW_INLINE uint64_t m3_low(uint64_t s)
 #define M3_WORDS8(i) M3_WORDS(i, 8)
 #endif
 
+/* p = 3: the n terms' lanes split by weight: those with (w == 1) != x into
+ * one (*n1 of them), the others (w = 2) into two. */
+ROW_INLINE void row_split(const rowargs *a, const struct pterm *tm, size_t n, bool x,
+                          const uint64_t **one, size_t *n1, const uint64_t **two, size_t *n2)
+{
+    for (size_t k = 0; k < n; k++) {
+        const uint64_t *v = a->base[tm[k].slot] + tm[k].col * a->nw;
+        if ((tm[k].w == 1) != x)
+            one[(*n1)++] = v;
+        else
+            two[(*n2)++] = v;
+    }
+}
+
 /* p = 3: x_var = inv (b - sum w x), w and inv 1 or 2. With N the sum of the
  * weight-1 terms and S = b + the weight-2 terms' x (-2 x = x), b - sum w x
  * = S - N; both are folded to <= 6, S + 6 - N (or N + 6 - S for inv 2, the
@@ -1317,20 +1333,58 @@ ROW_INLINE void row_p3_body(const rowargs *a)
         size_t n, nn = 0, np = 0;
         if (!row_step(a, t, acc, &tm, &n))
             continue;
-        for (size_t k = 0; k < n; k++) {
-            const uint64_t *x = a->base[tm[k].slot] + tm[k].col * nw;
-            if (tm[k].w == 1)
-                sn[nn++] = x;
-            else
-                sp[np++] = x;
-        }
         bool flip = a->pinv[t] == 2;
         uint64_t bb = a->bval ? a->bval[a->peq[t]] << a->bshift : 0;
+        if (nw == 1) { /* one word of lanes (the answers): the values, no pointer list */
+            uint64_t N = 0, S = bb;
+            for (size_t k = 0; k < n; k++) {
+                if (k >= 6 && (k - 6) % 4 == 0) {
+                    N = m3_fold(N);
+                    S = m3_fold(S);
+                }
+                uint64_t x = a->base[tm[k].slot][tm[k].col], one = tm[k].w == 1 ? ~(uint64_t)0 : 0;
+                N += x & one;
+                S += x & ~one;
+            }
+            N = m3_fold(N);
+            S = m3_fold(S);
+            *acc = m3_low(m3_fold(flip ? N + M3_SIX - S : S + M3_SIX - N));
+            continue;
+        }
+        row_split(a, tm, n, false, sn, &nn, sp, &np);
         size_t i = 0;
         for (; i + 8 <= nw; i += 8)
             M3_WORDS8(i);
         for (; i < nw; i++)
             M3_WORDS(i, 1);
+    }
+}
+
+/* p = 3 in 4-bit fields, the hex recurrence (rec_class), a word of each
+ * cell at a time (the answers' few lanes): w = b - x_r(c - delta) -
+ * (d - 1) x_r(c) - w (kept along the row), x_{r+1}(c) = w - x_r(c) -
+ * x_{r-1}(c); -y is 3 - y in every field (M3_FOLD), each sum below 16,
+ * folded and reduced (m3_low). Padding fields stay 0. */
+ROW_INLINE void rec_p3_body(const rowargs *a)
+{
+    size_t nw = a->nw, C = a->C;
+    const uint64_t *xr = a->xr, *xm = a->xm;
+    bool asc = a->rdir == 1;
+    uint64_t d = a->rself % 3;
+    for (size_t i = 0; i < nw; i++) {
+        bool hb = a->bval && a->bword == i;
+        uint64_t w = 0, cur, nxt;
+        size_t c = asc ? 0 : C - 1;
+        cur = xr[c * nw + i];
+        for (size_t k = 0; k < C; k++, c = asc ? c + 1 : c - 1) {
+            nxt = k + 1 < C ? xr[(asc ? c + 1 : c - 1) * nw + i] : 0;
+            uint64_t v = (M3_FOLD - nxt) + (M3_FOLD - w) + (hb ? a->bval[c] << a->bshift : 0)
+                       + (d == 0 ? cur : d == 2 ? M3_FOLD - cur : 0);
+            w = m3_low(m3_fold(v));
+            uint64_t o = w + (M3_FOLD - cur) + (xm ? M3_FOLD - xm[c * nw + i] : 0);
+            a->dst[c * nw + i] = m3_low(m3_fold(o));
+            cur = nxt;
+        }
     }
 }
 
@@ -1340,7 +1394,208 @@ ROW_INLINE void row_p3_body(const rowargs *a)
 TOGGLE__CLONES(row_f2, rowargs)
 TOGGLE__CLONES(row_p3, rowargs)
 TOGGLE__CLONES(rec_f2, rowargs)
+TOGGLE__CLONES(rec_p3, rowargs)
 typedef void (*row_fn)(const rowargs *);
+
+/* ---- bit-sliced F_3 lanes (the small system's chase) ------------------------
+ * A residue v is two bits (lo, hi) = ([v == 1], [v == 2]); a cell's L lanes
+ * are nh words of lo bits, then nh words of hi bits (s3_words). a + x is
+ * t = (a_lo | x_hi) ^ (a_hi | x_lo), lo = (a_hi | x_hi) ^ t,
+ * hi = (a_lo | x_lo) ^ t (seven word operations for 64 lanes, every case
+ * checked in test_hexrec), a - x the same with x's planes swapped. */
+#define S3_ADD(l, h, xl, xh)                                                       \
+    do {                                                                           \
+        __typeof__(l) t_ = ((l) | (xh)) ^ ((h) | (xl)), nl_ = ((h) | (xh)) ^ t_;   \
+        (h) = ((l) | (xl)) ^ t_;                                                   \
+        (l) = nl_;                                                                 \
+    } while (0)
+
+/* Words per plane of a cell of L sliced lanes (whole vectors past one). */
+static size_t s3_words(size_t L)
+{
+    size_t nh = (L + 63) / 64;
+    return nh > 8 ? (nh + 7) & ~(size_t)7 : nh ? nh : 1;
+}
+
+/* p = 3, sliced: x_var = inv (b - sum w x) as a signed sum: b's sign is
+ * inv's, a term's -inv w (1 or 2, as row_p3_ok admits); the terms of sign
+ * +1 are added, the others subtracted, 8 words of both planes at a time. */
+ROW_INLINE bool s3_terms(const rowargs *a, size_t t, uint64_t *acc, const uint64_t **sa,
+                         size_t *na, const uint64_t **ss, size_t *ns, uint64_t *bl, uint64_t *bh)
+{
+    const struct pterm *tm;
+    size_t n;
+    if (!row_step(a, t, acc, &tm, &n))
+        return false;
+    bool flip = a->pinv[t] == 2;
+    row_split(a, tm, n, flip, ss, ns, sa, na);
+    uint64_t bv = a->bval ? a->bval[a->peq[t]] : 0;
+    *bl = (uint64_t)(bv == (flip ? 2u : 1u)) << a->bshift;
+    *bh = (uint64_t)(bv == (flip ? 1u : 2u)) << a->bshift;
+    return true;
+}
+
+ROW_INLINE void row_s3_body(const rowargs *a)
+{
+    size_t nw = a->nw, nh = nw / 2;
+    const uint64_t *sa[ROW_MAX_TERMS], *ss[ROW_MAX_TERMS];
+    for (size_t t = 0; t < a->C; t++) {
+        size_t na = 0, ns = 0, i = 0;
+        uint64_t *acc = a->dst + a->pvar[t] * nw, bl, bh;
+        if (!s3_terms(a, t, acc, sa, &na, ss, &ns, &bl, &bh))
+            continue;
+#if defined(__GNUC__)
+        for (; i + 8 <= nh; i += 8) {
+            row_v8 l = {0}, h = {0}, xl, xh;
+            if (a->bword - i < 8) {
+                l[a->bword - i] = bl;
+                h[a->bword - i] = bh;
+            }
+            for (size_t k = 0; k < na; k++) {
+                memcpy(&xl, sa[k] + i, sizeof xl);
+                memcpy(&xh, sa[k] + nh + i, sizeof xh);
+                S3_ADD(l, h, xl, xh);
+            }
+            for (size_t k = 0; k < ns; k++) {
+                memcpy(&xl, ss[k] + i, sizeof xl);
+                memcpy(&xh, ss[k] + nh + i, sizeof xh);
+                S3_ADD(l, h, xh, xl);
+            }
+            memcpy(acc + i, &l, sizeof l);
+            memcpy(acc + nh + i, &h, sizeof h);
+        }
+#endif
+        for (; i < nh; i++) {
+            uint64_t l = i == a->bword ? bl : 0, h = i == a->bword ? bh : 0;
+            for (size_t k = 0; k < na; k++)
+                S3_ADD(l, h, sa[k][i], sa[k][nh + i]);
+            for (size_t k = 0; k < ns; k++)
+                S3_ADD(l, h, ss[k][nh + i], ss[k][i]);
+            acc[i] = l;
+            acc[nh + i] = h;
+        }
+    }
+}
+
+/* p = 3, sliced, the hex recurrence (rec_class; rec_p3 in 4-bit fields):
+ * u = b - x_r(c - delta) - (d - 1) x_r(c) does not depend on w, so the
+ * chain along the row is one addition (w = u - w), then x_{r+1}(c) =
+ * w - x_r(c) - x_{r-1}(c): two cells read and one stored a cell instead of
+ * the program's seven terms. LOAD/STORE: W words of one plane. */
+#define REC_S3_LOOP(T, LOAD, STORE, ZERO, BSET)                                    \
+    do {                                                                           \
+        T wl = ZERO, wh = ZERO, cl, ch, ql, qh, ul, uh;                            \
+        size_t c = asc ? 0 : C - 1;                                                \
+        cl = LOAD(xr + c * nw + i0);                                               \
+        ch = LOAD(xr + c * nw + nh + i0);                                          \
+        for (size_t k = 0; k < C; k++) {                                           \
+            size_t cn = asc ? c + 1 : c - 1;                                       \
+            bool more = k + 1 < C;                                                 \
+            ql = more ? LOAD(xr + cn * nw + i0) : ZERO;                            \
+            qh = more ? LOAD(xr + cn * nw + nh + i0) : ZERO;                       \
+            ul = ZERO;                                                             \
+            uh = ZERO;                                                             \
+            if (hasb)                                                              \
+                BSET(ul, uh, a->bval[c]);                                          \
+            S3_ADD(ul, uh, qh, ql);                                                \
+            if (d == 0)                                                            \
+                S3_ADD(ul, uh, cl, ch);                                            \
+            else if (d == 2)                                                       \
+                S3_ADD(ul, uh, ch, cl);                                            \
+            S3_ADD(ul, uh, wh, wl);                                                \
+            wl = ul;                                                               \
+            wh = uh;                                                               \
+            S3_ADD(ul, uh, ch, cl);                                                \
+            if (xm) {                                                              \
+                T ml = LOAD(xm + c * nw + i0), mh = LOAD(xm + c * nw + nh + i0);   \
+                S3_ADD(ul, uh, mh, ml);                                            \
+            }                                                                      \
+            STORE(a->dst + c * nw + i0, ul);                                       \
+            STORE(a->dst + c * nw + nh + i0, uh);                                  \
+            cl = ql;                                                               \
+            ch = qh;                                                               \
+            c = cn;                                                                \
+        }                                                                          \
+    } while (0)
+
+#define S3_BSET8(l, h, v)                                                          \
+    do {                                                                           \
+        (l)[bq] = (uint64_t)((v) == 1) << a->bshift;                               \
+        (h)[bq] = (uint64_t)((v) == 2) << a->bshift;                               \
+    } while (0)
+#define S3_BSET1(l, h, v)                                                          \
+    do {                                                                           \
+        (l) = (uint64_t)((v) == 1) << a->bshift;                                   \
+        (h) = (uint64_t)((v) == 2) << a->bshift;                                   \
+    } while (0)
+#define S3_LOAD1(p) (*(p))
+#define S3_STORE1(p, v) (*(p) = (v))
+
+ROW_INLINE void rec_s3_body(const rowargs *a)
+{
+    size_t nw = a->nw, nh = nw / 2, C = a->C;
+    const uint64_t *xr = a->xr, *xm = a->xm;
+    bool asc = a->rdir == 1;
+    uint64_t d = a->rself % 3;
+    size_t i0 = 0;
+#if defined(__GNUC__)
+    for (; i0 + 8 <= nh; i0 += 8) {
+        bool hasb = a->bval && a->bword - i0 < 8;
+        size_t bq = hasb ? a->bword - i0 : 0;
+        REC_S3_LOOP(row_v8, rec_load8, rec_store8, REC_ZERO8, S3_BSET8);
+    }
+#endif
+    for (; i0 < nh; i0++) {
+        bool hasb = a->bval && a->bword == i0;
+        REC_S3_LOOP(uint64_t, S3_LOAD1, S3_STORE1, 0, S3_BSET1);
+    }
+}
+
+TOGGLE__CLONES(row_s3, rowargs)
+TOGGLE__CLONES(rec_s3, rowargs)
+
+/* Fields 0, 4, 8, .. 60 of x (the other bits 0) gathered into bits 0 .. 15,
+ * and back. */
+static inline uint64_t s3_gather(uint64_t x)
+{
+    x = (x | x >> 3) & 0x0303030303030303ULL;
+    x = (x | x >> 6) & 0x000f000f000f000fULL;
+    x = (x | x >> 12) & 0x000000ff000000ffULL;
+    return (x | x >> 24) & 0xffffULL;
+}
+
+static inline uint64_t s3_spread(uint64_t x)
+{
+    x = (x | x << 24) & 0x000000ff000000ffULL;
+    x = (x | x << 12) & 0x000f000f000f000fULL;
+    x = (x | x << 6) & 0x0303030303030303ULL;
+    return (x | x << 3) & 0x1111111111111111ULL;
+}
+
+/* One cell: nw words of 4-bit fields (residues 0 .. 2) into nh sliced words
+ * per plane, and back. */
+static void s3_from4(uint64_t *dst, size_t nh, const uint64_t *src, size_t nw)
+{
+    memset(dst, 0, 2 * nh * sizeof *dst);
+    for (size_t j = 0; j < nw && j / 4 < nh; j++) {
+        uint64_t w = src[j];
+        if (!w)
+            continue;
+        unsigned sh = (unsigned)(j % 4) * 16;
+        dst[j / 4] |= s3_gather(w & 0x1111111111111111ULL) << sh;
+        dst[nh + j / 4] |= s3_gather((w >> 1) & 0x1111111111111111ULL) << sh;
+    }
+}
+
+static void s3_to4(uint64_t *dst, size_t nw, const uint64_t *src, size_t nh)
+{
+    for (size_t j = 0; j < nw; j++) {
+        unsigned sh = (unsigned)(j % 4) * 16;
+        uint64_t lo = j / 4 < nh ? (src[j / 4] >> sh) & 0xffff : 0;
+        uint64_t hi = j / 4 < nh ? (src[nh + j / 4] >> sh) & 0xffff : 0;
+        dst[j] = s3_spread(lo) | s3_spread(hi) << 1;
+    }
+}
 
 /* Can row_p3 run pt's program: every term weight and inverse 1 or 2, at
  * most ROW_MAX_TERMS terms a step? */
@@ -1356,6 +1611,14 @@ static bool row_p3_ok(const rowpat *pt, size_t C)
                 return false;
     }
     return true;
+}
+
+/* row_p3_ok, once per class (chase() asks for every row). */
+static bool row_p3_once(rowpat *pt, size_t C)
+{
+    if (!pt->p3ok)
+        pt->p3ok = row_p3_ok(pt, C) ? 1 : -1;
+    return pt->p3ok > 0;
 }
 
 /* Chase: the unknown rows are in ln->saved; computes every other row (each
@@ -1382,7 +1645,8 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
     size_t xk = 0, xc = (f->R - fc) * C;
     /* the row kernels: F_2, and p = 3 in 4-bit fields */
     row_fn kern = f->p == 2 ? TOGGLE__PICK(row_f2) : (f->p == 3 && ln->lf.lw == 4) ? TOGGLE__PICK(row_p3) : NULL;
-    row_fn rkern = f->p == 2 && rec_ok(f) ? TOGGLE__PICK(rec_f2) : NULL;
+    row_fn rkern = f->p == 2 && rec_ok(f) ? TOGGLE__PICK(rec_f2)
+                 : f->p == 3 && ln->lf.lw == 4 && rec_ok(f) ? TOGGLE__PICK(rec_p3) : NULL;
     uint64_t *bval = kern && with_b ? toggle__malloc_array(C + (C + 63) / 64 + 1, sizeof *bval)
                                     : NULL;
     btile bt = {kern && with_b && f->p == 2 && f->tr
@@ -1410,7 +1674,7 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
         }
         size_t tgt = r + f->Hf;
         uint64_t *dst = base[f->Hf + f->Hb];
-        bool fast = kern && (f->p == 2 || row_p3_ok(pt, C));
+        bool fast = kern && (f->p == 2 || row_p3_once(pt, C));
         if (fast) {
             if (with_b && f->p == 2) { /* the row's bits at once */
                 uint64_t *bw = bval + C;
@@ -1484,6 +1748,106 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
 out:
     toggle__free(bval);
     toggle__free(bt.w);
+    return rc;
+}
+
+/* Does the bit-sliced F_3 chase serve the small system of f with L lanes?
+ * p = 3 in 4-bit fields, no promotions, at least S3_MIN_LANES lanes (few
+ * lanes fit in a word or two of 4-bit fields), and every chasing row's
+ * program of weights and inverses 1 or 2 (row_p3_ok). */
+#define S3_MIN_LANES 2
+static bool s3_ok(tframe *f, const lanes *ln)
+{
+    if (f->s3 < 0 || f->p != 3 || ln->lf.lw != 4 || f->all || f->nx || ln->L < S3_MIN_LANES)
+        return false;
+    size_t fc = first_constraint(f);
+    for (size_t r = 0; r < fc; r++) {
+        rowpat *pt;
+        if (frame_class(f, r, &pt) || !pt->peels || !pt->pstart || !row_p3_once(pt, f->C))
+            return false;
+        if (r == f->HH && fc > 2 * f->HH + 2)
+            r = fc - f->HH - 2; /* the interior classes are met already */
+    }
+    return true;
+}
+
+/* Frame row q's sliced row (across a wrap q mod R), NULL off the frame. */
+static uint64_t *s3_row(const tframe *f, int64_t q, uint64_t *saved, uint64_t *ring, size_t rowsz)
+{
+    int64_t R = (int64_t)f->R;
+    if (f->wrap)
+        q = ((q % R) + R) % R;
+    if (q < 0 || q >= R)
+        return NULL;
+    size_t u = unknown_slot(f, (size_t)q);
+    return u != SIZE_MAX ? saved + u * rowsz : ring + ((size_t)q % (f->Hf + f->Hb + 1)) * rowsz;
+}
+
+/* chase() for the small system over F_3 (s3_ok): the unknown rows
+ * (ln->saved, 4-bit fields) are sliced, the chasing rows run row_s3, and
+ * the constraint rows' residuals b - A x are summed sliced and written to
+ * resid in 4-bit fields, as chase() leaves them. Its buffers (the sliced
+ * rows, half the 4-bit lanes') are freed before the small system is made,
+ * so the estimate's build phase covers them. */
+static int chase_s3(lanes *ln, const toggle_system *s, uint64_t *resid)
+{
+    tframe *f = (tframe *)ln->f;
+    size_t C = f->C, nw = ln->nw, nh = s3_words(ln->L), cw = 2 * nh;
+    size_t fc = first_constraint(f), rowsz = C * cw;
+    void *mem = toggle__calloc((f->nuk + f->Hf + f->Hb + 1) * rowsz + 8, sizeof(uint64_t));
+    uint64_t *bval = toggle__malloc_array(C, sizeof *bval);
+    uint64_t *acc = toggle__malloc_array(cw, sizeof *acc);
+    int rc = TOGGLE_OK;
+    if (!mem || !bval || !acc) {
+        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer chase");
+        goto out;
+    }
+    uintptr_t al = (uintptr_t)mem;
+    uint64_t *saved = (uint64_t *)mem + ((64 - al % 64) % 64) / 8, *ring = saved + f->nuk * rowsz;
+    for (size_t c = 0; c < f->nuk * C; c++)
+        s3_from4(saved + c * cw, nh, ln->saved + c * nw, nw);
+    row_fn kern = TOGGLE__PICK(row_s3), rkern = rec_ok(f) ? TOGGLE__PICK(rec_s3) : NULL;
+    uint64_t *base[2 * TRANSFER_MAX_REACH + 1];
+    size_t xk = 0;
+    for (size_t r = 0; r < f->R; r++) {
+        rowpat *pt;
+        if ((rc = frame_class(f, r, &pt))) {
+            rc = toggle__error(rc, "out of memory for the transfer engine's row patterns");
+            goto out;
+        }
+        for (size_t sl = 0; sl <= f->Hf + f->Hb; sl++)
+            base[sl] = s3_row(f, (int64_t)(r + sl) - (int64_t)f->Hb, saved, ring, rowsz);
+        for (size_t e = 0; e < C; e++)
+            bval[e] = toggle__vecs_get(&s->b, 0, frame_cell(f, r, e));
+        if (r < fc) {
+            rowargs ra = {C, cw, pt->pstart, pt->pvar, pt->peq, pt->pterm, base,
+                          base[f->Hf + f->Hb], bval, ln->blane / 64, (unsigned)(ln->blane % 64),
+                          pt->pinv, ln->xsaved, &xk, base[1], base[0], pt->rec, pt->rself};
+            (rkern && pt->rec > 0 ? rkern : kern)(&ra);
+            continue;
+        }
+        /* a constraint row: acc = b - sum w x over each equation's entries */
+        for (size_t e = 0; e < C; e++) {
+            memset(acc, 0, cw * sizeof *acc);
+            acc[ln->blane / 64] = (uint64_t)(bval[e] == 1) << (ln->blane % 64);
+            acc[nh + ln->blane / 64] = (uint64_t)(bval[e] == 2) << (ln->blane % 64);
+            for (size_t t = pt->start[e]; t < pt->start[e + 1]; t++) {
+                const tentry *en = &pt->ent[t]; /* (a wrap's dq may span it: eq_residual) */
+                const uint64_t *x = s3_row(f, (int64_t)r + en->dq, saved, ring, rowsz) + en->col * cw;
+                if (en->w % 3 == 1)
+                    for (size_t i = 0; i < nh; i++)
+                        S3_ADD(acc[i], acc[nh + i], x[nh + i], x[i]);
+                else if (en->w % 3 == 2)
+                    for (size_t i = 0; i < nh; i++)
+                        S3_ADD(acc[i], acc[nh + i], x[i], x[nh + i]);
+            }
+            s3_to4(resid + ((r - fc) * C + e) * nw, nw, acc, nh);
+        }
+    }
+out:
+    toggle__free(mem);
+    toggle__free(bval);
+    toggle__free(acc);
     return rc;
 }
 
@@ -1782,15 +2146,21 @@ static int small_system(const toggle_system *s, tframe *f, toggle_solution **sma
         rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer small system");
         goto out;
     }
-    if ((rc = chase(&ln, true, s, resid, NULL, NULL)))
+    if ((rc = s3_ok(f, &ln) ? chase_s3(&ln, s, resid) : chase(&ln, true, s, resid, NULL, NULL)))
         goto out;
     /* resid = b - A x(u) = c0 - E' u with lane 0 = c0 and lane 1 + i =
      * -(column i of A's action): A x = b iff sum_i u_i lane_{1+i} = -c0. */
     for (size_t e = 0; e < m; e++) {
         const uint64_t *cell = resid + e * ln.nw;
-        for (size_t i = 0; i < m; i++) /* rev: unknown i is column m - 1 - i */
-            E[e * m + (f->rev ? m - 1 - i : i)] = lane_get(&ln, cell, i + 1);
         rhs[e] = toggle__submod(0, lane_get(&ln, cell, 0), f->p);
+        /* lane 1 + i, a word's fields at a time; rev: unknown i is column m - 1 - i */
+        uint64_t *Er = E + e * m;
+        for (size_t j = 0, l = 0; l <= m; j++) {
+            uint64_t w = cell[j];
+            for (size_t q = 0; q < ln.lf.per && l <= m; q++, l++, w = ln.lf.lw < 64 ? w >> ln.lf.lw : 0)
+                if (l)
+                    Er[f->rev ? m - l : l - 1] = w & ln.lf.fmask;
+        }
     }
     if ((rc = toggle_system_new_matrix(&ss, m, m, E, rhs, f->p)))
         goto out;
@@ -3026,7 +3396,7 @@ static int lanes_solve(const toggle_system *s, toggle_solution *sol, bool plain)
     if (!frame_pick(s, &f, &oom))
         return pick_error(oom);
     if (plain)
-        f.rec = -1;
+        f.rec = f.s3 = -1;
     toggle_solution *small = NULL;
     lanes ln;
     memset(&ln, 0, sizeof ln);

@@ -25,41 +25,35 @@ static toggle_solution *solve_lanes(const toggle_system *s, bool plain)
     return sol;
 }
 
-/* (A v)_cell - want_cell == 0 everywhere, A from the own model (mod 2). */
-static bool model_apply_is(size_t R, size_t C, uint32_t flags, const uint64_t *v, const uint64_t *want)
+/* (A v)_cell - want_cell == 0 everywhere mod k, A from the own model. */
+static bool model_apply_is(size_t R, size_t C, uint32_t flags, uint64_t k, const uint64_t *v,
+                           const uint64_t *want)
 {
-    long nb[16][2];
-    uint64_t *y = calloc(R * C, sizeof *y);
-    for (size_t r = 0; r < R; r++)
-        for (size_t c = 0; c < C; c++) {
-            if (!(v[r * C + c] & 1))
-                continue;
-            size_t n = tu_grid_neighbours(R, C, flags, r, c, nb);
-            for (size_t i = 0; i < n; i++)
-                y[(size_t)nb[i][0] * C + (size_t)nb[i][1]] ^= 1;
-        }
+    uint64_t *y = malloc(R * C * sizeof *y);
+    tu_grid_apply(R, C, flags, v, k, y);
     bool ok = true;
     for (size_t i = 0; ok && i < R * C; i++)
-        ok = y[i] == (want ? want[i] & 1 : 0);
+        ok = y[i] == (want ? want[i] : 0);
     free(y);
     return ok;
 }
 
-/* plain: compare with the row programs (hex); else only the own model. */
-static void check_large(size_t R, size_t C, uint32_t flags, tu_rng *rng, bool plain)
+/* plain: compare with the row programs (hex; and over F_3 the 4-bit lanes
+ * instead of the sliced ones); else only the own model. Mod k (prime). */
+static void check_large(size_t R, size_t C, uint32_t flags, uint64_t k, tu_rng *rng, bool plain)
 {
     size_t n = R * C;
     uint64_t *st = malloc(n * sizeof *st), *tg = malloc(n * sizeof *tg), *b = malloc(n * sizeof *b);
     uint64_t *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
     for (size_t i = 0; i < n; i++) {
-        st[i] = tu_below(rng, 2);
-        tg[i] = tu_below(rng, 2);
-        b[i] = st[i] ^ tg[i];
+        st[i] = tu_below(rng, k);
+        tg[i] = tu_below(rng, k);
+        b[i] = (tg[i] + k - st[i]) % k;
     }
     toggle_graph *g = NULL;
     toggle_system *s = NULL;
     ck_assert_int_eq(toggle_graph_new_grid(&g, R, C, flags), TOGGLE_OK);
-    ck_assert_int_eq(toggle_system_new(&s, g, 2, st, tg), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_new(&s, g, k, st, tg), TOGGLE_OK);
     toggle_solution *got = solve_lanes(s, false), *ref = solve_lanes(s, plain);
     int sv = toggle_solution_is_solvable(got);
     size_t d = toggle_solution_nullity(got);
@@ -71,11 +65,11 @@ static void check_large(size_t R, size_t C, uint32_t flags, tu_rng *rng, bool pl
         ck_assert_int_eq(toggle_solution_particular(ref, y, n), TOGGLE_OK);
         ck_assert_msg(!memcmp(x, y, n * sizeof *x), "%zux%zu flags 0x%x: x differs (seed %llu)",
                       R, C, (unsigned)flags, (unsigned long long)tu_seed());
-        ck_assert_msg(model_apply_is(R, C, flags, x, b), "%zux%zu flags 0x%x: A x != b", R, C,
-                      (unsigned)flags);
+        ck_assert_msg(model_apply_is(R, C, flags, k, x, b), "%zux%zu flags 0x%x mod %llu: A x != b",
+                      R, C, (unsigned)flags, (unsigned long long)k);
     }
     if (sv == 0) { /* the certificate (the policy's, from the public solve): y A = A y = 0
-                    * (A symmetric), y.b = 1 */
+                    * (A symmetric), y.b != 0 */
         toggle_solution *pub = NULL;
         ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_TRANSFER), 0);
         ck_assert_int_eq(toggle_solve(&pub, s), TOGGLE_OK);
@@ -83,8 +77,8 @@ static void check_large(size_t R, size_t C, uint32_t flags, tu_rng *rng, bool pl
         toggle_solution_free(pub);
         uint64_t yb = 0;
         for (size_t i = 0; i < n; i++)
-            yb ^= x[i] & b[i] & 1;
-        ck_assert_msg(yb == 1 && model_apply_is(R, C, flags, x, NULL),
+            yb = tu_addmod(yb, tu_mulmod(x[i], b[i], k), k);
+        ck_assert_msg(yb != 0 && model_apply_is(R, C, flags, k, x, NULL),
                       "%zux%zu flags 0x%x: not a certificate", R, C, (unsigned)flags);
     }
     for (size_t i = 0; i < d; i++) {
@@ -92,10 +86,10 @@ static void check_large(size_t R, size_t C, uint32_t flags, tu_rng *rng, bool pl
         ck_assert_int_eq(toggle_solution_kernel_vector(ref, i, y, n), TOGGLE_OK);
         ck_assert_msg(!memcmp(x, y, n * sizeof *x), "%zux%zu flags 0x%x: kernel vector %zu "
                       "differs (seed %llu)", R, C, (unsigned)flags, i, (unsigned long long)tu_seed());
-        ck_assert_msg(model_apply_is(R, C, flags, x, NULL), "%zux%zu: A K != 0", R, C);
+        ck_assert_msg(model_apply_is(R, C, flags, k, x, NULL), "%zux%zu: A K != 0", R, C);
     }
-    printf("%zux%zu flags 0x%x: solvable %d nullity %zu, %s\n", R, C, (unsigned)flags, sv, d,
-           plain ? "identical to the row programs" : "checked");
+    printf("%zux%zu flags 0x%x mod %llu: solvable %d nullity %zu, %s\n", R, C, (unsigned)flags,
+           (unsigned long long)k, sv, d, plain ? "identical to the row programs" : "checked");
     toggle_solution_free(got);
     toggle_solution_free(ref);
     toggle_system_free(s);
@@ -115,7 +109,7 @@ START_TEST(large_hex_boards)
     for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++)
         for (uint32_t ns = 0; ns < 2; ns++)
             check_large(shapes[i][0], shapes[i][1], TOGGLE_GRID_HEX | (ns ? TOGGLE_GRID_NO_SELF : 0),
-                        &rng, true);
+                        2, &rng, true);
 }
 END_TEST
 
@@ -128,7 +122,46 @@ START_TEST(large_tri_boards)
     for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++)
         for (uint32_t ns = 0; ns < 2; ns++)
             check_large(shapes[i][0], shapes[i][1], TOGGLE_GRID_TRI | (ns ? TOGGLE_GRID_NO_SELF : 0),
-                        &rng, false);
+                        2, &rng, false);
+}
+END_TEST
+
+/* (the sanitizer build, GCC's mark: the small shapes) */
+#ifdef __SANITIZE_ADDRESS__
+#define HEXREC_SANITIZED 1
+#else
+#define HEXREC_SANITIZED 0
+#endif
+
+/* F_3: the small system's chase in bit-sliced lanes (64 a word pair)
+ * against the 4-bit lanes of the row programs, on boards whose C + 1 lanes
+ * (2 C + 1 across a wrap) end just before, at and after a word of the
+ * sliced planes (63 .. 65, 127 .. 129), and past 1001 lanes (1030 wide;
+ * 130 under a sanitizer): hex along its rows (the recurrence: more rows
+ * than columns) and along its columns (fewer), tri along its columns
+ * (frame cells = board rows), hex and tri cylinders (the frame
+ * wraps: two unknown rows), with and without self, random start and
+ * target; every answer checked by the own model mod 3. */
+START_TEST(large_p3_boards)
+{
+    tu_rng rng = tu_rng_for(79);
+    bool big = !HEXREC_SANITIZED;
+    static const size_t widths[] = {63, 64, 65, 127, 128, 129};
+    for (size_t i = 0; i < sizeof widths / sizeof *widths; i++)
+        for (uint32_t ns = 0; ns < 2; ns++) {
+            uint32_t self = ns ? TOGGLE_GRID_NO_SELF : 0;
+            size_t w = widths[i];
+            check_large(w + 3, w, TOGGLE_GRID_HEX | self, 3, &rng, true);     /* the recurrence */
+            check_large(w / 2 + 3, w, TOGGLE_GRID_HEX | self, 3, &rng, true); /* along columns */
+            check_large(w, w / 2 + 4, TOGGLE_GRID_TRI | self, 3, &rng, true);
+            if (i % 3 == 1) { /* 64 and 128: a wrap's 2 R + 1 lanes */
+                check_large(w, 2 * w / 3 + 1, TOGGLE_GRID_HEX | TOGGLE_GRID_CYLINDER | self, 3, &rng,
+                            true);
+                check_large(w, w / 2, TOGGLE_GRID_TRI | TOGGLE_GRID_CYLINDER | self, 3, &rng, true);
+            }
+        }
+    check_large(big ? 1034 : 134, big ? 1030 : 130, TOGGLE_GRID_HEX, 3, &rng, true);
+    check_large(big ? 1030 : 130, big ? 20 : 10, TOGGLE_GRID_TRI, 3, &rng, true);
 }
 END_TEST
 
@@ -139,6 +172,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, large_hex_boards);
     tcase_add_test(tc, large_tri_boards);
+    tcase_add_test(tc, large_p3_boards);
     suite_add_tcase(su, tc);
     return su;
 }
