@@ -26,6 +26,7 @@
 #include "engine/flint/poly.h"
 #include "engine/transfer/kron.h"
 #include "engine/transfer/ring.h"
+#include "engine/transfer/tri.h"
 #include "transfer.h"
 
 /* The dense engine of this build for the small systems: FLINT, or the
@@ -100,6 +101,7 @@ typedef struct toggle__tframe {
     toggle__colbuf cb;
     int sliced;     /* 0 not decided, 1 the sliced F_2 chase serves, -1 not */
     int rec;        /* 0 not decided, 1 every chasing row is a hex recurrence, -1 not */
+    bool notri;     /* the tri step off (the row programs, for the tests) */
 } tframe;
 
 static size_t frame_cell(const tframe *f, size_t r, size_t j)
@@ -924,6 +926,70 @@ static bool rec_ok(tframe *f)
     return f->rec > 0;
 }
 
+/* ---- the tri step ---------------------------------------------------------- */
+
+/* The units of pt (chasing row r's class, F_2, Hf = Hb = 1) for the tri step
+ * (tri.c), when its program has that form: every step solves the variable
+ * of its own equation e (B = I), its terms are x_{r-1}(e) on every step or
+ * on none, and on row r at most e itself and one partner p(e); pairs
+ * (a, p(a)) with p(p(a)) = a and equal self terms are units of two. Into
+ * *out (C units at most, allocated), their count into *n, whether they
+ * read row r - 1 into *usem; false when pt is not of that form or out of
+ * memory (the row program serves it). */
+static bool tri_units(const tframe *f, const rowpat *pt, toggle__tri_unit **out, size_t *n,
+                      bool *usem)
+{
+    size_t C = f->C;
+    *out = NULL;
+    *n = 0;
+    if (f->p != 2 || f->Hf != 1 || f->Hb != 1 || f->all || pt->npro || !pt->pstart
+        || C >= UINT32_MAX)
+        return false;
+    size_t *part = toggle__malloc_array(C, sizeof *part);
+    unsigned char *fl = toggle__calloc(C, 1);
+    toggle__tri_unit *u = toggle__malloc_array(C, sizeof *u);
+    bool ok = part && fl && u;
+    size_t withm = 0;
+    for (size_t t = 0; ok && t < C; t++) {
+        size_t e = pt->peq[t];
+        ok = e == pt->pvar[t];
+        for (size_t k = pt->pstart[t]; ok && k < pt->pstart[t + 1]; k++) {
+            const struct pterm *tm = &pt->pterm[k];
+            unsigned bit = tm->slot == 0 && tm->col == e ? 1u
+                         : tm->slot == 1 && tm->col == e ? 2u
+                         : tm->slot == 1 ? 4u : 8u;
+            ok = bit != 8 && (tm->w & 1) && !(fl[e] & bit);
+            fl[e] |= (unsigned char)bit;
+            if (bit == 4)
+                part[e] = tm->col;
+        }
+        withm += ok && (fl[e] & 1);
+    }
+    ok = ok && (withm == 0 || withm == C);
+    size_t k = 0;
+    for (size_t e = 0; ok && e < C; e++) {
+        bool hp = fl[e] & 4;
+        size_t q = hp ? part[e] : 0;
+        if (hp && q > e && (fl[q] & 4) && part[q] == e && (fl[q] & 2) == (fl[e] & 2)) {
+            u[k].a = (uint32_t)e, u[k].b = (uint32_t)q;
+            u[k++].flags = TOGGLE__TRI_PAIR | ((fl[e] & 2) ? TOGGLE__TRI_SELF : 0);
+        } else if (!(hp && q < e && (fl[q] & 4) && part[q] == e && (fl[q] & 2) == (fl[e] & 2))) {
+            u[k].a = (uint32_t)e, u[k].b = (uint32_t)q;
+            u[k++].flags = ((fl[e] & 2) ? TOGGLE__TRI_SELF : 0) | (hp ? TOGGLE__TRI_PART : 0);
+        }
+    }
+    toggle__free(part);
+    toggle__free(fl);
+    if (!ok) {
+        toggle__free(u);
+        return false;
+    }
+    *out = u;
+    *n = k;
+    *usem = withm > 0;
+    return true;
+}
+
 /* The sliced chase serves the hex recurrence up to this many lanes (each
  * lane a prefix XOR along the row; the cell-major kernel beyond). */
 #define REC_SLICED_MAX_LANES 16
@@ -1391,6 +1457,14 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
         toggle__free(bt.w);
         return toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer chase");
     }
+    /* the tri step (tri.c): per class its units, built at its first row
+     * (tst: 0 not yet, 1 the units serve, 2 with row r - 1, -1 not) */
+    toggle__tri_fn tkern = f->p == 2 && !f->notri && !rkern ? toggle__transfer_tri_pick() : NULL;
+    toggle__tri_unit **tun = tkern ? toggle__calloc(f->ncls, sizeof *tun) : NULL;
+    size_t *tnu = tkern ? toggle__calloc(f->ncls, sizeof *tnu) : NULL;
+    signed char *tst = tkern ? toggle__calloc(f->ncls, sizeof *tst) : NULL;
+    if (tkern && (!tun || !tnu || !tst))
+        tkern = NULL; /* (the row programs serve) */
     for (size_t r = 0; r < fc; r++) {
         rowpat *pt;
         if ((rc = frame_class(f, r, &pt))) {
@@ -1424,10 +1498,19 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
                           with_b ? bval : NULL, f->p == 2 ? ln->blane >> 6 : ln->blane / ln->lf.per,
                           (unsigned)(f->p == 2 ? ln->blane & 63 : (ln->blane % ln->lf.per) * ln->lf.lw),
                           pt->pinv, ln->xsaved, &xk, base[1], base[0], pt->rec, pt->rself};
-            if (rkern && pt->rec > 0)
+            size_t ci = class_of(f, r);
+            bool usem = false;
+            if (tkern && !tst[ci])
+                tst[ci] = tri_units(f, pt, &tun[ci], &tnu[ci], &usem) ? (usem ? 2 : 1) : -1;
+            if (rkern && pt->rec > 0) {
                 rkern(&ra);
-            else
+            } else if (tkern && tst[ci] > 0) {
+                toggle__tri_args ta = {tun[ci], tnu[ci], nw, base[1], tst[ci] == 2 ? base[0] : NULL,
+                                       dst, ra.bval, ra.bword, ra.bshift};
+                tkern(&ta);
+            } else {
                 kern(&ra);
+            }
         }
         for (size_t t = 0; !fast && t < C; t++) {
             const struct pterm *tm = pt->pterm + pt->pstart[t], *te = pt->pterm + pt->pstart[t + 1];
@@ -1483,6 +1566,11 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
 out:
     toggle__free(bval);
     toggle__free(bt.w);
+    for (size_t i = 0; tun && i < f->ncls; i++)
+        toggle__free(tun[i]);
+    toggle__free(tun);
+    toggle__free(tnu);
+    toggle__free(tst);
     return rc;
 }
 
@@ -2133,7 +2221,9 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
     /* small blocks besides: the handles of the solutions and the small
      * system, the small engine's own scratch of a few rows */
     /* (+ 16 C + 512: a transposed frame's b tile, BTILE_WORDS) */
-    e += pat + 8192 + 512 + (unsigned __int128)48 * C;
+    /* (+ the tri step's units, C a class, and one build's scratch) */
+    e += pat + 8192 + 512 + (unsigned __int128)48 * C
+       + (unsigned __int128)(f.ncls * sizeof(toggle__tri_unit) + 9) * C;
     *bytes = e > UINT64_MAX ? UINT64_MAX : (uint64_t)e;
     return TOGGLE_OK;
 }
@@ -2687,7 +2777,7 @@ static int lanes_solve(const toggle_system *s, toggle_solution *sol, bool plain)
     if (!frame_pick(s, &f, &oom))
         return pick_error(oom);
     if (plain)
-        f.rec = -1;
+        f.rec = -1, f.notri = true;
     toggle_solution *small = NULL;
     lanes ln;
     memset(&ln, 0, sizeof ln);
