@@ -246,6 +246,70 @@ static bool peel(const tframe *f, rowpat *pt, bool *oom)
     return ok;
 }
 
+/* Can a press's cells be read from the stencil without merging: a grid or
+ * stencil graph whose offsets of one parity reach distinct cells (after
+ * the wraps) on every board cell? Then pat_press gives the column. */
+#define PAT_DIRECT_MAX 64
+static bool stencil_distinct(const toggle_graph *g)
+{
+    if (g->kind == TOGGLE_KIND_MATRIX || g->nst > PAT_DIRECT_MAX)
+        return false;
+    bool wr = g->flags & TOGGLE_GRID_TORUS, wc = g->flags & (TOGGLE_GRID_TORUS | TOGGLE_GRID_CYLINDER);
+    for (size_t q = 0; q < g->npar; q++)
+        for (size_t s = q * g->nst; s < (q + 1) * g->nst; s++)
+            for (size_t t = s + 1; t < (q + 1) * g->nst; t++) {
+                int64_t a = g->dr[s] - g->dr[t], b = g->dc[s] - g->dc[t];
+                if ((wr ? a % (int64_t)g->rows == 0 : a == 0) && (wc ? b % (int64_t)g->cols == 0 : b == 0))
+                    return false;
+            }
+    return true;
+}
+
+/* One index into [0, n) across a wrap. */
+static inline int64_t pat_wrap(int64_t x, size_t n)
+{
+    if (x >= 0 && x < (int64_t)n)
+        return x;
+    x %= (int64_t)n;
+    return x < 0 ? x + (int64_t)n : x;
+}
+
+/* The cells that the press at frame (q, jj) changes in frame row r, from the
+ * stencil (stencil_distinct): their frame columns into col, the weights
+ * into w (at most nst); the count. The offsets' parity as in the graph's
+ * column (toggle__graph_column): hex by the press's board row, tri by the
+ * sum of its row and column. */
+static size_t pat_press(const tframe *f, size_t r, size_t q, size_t jj, size_t *col, uint64_t *w)
+{
+    const toggle_graph *g = f->g;
+    size_t rr = f->rev ? f->R - 1 - q : q, n = 0;
+    int64_t br = (int64_t)(f->tr ? jj : rr), bc = (int64_t)(f->tr ? rr : jj);
+    bool wr = g->flags & TOGGLE_GRID_TORUS, wc = g->flags & (TOGGLE_GRID_TORUS | TOGGLE_GRID_CYLINDER);
+    size_t base = 0;
+    if (g->kind == TOGGLE_KIND_GRID && (g->flags & TOGGLE_GRID_HEX))
+        base = (size_t)(br & 1) * g->nst;
+    else if (g->kind == TOGGLE_KIND_GRID && (g->flags & TOGGLE_GRID_TRI))
+        base = (size_t)((br + bc) & 1) * g->nst;
+    /* frame row r as a board row (or column) */
+    int64_t want = (int64_t)(f->rev ? f->R - 1 - r : r);
+    for (size_t s = base; s < base + g->nst; s++) {
+        int64_t tr = br + g->dr[s], tc = bc + g->dc[s];
+        if (wr)
+            tr = pat_wrap(tr, g->rows);
+        else if (tr < 0 || tr >= (int64_t)g->rows)
+            continue;
+        if (wc)
+            tc = pat_wrap(tc, g->cols);
+        else if (tc < 0 || tc >= (int64_t)g->cols)
+            continue;
+        if ((f->tr ? tc : tr) != want)
+            continue;
+        col[n] = (size_t)(f->tr ? tr : tc);
+        w[n++] = g->w[s];
+    }
+    return n;
+}
+
 /* Entries of a class build's list at most (32 bytes each). */
 #define PAT_LIST_MAX 65536
 
@@ -275,6 +339,7 @@ static int pat_build(tframe *f, size_t r, rowpat *pt)
     if (bound <= PAT_LIST_MAX && !list)
         return TOGGLE_ENOMEM;
     size_t *fill = pt->peq; /* a cursor per equation (peq is filled by peel) */
+    bool direct = stencil_distinct(f->g);
     for (int pass = 0; pass < (list ? 1 : 2); pass++) {
         if (pass == 1) {
             for (size_t j = 0; j < C; j++)
@@ -293,25 +358,33 @@ static int pat_build(tframe *f, size_t r, rowpat *pt)
             /* (q0 - lo < R: each row once, since R > Hf + Hb when chasing) */
             size_t cols = f->g->cols;
             for (size_t jj = 0; jj < C; jj++) {
-                size_t pc = frame_cell(f, (size_t)q, jj);
-                size_t c = toggle__graph_column(f->g, pc, f->cb.idx, f->cb.val);
+                /* the press's cells in frame row r: (frame column, weight) */
+                size_t c = direct ? pat_press(f, r, (size_t)q, jj, f->cb.idx, f->cb.val)
+                                  : toggle__graph_column(f->g, frame_cell(f, (size_t)q, jj),
+                                                         f->cb.idx, f->cb.val);
                 /* the cell's board row from the press's, without a division
                  * (the neighbours are a few rows away) */
                 size_t pr = f->tr ? jj : f->rev ? f->R - 1 - (size_t)q : (size_t)q;
                 for (size_t t = 0; t < c; t++) {
-                    size_t cell = f->cb.idx[t], br = pr, rs = pr * cols;
-                    if (cell + 4 * cols < rs || cell >= rs + 5 * cols)
-                        br = cell / cols, rs = br * cols;
-                    while (cell < rs)
-                        br--, rs -= cols;
-                    while (cell >= rs + cols)
-                        br++, rs += cols;
-                    size_t bc = cell - rs;
-                    size_t fr = f->tr ? bc : br, fj = f->tr ? br : bc;
-                    if (f->rev)
-                        fr = f->R - 1 - fr;
+                    size_t fj = f->cb.idx[t];
+                    if (!direct) {
+                        size_t cell = f->cb.idx[t], br = pr, rs = pr * cols;
+                        if (cell + 4 * cols < rs || cell >= rs + 5 * cols)
+                            br = cell / cols, rs = br * cols;
+                        while (cell < rs)
+                            br--, rs -= cols;
+                        while (cell >= rs + cols)
+                            br++, rs += cols;
+                        size_t bc = cell - rs;
+                        size_t fr = f->tr ? bc : br;
+                        fj = f->tr ? br : bc;
+                        if (f->rev)
+                            fr = f->R - 1 - fr;
+                        if (fr != r)
+                            continue;
+                    }
                     uint64_t w = f->cb.val[t] < f->p ? f->cb.val[t] : f->cb.val[t] % f->p;
-                    if (fr != r || !w)
+                    if (!w)
                         continue;
                     tentry en = {q - (int64_t)r, jj, w};
                     if (pass) {
