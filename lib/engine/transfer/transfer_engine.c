@@ -480,8 +480,11 @@ static void stencil_reach(const toggle_graph *g, bool tr, int64_t *emin, int64_t
 #define TRANSFER_MAX_REACH 4
 
 /* Set up the frame on one axis, its rows in board order or reversed (rev);
- * false (silent) when that axis cannot be chased. Leaves f cleared on false. */
-static bool frame_setup_dir(const toggle_system *s, bool tr, bool rev, tframe *f, bool *oom)
+ * false (silent) when that axis cannot be chased. Leaves f cleared on false.
+ * With promo, false with *promo set at the first class that promotes (the
+ * caller wants an axis without promotions first). */
+static bool frame_setup_dir(const toggle_system *s, bool tr, bool rev, tframe *f, bool *oom,
+                            bool *promo)
 {
     const toggle_graph *g = s->graph;
     memset(f, 0, sizeof *f);
@@ -527,8 +530,10 @@ static bool frame_setup_dir(const toggle_system *s, bool tr, bool rev, tframe *f
     for (size_t r = 0; r < nchase; r++) {
         rowpat *pt;
         int rc = frame_class(f, r, &pt);
-        if (rc || !pt->peels) {
+        if (rc || !pt->peels || (promo && pt->npro)) {
             *oom = *oom || rc;
+            if (promo && !rc && pt->peels)
+                *promo = true;
             frame_clear(f);
             return false;
         }
@@ -544,7 +549,7 @@ static bool frame_setup_dir(const toggle_system *s, bool tr, bool rev, tframe *f
 
 static bool frame_setup(const toggle_system *s, bool tr, tframe *f, bool *oom)
 {
-    return frame_setup_dir(s, tr, false, f, oom);
+    return frame_setup_dir(s, tr, false, f, oom, NULL);
 }
 
 /* The unknowns: rows 0 .. Hf - 1, then across a wrap rows R - Hb .. R - 1;
@@ -2082,17 +2087,32 @@ static bool frame_pick_axis(const toggle_system *s, tframe *f, bool *oom)
     *oom = false;
     if (!toggle__is_prime(s->k)) /* composite k: the board rows (composite.c) */
         return frame_setup(s, false, f, oom);
-    if (frame_setup(s, first, f, oom) && !f->nx)
+    /* the first axis only as far as its first promotion: when the other
+     * axis peels without any, the first is not needed (then as before:
+     * the first axis in full when it is) */
+    bool promo = false;
+    if (frame_setup_dir(s, first, false, f, oom, &promo))
         return true;
     if (*oom)
         return false;
     tframe o;
-    bool have = f->cls != NULL;
     if (!frame_setup(s, !first, &o, oom)) {
-        if (have)
-            *oom = false; /* the first axis serves */
-        return have;
+        bool ooo = *oom;
+        *oom = false; /* the first axis serves when it peels */
+        if (promo && frame_setup(s, first, f, oom))
+            return true;
+        *oom = *oom || ooo;
+        return false;
     }
+    if (!o.nx) {
+        *f = o;
+        return true;
+    }
+    if (promo && !frame_setup(s, first, f, oom) && *oom) {
+        frame_clear(&o);
+        return false;
+    }
+    bool have = f->cls != NULL;
     /* on a tie the board rows (the canonical form from the tail) */
     if (have && o.nx && (f->m < o.m || (f->m == o.m && !f->tr))) {
         frame_clear(&o);
@@ -2115,7 +2135,7 @@ static bool frame_pick(const toggle_system *s, tframe *f, bool *oom)
     if (f->nx && !f->tr && !f->wrap && !f->all) {
         tframe o;
         bool ooom = false; /* out of memory here: keep the forward frame */
-        if (frame_setup_dir(s, false, true, &o, &ooom)) {
+        if (frame_setup_dir(s, false, true, &o, &ooom, NULL)) {
             if (o.m <= f->m) {
                 frame_clear(f);
                 *f = o;
