@@ -2222,6 +2222,10 @@ static int known_nullity(const toggle_system *s, size_t bound, size_t *d)
     return TOGGLE_OK;
 }
 
+/* The out tile serves up to this many lanes (F_2, transposed frames: write_row). */
+#define OUT_TILE_LANES 4
+#define OUT_TILE_WORDS(C) (64 * (((C) + 63) / 64) + (C))
+
 /* Bytes of the lanes of L lanes (lanes_init) and, when the sliced F_2
  * chase serves them, its lane-major copies (chase_sliced). */
 static unsigned __int128 lanes_bytes(const tframe *f, bool sliced, size_t L)
@@ -2314,9 +2318,11 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
     /* small blocks besides: the handles of the solutions and the small
      * system, the small engine's own scratch of a few rows */
     /* (+ 16 C + 512: a transposed frame's b tile, BTILE_WORDS) */
-    /* (+ the tri step's units, C a class, and one build's scratch) */
+    /* (+ the tri step's units, C a class, and one build's scratch; the out
+     * tile of a transposed frame) */
     e += pat + 8192 + 512 + (unsigned __int128)48 * C
-       + (unsigned __int128)(f.ncls * sizeof(toggle__tri_unit) + 9) * C;
+       + (unsigned __int128)(f.ncls * sizeof(toggle__tri_unit) + 9) * C
+       + (f.tr && f.p == 2 ? (unsigned __int128)OUT_TILE_LANES * OUT_TILE_WORDS(C) * 8 : 0);
     *bytes = e > UINT64_MAX ? UINT64_MAX : (uint64_t)e;
     return TOGGLE_OK;
 }
@@ -2326,7 +2332,32 @@ typedef struct {
     bool with_b;
     uint64_t *tbuf; /* F_2: L rows of (C + 63) / 64 words */
     uint64_t **dst; /* odd p: lane l's vector (x, then the kernel), or NULL */
+    /* F_2, a transposed frame's lane-major rows: 64 frame rows (r0 ..) of
+     * each lane (64 rows of CW words a lane, then C words), written out
+     * transposed, a window of 64 bits a board row (out_flush), or NULL */
+    uint64_t *tile;
+    size_t r0;
+    bool dirty;
 } out_ctx;
+
+/* Write the tile's frame rows r0 .. r0 + 63 into the answers and clear it. */
+static void out_flush(out_ctx *ctx, const tframe *f, size_t L)
+{
+    if (!ctx->tile || !ctx->dirty)
+        return;
+    size_t C = f->C, CW = (C + 63) / 64, nb = f->R - ctx->r0 < 64 ? f->R - ctx->r0 : 64;
+    uint64_t *tw = ctx->tile + L * 64 * CW;
+    for (size_t l = 0; l < L; l++) {
+        toggle__vecs *v = ctx->with_b && l == 0 ? &ctx->sol->x : &ctx->sol->kernel;
+        uint64_t *dst = toggle__vecs_row(v, ctx->with_b && l == 0 ? 0 : l - ctx->with_b);
+        toggle__bits_transpose(tw, 1, ctx->tile + l * 64 * CW, CW, 64, C);
+        for (size_t j = 0; j < C; j++) /* board row j, columns r0 .. */
+            if (tw[j])
+                or_bits(dst, frame_cell(f, ctx->r0, j), tw + j, nb);
+    }
+    memset(ctx->tile, 0, L * 64 * CW * sizeof *ctx->tile);
+    ctx->dirty = false;
+}
 
 static void write_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row,
                       const uint64_t *lrow, size_t lstride)
@@ -2338,6 +2369,15 @@ static void write_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row
             toggle__vecs *v = ctx->with_b && l == 0 ? &ctx->sol->x : &ctx->sol->kernel;
             size_t i = ctx->with_b && l == 0 ? 0 : l - ctx->with_b;
             const uint64_t *bits = lrow + l * lstride;
+            if (f->tr && ctx->tile) {
+                size_t CW = (f->C + 63) / 64;
+                if (l == 0 && ctx->dirty && ctx->r0 != (r & ~(size_t)63))
+                    out_flush(ctx, f, ln->L);
+                ctx->r0 = r & ~(size_t)63;
+                ctx->dirty = true;
+                memcpy(ctx->tile + (l * 64 + (r & 63)) * CW, bits, CW * sizeof *bits);
+                continue;
+            }
             if (!f->tr) {
                 or_bits(toggle__vecs_row(v, i), frame_cell(f, r, 0), bits, f->C);
                 continue;
@@ -2931,7 +2971,7 @@ static int lanes_solve(const toggle_system *s, toggle_solution *sol, bool plain)
             full = dn > 0;
         }
         load_lanes(&ln, U, m);
-        out_ctx ctx = {sol, solvable, NULL, NULL};
+        out_ctx ctx = {sol, solvable, NULL, NULL, NULL, 0, false};
         if (f.p == 2 && !(ctx.tbuf = toggle__calloc(L * ((f.C + 63) / 64), sizeof *ctx.tbuf))) {
             rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer answers");
             goto out;
@@ -2943,7 +2983,15 @@ static int lanes_solve(const toggle_system *s, toggle_solution *sol, bool plain)
         for (size_t l = 0; ctx.dst && l < L; l++)
             ctx.dst[l] = solvable && l == 0 ? toggle__vecs_row(&sol->x, 0)
                                             : toggle__vecs_row(&sol->kernel, l - solvable);
+        if (f.p == 2 && f.tr && L <= OUT_TILE_LANES && f.R >= 64
+            && !(ctx.tile = toggle__calloc(L * OUT_TILE_WORDS(f.C), sizeof *ctx.tile))) {
+            rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer answers");
+            goto out;
+        }
         rc = chase(&ln, solvable, s, resid, write_row, &ctx);
+        if (!rc)
+            out_flush(&ctx, &f, L);
+        toggle__free(ctx.tile);
         toggle__free(ctx.tbuf);
         toggle__free(ctx.dst);
         if (rc)
@@ -3056,7 +3104,7 @@ int toggle__transfer_chase(const toggle_system *s, toggle__tframe *f, const uint
     if (rc)
         return rc;
     uint64_t *resid = toggle__calloc(f->m * ln.nw + 1, sizeof *resid);
-    out_ctx ctx = {sol, with_b, NULL, NULL};
+    out_ctx ctx = {sol, with_b, NULL, NULL, NULL, 0, false};
     tail_ctx t = {0, H, T, NULL, NULL, NULL, 0};
     if (!resid || (sol && !(ctx.dst = toggle__malloc_array(L, sizeof *ctx.dst))))
         rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer answers");
