@@ -1543,6 +1543,27 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
     signed char *tst = tkern ? toggle__calloc(f->ncls, sizeof *tst) : NULL;
     if (tkern && (!tun || !tnu || !tst))
         tkern = NULL; /* (the row programs serve) */
+    /* every chasing row a tri step: row r + 1 overwrites row r - 1 in place
+     * (a ring of two rows; the step reads x_{r-1}(e) only for its cell e,
+     * and the constraint rows read rows fc - 1 .. fc + 1, two apart) */
+    bool inplace = tkern && f->Hf == 1 && f->Hb == 1;
+    for (size_t r = 0; inplace && r < fc; r++) {
+        rowpat *pt;
+        size_t ci = class_of(f, r);
+        bool usem = false;
+        if (frame_class(f, r, &pt)) {
+            inplace = false; /* (the loop below reports it) */
+            break;
+        }
+        if (!tst[ci])
+            tst[ci] = tri_units(f, pt, &tun[ci], &tnu[ci], &usem) ? (usem ? 2 : 1) : -1;
+        inplace = tst[ci] > 0;
+        if (r == f->HH && fc > 2 * f->HH + 2)
+            r = fc - f->HH - 2; /* the interior classes are met already */
+    }
+    size_t nring0 = ln->nring;
+    if (inplace)
+        ln->nring = 2;
     for (size_t r = 0; r < fc; r++) {
         rowpat *pt;
         if ((rc = frame_class(f, r, &pt))) {
@@ -1642,6 +1663,7 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
     }
     rc = TOGGLE_OK;
 out:
+    ln->nring = nring0;
     toggle__free(bval);
     toggle__free(bt.w);
     for (size_t i = 0; tun && i < f->ncls; i++)
