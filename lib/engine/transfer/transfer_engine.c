@@ -27,6 +27,7 @@
 #include "engine/gf2/gf2.h"
 #include "engine/transfer/kron.h"
 #include "engine/transfer/ring.h"
+#include "engine/transfer/tri.h"
 #include "transfer.h"
 
 /* The dense engine of this build for the small systems: FLINT, or the
@@ -103,6 +104,7 @@ typedef struct toggle__tframe {
     int sliced;     /* 0 not decided, 1 the sliced F_2 chase serves, -1 not */
     int rec;        /* 0 not decided, 1 every chasing row is a hex recurrence, -1 not */
     int s3;         /* 0 the bit-sliced F_3 chase may serve the small system, -1 not (plain) */
+    bool notri;     /* the tri step off (the row programs, for the tests) */
 } tframe;
 
 static size_t frame_cell(const tframe *f, size_t r, size_t j)
@@ -247,6 +249,70 @@ static bool peel(const tframe *f, rowpat *pt, bool *oom)
     return ok;
 }
 
+/* Can a press's cells be read from the stencil without merging: a grid or
+ * stencil graph whose offsets of one parity reach distinct cells (after
+ * the wraps) on every board cell? Then pat_press gives the column. */
+#define PAT_DIRECT_MAX 64
+static bool stencil_distinct(const toggle_graph *g)
+{
+    if (g->kind == TOGGLE_KIND_MATRIX || g->nst > PAT_DIRECT_MAX)
+        return false;
+    bool wr = g->flags & TOGGLE_GRID_TORUS, wc = g->flags & (TOGGLE_GRID_TORUS | TOGGLE_GRID_CYLINDER);
+    for (size_t q = 0; q < g->npar; q++)
+        for (size_t s = q * g->nst; s < (q + 1) * g->nst; s++)
+            for (size_t t = s + 1; t < (q + 1) * g->nst; t++) {
+                int64_t a = g->dr[s] - g->dr[t], b = g->dc[s] - g->dc[t];
+                if ((wr ? a % (int64_t)g->rows == 0 : a == 0) && (wc ? b % (int64_t)g->cols == 0 : b == 0))
+                    return false;
+            }
+    return true;
+}
+
+/* One index into [0, n) across a wrap. */
+static inline int64_t pat_wrap(int64_t x, size_t n)
+{
+    if (x >= 0 && x < (int64_t)n)
+        return x;
+    x %= (int64_t)n;
+    return x < 0 ? x + (int64_t)n : x;
+}
+
+/* The cells that the press at frame (q, jj) changes in frame row r, from the
+ * stencil (stencil_distinct): their frame columns into col, the weights
+ * into w (at most nst); the count. The offsets' parity as in the graph's
+ * column (toggle__graph_column): hex by the press's board row, tri by the
+ * sum of its row and column. */
+static size_t pat_press(const tframe *f, size_t r, size_t q, size_t jj, size_t *col, uint64_t *w)
+{
+    const toggle_graph *g = f->g;
+    size_t rr = f->rev ? f->R - 1 - q : q, n = 0;
+    int64_t br = (int64_t)(f->tr ? jj : rr), bc = (int64_t)(f->tr ? rr : jj);
+    bool wr = g->flags & TOGGLE_GRID_TORUS, wc = g->flags & (TOGGLE_GRID_TORUS | TOGGLE_GRID_CYLINDER);
+    size_t base = 0;
+    if (g->kind == TOGGLE_KIND_GRID && (g->flags & TOGGLE_GRID_HEX))
+        base = (size_t)(br & 1) * g->nst;
+    else if (g->kind == TOGGLE_KIND_GRID && (g->flags & TOGGLE_GRID_TRI))
+        base = (size_t)((br + bc) & 1) * g->nst;
+    /* frame row r as a board row (or column) */
+    int64_t want = (int64_t)(f->rev ? f->R - 1 - r : r);
+    for (size_t s = base; s < base + g->nst; s++) {
+        int64_t tr = br + g->dr[s], tc = bc + g->dc[s];
+        if (wr)
+            tr = pat_wrap(tr, g->rows);
+        else if (tr < 0 || tr >= (int64_t)g->rows)
+            continue;
+        if (wc)
+            tc = pat_wrap(tc, g->cols);
+        else if (tc < 0 || tc >= (int64_t)g->cols)
+            continue;
+        if ((f->tr ? tc : tr) != want)
+            continue;
+        col[n] = (size_t)(f->tr ? tr : tc);
+        w[n++] = g->w[s];
+    }
+    return n;
+}
+
 /* Entries of a class build's list at most (32 bytes each). */
 #define PAT_LIST_MAX 65536
 
@@ -276,6 +342,7 @@ static int pat_build(tframe *f, size_t r, rowpat *pt)
     if (bound <= PAT_LIST_MAX && !list)
         return TOGGLE_ENOMEM;
     size_t *fill = pt->peq; /* a cursor per equation (peq is filled by peel) */
+    bool direct = stencil_distinct(f->g);
     for (int pass = 0; pass < (list ? 1 : 2); pass++) {
         if (pass == 1) {
             for (size_t j = 0; j < C; j++)
@@ -294,25 +361,33 @@ static int pat_build(tframe *f, size_t r, rowpat *pt)
             /* (q0 - lo < R: each row once, since R > Hf + Hb when chasing) */
             size_t cols = f->g->cols;
             for (size_t jj = 0; jj < C; jj++) {
-                size_t pc = frame_cell(f, (size_t)q, jj);
-                size_t c = toggle__graph_column(f->g, pc, f->cb.idx, f->cb.val);
+                /* the press's cells in frame row r: (frame column, weight) */
+                size_t c = direct ? pat_press(f, r, (size_t)q, jj, f->cb.idx, f->cb.val)
+                                  : toggle__graph_column(f->g, frame_cell(f, (size_t)q, jj),
+                                                         f->cb.idx, f->cb.val);
                 /* the cell's board row from the press's, without a division
                  * (the neighbours are a few rows away) */
                 size_t pr = f->tr ? jj : f->rev ? f->R - 1 - (size_t)q : (size_t)q;
                 for (size_t t = 0; t < c; t++) {
-                    size_t cell = f->cb.idx[t], br = pr, rs = pr * cols;
-                    if (cell + 4 * cols < rs || cell >= rs + 5 * cols)
-                        br = cell / cols, rs = br * cols;
-                    while (cell < rs)
-                        br--, rs -= cols;
-                    while (cell >= rs + cols)
-                        br++, rs += cols;
-                    size_t bc = cell - rs;
-                    size_t fr = f->tr ? bc : br, fj = f->tr ? br : bc;
-                    if (f->rev)
-                        fr = f->R - 1 - fr;
+                    size_t fj = f->cb.idx[t];
+                    if (!direct) {
+                        size_t cell = f->cb.idx[t], br = pr, rs = pr * cols;
+                        if (cell + 4 * cols < rs || cell >= rs + 5 * cols)
+                            br = cell / cols, rs = br * cols;
+                        while (cell < rs)
+                            br--, rs -= cols;
+                        while (cell >= rs + cols)
+                            br++, rs += cols;
+                        size_t bc = cell - rs;
+                        size_t fr = f->tr ? bc : br;
+                        fj = f->tr ? br : bc;
+                        if (f->rev)
+                            fr = f->R - 1 - fr;
+                        if (fr != r)
+                            continue;
+                    }
                     uint64_t w = f->cb.val[t] < f->p ? f->cb.val[t] : f->cb.val[t] % f->p;
-                    if (fr != r || !w)
+                    if (!w)
                         continue;
                     tentry en = {q - (int64_t)r, jj, w};
                     if (pass) {
@@ -408,8 +483,11 @@ static void stencil_reach(const toggle_graph *g, bool tr, int64_t *emin, int64_t
 #define TRANSFER_MAX_REACH 4
 
 /* Set up the frame on one axis, its rows in board order or reversed (rev);
- * false (silent) when that axis cannot be chased. Leaves f cleared on false. */
-static bool frame_setup_dir(const toggle_system *s, bool tr, bool rev, tframe *f, bool *oom)
+ * false (silent) when that axis cannot be chased. Leaves f cleared on false.
+ * With promo, false with *promo set at the first class that promotes (the
+ * caller wants an axis without promotions first). */
+static bool frame_setup_dir(const toggle_system *s, bool tr, bool rev, tframe *f, bool *oom,
+                            bool *promo)
 {
     const toggle_graph *g = s->graph;
     memset(f, 0, sizeof *f);
@@ -455,8 +533,10 @@ static bool frame_setup_dir(const toggle_system *s, bool tr, bool rev, tframe *f
     for (size_t r = 0; r < nchase; r++) {
         rowpat *pt;
         int rc = frame_class(f, r, &pt);
-        if (rc || !pt->peels) {
+        if (rc || !pt->peels || (promo && pt->npro)) {
             *oom = *oom || rc;
+            if (promo && !rc && pt->peels)
+                *promo = true;
             frame_clear(f);
             return false;
         }
@@ -472,7 +552,7 @@ static bool frame_setup_dir(const toggle_system *s, bool tr, bool rev, tframe *f
 
 static bool frame_setup(const toggle_system *s, bool tr, tframe *f, bool *oom)
 {
-    return frame_setup_dir(s, tr, false, f, oom);
+    return frame_setup_dir(s, tr, false, f, oom, NULL);
 }
 
 /* The unknowns: rows 0 .. Hf - 1, then across a wrap rows R - Hb .. R - 1;
@@ -925,6 +1005,70 @@ static bool rec_ok(tframe *f)
     if (!f->rec)
         f->rec = rec_decide(f) ? 1 : -1;
     return f->rec > 0;
+}
+
+/* ---- the tri step ---------------------------------------------------------- */
+
+/* The units of pt (chasing row r's class, F_2, Hf = Hb = 1) for the tri step
+ * (tri.c), when its program has that form: every step solves the variable
+ * of its own equation e (B = I), its terms are x_{r-1}(e) on every step or
+ * on none, and on row r at most e itself and one partner p(e); pairs
+ * (a, p(a)) with p(p(a)) = a and equal self terms are units of two. Into
+ * *out (C units at most, allocated), their count into *n, whether they
+ * read row r - 1 into *usem; false when pt is not of that form or out of
+ * memory (the row program serves it). */
+static bool tri_units(const tframe *f, const rowpat *pt, toggle__tri_unit **out, size_t *n,
+                      bool *usem)
+{
+    size_t C = f->C;
+    *out = NULL;
+    *n = 0;
+    if (f->p != 2 || f->Hf != 1 || f->Hb != 1 || f->all || pt->npro || !pt->pstart
+        || C >= UINT32_MAX)
+        return false;
+    size_t *part = toggle__malloc_array(C, sizeof *part);
+    unsigned char *fl = toggle__calloc(C, 1);
+    toggle__tri_unit *u = toggle__malloc_array(C, sizeof *u);
+    bool ok = part && fl && u;
+    size_t withm = 0;
+    for (size_t t = 0; ok && t < C; t++) {
+        size_t e = pt->peq[t];
+        ok = e == pt->pvar[t];
+        for (size_t k = pt->pstart[t]; ok && k < pt->pstart[t + 1]; k++) {
+            const struct pterm *tm = &pt->pterm[k];
+            unsigned bit = tm->slot == 0 && tm->col == e ? 1u
+                         : tm->slot == 1 && tm->col == e ? 2u
+                         : tm->slot == 1 ? 4u : 8u;
+            ok = bit != 8 && (tm->w & 1) && !(fl[e] & bit);
+            fl[e] |= (unsigned char)bit;
+            if (bit == 4)
+                part[e] = tm->col;
+        }
+        withm += ok && (fl[e] & 1);
+    }
+    ok = ok && (withm == 0 || withm == C);
+    size_t k = 0;
+    for (size_t e = 0; ok && e < C; e++) {
+        bool hp = fl[e] & 4;
+        size_t q = hp ? part[e] : 0;
+        if (hp && q > e && (fl[q] & 4) && part[q] == e && (fl[q] & 2) == (fl[e] & 2)) {
+            u[k].a = (uint32_t)e, u[k].b = (uint32_t)q;
+            u[k++].flags = TOGGLE__TRI_PAIR | ((fl[e] & 2) ? TOGGLE__TRI_SELF : 0);
+        } else if (!(hp && q < e && (fl[q] & 4) && part[q] == e && (fl[q] & 2) == (fl[e] & 2))) {
+            u[k].a = (uint32_t)e, u[k].b = (uint32_t)q;
+            u[k++].flags = ((fl[e] & 2) ? TOGGLE__TRI_SELF : 0) | (hp ? TOGGLE__TRI_PART : 0);
+        }
+    }
+    toggle__free(part);
+    toggle__free(fl);
+    if (!ok) {
+        toggle__free(u);
+        return false;
+    }
+    *out = u;
+    *n = k;
+    *usem = withm > 0;
+    return true;
 }
 
 /* The sliced chase serves the hex recurrence up to this many lanes (each
@@ -1656,6 +1800,35 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
         toggle__free(bt.w);
         return toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer chase");
     }
+    /* the tri step (tri.c): per class its units, built at its first row
+     * (tst: 0 not yet, 1 the units serve, 2 with row r - 1, -1 not) */
+    toggle__tri_fn tkern = f->p == 2 && !f->notri && !rkern ? toggle__transfer_tri_pick() : NULL;
+    toggle__tri_unit **tun = tkern ? toggle__calloc(f->ncls, sizeof *tun) : NULL;
+    size_t *tnu = tkern ? toggle__calloc(f->ncls, sizeof *tnu) : NULL;
+    signed char *tst = tkern ? toggle__calloc(f->ncls, sizeof *tst) : NULL;
+    if (tkern && (!tun || !tnu || !tst))
+        tkern = NULL; /* (the row programs serve) */
+    /* every chasing row a tri step: row r + 1 overwrites row r - 1 in place
+     * (a ring of two rows; the step reads x_{r-1}(e) only for its cell e,
+     * and the constraint rows read rows fc - 1 .. fc + 1, two apart) */
+    bool inplace = tkern && f->Hf == 1 && f->Hb == 1;
+    for (size_t r = 0; inplace && r < fc; r++) {
+        rowpat *pt;
+        size_t ci = class_of(f, r);
+        bool usem = false;
+        if (frame_class(f, r, &pt)) {
+            inplace = false; /* (the loop below reports it) */
+            break;
+        }
+        if (!tst[ci])
+            tst[ci] = tri_units(f, pt, &tun[ci], &tnu[ci], &usem) ? (usem ? 2 : 1) : -1;
+        inplace = tst[ci] > 0;
+        if (r == f->HH && fc > 2 * f->HH + 2)
+            r = fc - f->HH - 2; /* the interior classes are met already */
+    }
+    size_t nring0 = ln->nring;
+    if (inplace)
+        ln->nring = 2;
     for (size_t r = 0; r < fc; r++) {
         rowpat *pt;
         if ((rc = frame_class(f, r, &pt))) {
@@ -1689,10 +1862,19 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
                           with_b ? bval : NULL, f->p == 2 ? ln->blane >> 6 : ln->blane / ln->lf.per,
                           (unsigned)(f->p == 2 ? ln->blane & 63 : (ln->blane % ln->lf.per) * ln->lf.lw),
                           pt->pinv, ln->xsaved, &xk, base[1], base[0], pt->rec, pt->rself};
-            if (rkern && pt->rec > 0)
+            size_t ci = class_of(f, r);
+            bool usem = false;
+            if (tkern && !tst[ci])
+                tst[ci] = tri_units(f, pt, &tun[ci], &tnu[ci], &usem) ? (usem ? 2 : 1) : -1;
+            if (rkern && pt->rec > 0) {
                 rkern(&ra);
-            else
+            } else if (tkern && tst[ci] > 0) {
+                toggle__tri_args ta = {tun[ci], tnu[ci], nw, base[1], tst[ci] == 2 ? base[0] : NULL,
+                                       dst, ra.bval, ra.bword, ra.bshift};
+                tkern(&ta);
+            } else {
                 kern(&ra);
+            }
         }
         for (size_t t = 0; !fast && t < C; t++) {
             const struct pterm *tm = pt->pterm + pt->pstart[t], *te = pt->pterm + pt->pstart[t + 1];
@@ -1746,8 +1928,14 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
     }
     rc = TOGGLE_OK;
 out:
+    ln->nring = nring0;
     toggle__free(bval);
     toggle__free(bt.w);
+    for (size_t i = 0; tun && i < f->ncls; i++)
+        toggle__free(tun[i]);
+    toggle__free(tun);
+    toggle__free(tnu);
+    toggle__free(tst);
     return rc;
 }
 
@@ -2362,17 +2550,32 @@ static bool frame_pick_axis(const toggle_system *s, tframe *f, bool *oom)
     *oom = false;
     if (!toggle__is_prime(s->k)) /* composite k: the board rows (composite.c) */
         return frame_setup(s, false, f, oom);
-    if (frame_setup(s, first, f, oom) && !f->nx)
+    /* the first axis only as far as its first promotion: when the other
+     * axis peels without any, the first is not needed (then as before:
+     * the first axis in full when it is) */
+    bool promo = false;
+    if (frame_setup_dir(s, first, false, f, oom, &promo))
         return true;
     if (*oom)
         return false;
     tframe o;
-    bool have = f->cls != NULL;
     if (!frame_setup(s, !first, &o, oom)) {
-        if (have)
-            *oom = false; /* the first axis serves */
-        return have;
+        bool ooo = *oom;
+        *oom = false; /* the first axis serves when it peels */
+        if (promo && frame_setup(s, first, f, oom))
+            return true;
+        *oom = *oom || ooo;
+        return false;
     }
+    if (!o.nx) {
+        *f = o;
+        return true;
+    }
+    if (promo && !frame_setup(s, first, f, oom) && *oom) {
+        frame_clear(&o);
+        return false;
+    }
+    bool have = f->cls != NULL;
     /* on a tie the board rows (the canonical form from the tail) */
     if (have && o.nx && (f->m < o.m || (f->m == o.m && !f->tr))) {
         frame_clear(&o);
@@ -2395,7 +2598,7 @@ static bool frame_pick(const toggle_system *s, tframe *f, bool *oom)
     if (f->nx && !f->tr && !f->wrap && !f->all) {
         tframe o;
         bool ooom = false; /* out of memory here: keep the forward frame */
-        if (frame_setup_dir(s, false, true, &o, &ooom)) {
+        if (frame_setup_dir(s, false, true, &o, &ooom, NULL)) {
             if (o.m <= f->m) {
                 frame_clear(f);
                 *f = o;
@@ -2586,7 +2789,9 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
     /* small blocks besides: the handles of the solutions and the small
      * system, the small engine's own scratch of a few rows */
     /* (+ 16 C + 512: a transposed frame's b tile, BTILE_WORDS) */
-    e += pat + 8192 + 512 + (unsigned __int128)48 * C;
+    /* (+ the tri step's units, C a class, and one build's scratch) */
+    e += pat + 8192 + 512 + (unsigned __int128)48 * C
+       + (unsigned __int128)(f.ncls * sizeof(toggle__tri_unit) + 9) * C;
     *bytes = e > UINT64_MAX ? UINT64_MAX : (uint64_t)e;
     return TOGGLE_OK;
 }
@@ -3396,7 +3601,7 @@ static int lanes_solve(const toggle_system *s, toggle_solution *sol, bool plain)
     if (!frame_pick(s, &f, &oom))
         return pick_error(oom);
     if (plain)
-        f.rec = f.s3 = -1;
+        f.rec = f.s3 = -1, f.notri = true;
     toggle_solution *small = NULL;
     lanes ln;
     memset(&ln, 0, sizeof ln);

@@ -165,6 +165,31 @@ START_TEST(large_p3_boards)
 }
 END_TEST
 
+/* The tri step (tri.c: pairs of cells sharing x_r(a) + x_r(p(a)), the
+ * small system's lanes cell-major) against the row programs: frame rows
+ * of 63 .. 129 cells across a wrap (2C + 1 lanes; even wraps, so that A
+ * is symmetric and the certificate check holds) and 129 .. 520 cells open
+ * (C + 1 lanes; odd and even column counts), across the lane words' and
+ * the vectors' boundaries, with and without self, each answer checked by
+ * the own model too. */
+START_TEST(tri_step_boards)
+{
+    tu_rng rng = tu_rng_for(79);
+    static const size_t wrapped[] = {63, 64, 65, 127, 128, 129};
+    static const size_t open[] = {129, 449, 450, 511, 512, 513, 520};
+    for (size_t i = 0; i < sizeof wrapped / sizeof *wrapped; i++)
+        for (uint32_t v = 0; v < 4; v++)
+            check_large(wrapped[i], 20 + 2 * i + 2 * (v & 1),
+                        TOGGLE_GRID_TRI | (v & 2 ? TOGGLE_GRID_NO_SELF : 0)
+                            | (wrapped[i] % 2 ? TOGGLE_GRID_CYLINDER : TOGGLE_GRID_TORUS),
+                        2, &rng, true);
+    for (size_t i = 0; i < sizeof open / sizeof *open; i++)
+        for (uint32_t v = 0; v < 2; v++)
+            check_large(open[i], 24 + 5 * i + (i & 1), TOGGLE_GRID_TRI | (v ? TOGGLE_GRID_NO_SELF : 0),
+                        2, &rng, true);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *su = suite_create("hexrec");
@@ -173,6 +198,7 @@ static Suite *suite(void)
     tcase_add_test(tc, large_hex_boards);
     tcase_add_test(tc, large_tri_boards);
     tcase_add_test(tc, large_p3_boards);
+    tcase_add_test(tc, tri_step_boards);
     suite_add_tcase(su, tc);
     return su;
 }
