@@ -265,6 +265,14 @@ static const board_arg boards[] = {
      * 1000 x 1000 cylinder against the classic F_7 board */
     {1000, 1000, 2, A, NULL, TOGGLE_GRID_MOORE | TOGGLE_GRID_TORUS},
     {1000, 1000, 7, C, NULL, 0}, {1000, 1000, 7, A, NULL, TOGGLE_GRID_MOORE | TOGGLE_GRID_CYLINDER},
+    /* 56..60: F_2 1000 x 1000 boards of nullity 1000 to 2000 (answers of
+     * 125 to 250 MB), against the classic board (0): the tri cylinder and
+     * torus, hex without self open, on a cylinder and on a torus */
+    {1000, 1000, 2, A, NULL, TOGGLE_GRID_TRI | TOGGLE_GRID_CYLINDER},
+    {1000, 1000, 2, A, NULL, TOGGLE_GRID_TRI | TOGGLE_GRID_TORUS},
+    {1000, 1000, 2, A, NULL, TOGGLE_GRID_HEX | TOGGLE_GRID_NO_SELF},
+    {1000, 1000, 2, A, NULL, TOGGLE_GRID_HEX | TOGGLE_GRID_NO_SELF | TOGGLE_GRID_CYLINDER},
+    {1000, 1000, 2, A, NULL, TOGGLE_GRID_HEX | TOGGLE_GRID_NO_SELF | TOGGLE_GRID_TORUS},
 #undef A
 };
 /* The chase on 1 and 2 threads (TOGGLE_OPT_THREADS; compare wall time). */
@@ -372,6 +380,16 @@ static const bench_workload grid_workloads[] = {
     BOARD("grid/moore/f2/1000/torus", "grid/moore/f2/1000", "torus", "classic", 0, 3, 53),
     BOARD("grid/moore/p7/1000/classic", "grid/moore/p7/1000", "classic", "classic", 0, 3, 54),
     BOARD("grid/moore/p7/1000/cylinder", "grid/moore/p7/1000", "cylinder", "classic", 0, 3, 55),
+    BOARD("grid/nullwide/f2/1000/classic", "grid/nullwide/f2/1000", "classic", "classic", 0, 3, 0),
+    BOARD("grid/nullwide/f2/1000/tri-cyl", "grid/nullwide/f2/1000", "tri-cyl", "classic", 0, 1, 56),
+    BOARD("grid/nullwide/f2/1000/tri-torus", "grid/nullwide/f2/1000", "tri-torus", "classic", 0, 1,
+          57),
+    BOARD("grid/nullwide/f2/1000/hex-noself", "grid/nullwide/f2/1000", "hex-noself", "classic", 0,
+          1, 58),
+    BOARD("grid/nullwide/f2/1000/hex-cyl-ns", "grid/nullwide/f2/1000", "hex-cyl-ns", "classic", 0,
+          1, 59),
+    BOARD("grid/nullwide/f2/1000/hex-torus-ns", "grid/nullwide/f2/1000", "hex-torus-ns", "classic",
+          0, 1, 60),
     {"grid/nullity-torus/f2/1000/classic", "grid/nullity-torus/f2/1000", "classic", "classic", 1,
      5, nullity_setup, nullity_run, nullity_teardown, &nullities[2]},
     {"grid/nullity-torus/f2/1000/torus", "grid/nullity-torus/f2/1000", "torus", "classic", 1, 5,

@@ -2935,10 +2935,12 @@ static void write_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row
         }
         return;
     }
-    if (f->p != 2 && !f->tr && ctx->dst) {
-        /* odd p, board rows: lane l's field of every cell, straight into
-         * its vector's narrow storage at r C + j */
+    if (f->p != 2 && ctx->dst) {
+        /* odd p: lane l's field of every cell, straight into its vector's
+         * narrow storage at base + j step (board rows: r C + j; a
+         * transposed frame: j cols + its column) */
         size_t per = ln->lf.per, base = frame_cell(f, r, 0), nw = ln->nw, C = f->C;
+        size_t step = f->tr ? f->g->cols : 1;
         uint64_t fm = ln->lf.fmask;
         /* 64 cells at a time, every lane: the cells stay in the first cache */
         for (size_t j0 = 0; j0 < C; j0 += 64) {
@@ -2950,24 +2952,24 @@ static void write_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row
                 case 8: {
                     uint8_t *d = (uint8_t *)ctx->dst[l] + base;
                     for (size_t j = j0; j < j1; j++)
-                        d[j] = (uint8_t)((src[j * nw] >> sh) & fm);
+                        d[j * step] = (uint8_t)((src[j * nw] >> sh) & fm);
                     break;
                 }
                 case 16: {
                     uint16_t *d = (uint16_t *)ctx->dst[l] + base;
                     for (size_t j = j0; j < j1; j++)
-                        d[j] = (uint16_t)((src[j * nw] >> sh) & fm);
+                        d[j * step] = (uint16_t)((src[j * nw] >> sh) & fm);
                     break;
                 }
                 case 32: {
                     uint32_t *d = (uint32_t *)ctx->dst[l] + base;
                     for (size_t j = j0; j < j1; j++)
-                        d[j] = (uint32_t)((src[j * nw] >> sh) & fm);
+                        d[j * step] = (uint32_t)((src[j * nw] >> sh) & fm);
                     break;
                 }
                 default:
                     for (size_t j = j0; j < j1; j++)
-                        ctx->dst[l][base + j] = (src[j * nw] >> sh) & fm;
+                        ctx->dst[l][base + j * step] = (src[j * nw] >> sh) & fm;
                 }
             }
         }
