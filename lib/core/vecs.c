@@ -105,7 +105,9 @@ static inline void transpose64(uint64_t x[64])
     TRANSPOSE_ROUND(x, 1, 0x5555555555555555ull)
 }
 
-TOGGLE__HOT void toggle__bits_transpose(uint64_t *dst, size_t dstride, const uint64_t *src,
+/* The loop, cloned per vector unit (TOGGLE__HOT marks static functions
+ * only: clang's clones of an external function do not link). */
+static TOGGLE__HOT void bits_transpose(uint64_t *dst, size_t dstride, const uint64_t *src,
                                        size_t sstride, size_t rows, size_t cols)
 {
     size_t RW = bits_words(rows), CW = bits_words(cols);
@@ -124,6 +126,12 @@ TOGGLE__HOT void toggle__bits_transpose(uint64_t *dst, size_t dstride, const uin
             }
         }
     }
+}
+
+void toggle__bits_transpose(uint64_t *dst, size_t dstride, const uint64_t *src, size_t sstride,
+                           size_t rows, size_t cols)
+{
+    bits_transpose(dst, dstride, src, sstride, rows, cols);
 }
 
 size_t toggle__vecs_last_nonzero(const toggle__vecs *v, size_t i)
