@@ -156,6 +156,12 @@ static void *child_start(const bench_workload *w, const config *cf, result *r, d
     return st;
 }
 
+static double median_of(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 /* The child: child_start, then as many timed runs as the workload asks for
  * and the time budget allows (at least one, except that --quick lets a
  * warm-up longer than the budget stand as the only sample). */
@@ -193,12 +199,10 @@ static void run_child(const bench_workload *w, int reps, const config *cf, int f
     } else {
         r.reps = reps;
     }
-    qsort(t, (size_t)reps, sizeof *t, cmp_double);
-    qsort(ct, (size_t)reps, sizeof *ct, cmp_double);
-    r.cpu_median = reps % 2 ? ct[reps / 2] : 0.5 * (ct[reps / 2 - 1] + ct[reps / 2]);
+    r.cpu_median = median_of(ct, reps);
+    r.median = median_of(t, reps); /* (sorts t) */
     r.min = t[0];
     r.max = t[reps - 1];
-    r.median = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
     r.status = RES_OK;
 done:
     r.peak_mib = status_mib("VmHWM:");
@@ -320,11 +324,6 @@ static void reap_why(pid_t pid, const config *cf, char *why, size_t len)
     child_why(ws, cf, why, len);
 }
 
-static double median_of(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /* The workloads ix[0 .. k) of one group, in turns. res, why, ratio and
  * cratio are indexed by workload; ratios are set for members whose baseline

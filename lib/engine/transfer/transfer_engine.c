@@ -2903,16 +2903,15 @@ static void write_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row
     }
     if (lrow) {
         for (size_t l = 0; l < ln->L; l++) {
-            toggle__vecs *v = ctx->with_b && l == 0 ? &ctx->sol->x : &ctx->sol->kernel;
-            size_t i = ctx->with_b && l == 0 ? 0 : l - ctx->with_b;
+            uint64_t *v = out_vec(ctx, l);
             const uint64_t *bits = lrow + l * lstride;
             if (!f->tr) {
-                or_bits(toggle__vecs_row(v, i), frame_cell(f, r, 0), bits, f->C);
+                or_bits(v, frame_cell(f, r, 0), bits, f->C);
                 continue;
             }
             for (size_t j = 0; j < f->C; j++)
                 if ((bits[j >> 6] >> (j & 63)) & 1)
-                    toggle__vecs_set(v, i, frame_cell(f, r, j), 1);
+                    or_word(v, frame_cell(f, r, j), 1, 1);
         }
         return;
     }
@@ -2928,11 +2927,8 @@ static void write_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row
         } else {
             toggle__bits_transpose(ctx->tbuf, CW, row, ln->nw, f->C, ln->L);
         }
-        for (size_t l = 0; l < ln->L; l++) {
-            toggle__vecs *v = ctx->with_b && l == 0 ? &ctx->sol->x : &ctx->sol->kernel;
-            size_t i = ctx->with_b && l == 0 ? 0 : l - ctx->with_b;
-            or_bits(toggle__vecs_row(v, i), frame_cell(f, r, 0), ctx->tbuf + l * CW, f->C);
-        }
+        for (size_t l = 0; l < ln->L; l++)
+            or_bits(out_vec(ctx, l), frame_cell(f, r, 0), ctx->tbuf + l * CW, f->C);
         return;
     }
     if (f->p != 2 && ctx->dst) {
