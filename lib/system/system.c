@@ -132,6 +132,18 @@ int toggle_system_new_matrix(toggle_system **out, size_t m, size_t n, const uint
     return TOGGLE_OK;
 }
 
+int toggle__system_new_zero(toggle_system **out, size_t m, size_t n, uint64_t k)
+{
+    toggle_system *s = system_alloc(m, n, k);
+    int rc = s ? toggle__vecs_init(&s->a, n, m, k) : TOGGLE_ENOMEM;
+    if (rc) {
+        toggle_system_free(s);
+        return toggle__error(TOGGLE_ENOMEM, "out of memory allocating a %zu x %zu system", m, n);
+    }
+    *out = s;
+    return TOGGLE_OK;
+}
+
 static size_t bit_words(size_t n) { return n / 64 + (n % 64 != 0); }
 
 int toggle__system_adopt_packed(toggle_system **out, size_t m, size_t n, uint64_t *rows,

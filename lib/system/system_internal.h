@@ -40,6 +40,11 @@ int toggle__threads_check(uint64_t value);
 int toggle__system_adopt_packed(toggle_system **out, size_t m, size_t n, uint64_t *rows,
                                 const uint64_t *b, bool b_packed);
 
+/* An m x n system over Z/kZ (k checked by the caller) with A and b zero,
+ * dense rows: an internal caller writes the entries (each below k) through
+ * toggle__vecs_row / toggle__vecs_set of s->a and s->b. */
+int toggle__system_new_zero(toggle_system **out, size_t m, size_t n, uint64_t k);
+
 /* b[i] (no bounds check). */
 static inline uint64_t toggle__rhs(const toggle_system *s, size_t i)
 {

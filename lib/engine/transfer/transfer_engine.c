@@ -70,6 +70,8 @@ typedef struct {
         bool lead;
     } *sterm;
     uint64_t *smask;
+    /* p = 3: smask holds the cells of weight 1, smask2 those of weight 2 */
+    uint64_t *smask2;
     size_t nst;
     /* promotions: npro steps of the program solve no equation (peq[t] ==
      * SIZE_MAX): their variable is a new unknown; the npro equations the
@@ -136,6 +138,7 @@ static void pat_clear(rowpat *pt)
     toggle__free(pt->pterm);
     toggle__free(pt->sterm);
     toggle__free(pt->smask);
+    toggle__free(pt->smask2);
     memset(pt, 0, sizeof *pt);
 }
 
@@ -745,24 +748,31 @@ static void eq_residual(lanes *ln, const rowpat *pt, size_t r, size_t e, bool wi
 typedef void (*row_sink)(void *ctx, const lanes *ln, size_t r, const uint64_t *row,
                          const uint64_t *lrow, size_t lstride);
 
-/* ---- the sliced F_2 chase (lead block B = I) ------------------------------- */
+/* ---- the sliced chase (lead block B = I), F_2 and F_3 ---------------------- */
 
 #define SLICED_MAX_TERMS 64
 #define SLICED_MAX_LANES 128
+/* F_3: up to this many lanes (beyond, the cell-major kernels' words of 16
+ * lanes a cell win) */
+#define SLICED3_MAX_LANES 16
 
 /* The terms of pt (every class of f); false when some chasing row's lead
- * block is not the identity or there are too many terms. */
+ * block is not the identity or there are too many terms. A term's weight
+ * on a cell is the sum of its entries' weights mod p (F_2: the mask's bit;
+ * F_3: the bit of smask for 1, of smask2 for 2). */
 static bool sliced_build(const tframe *f, rowpat *pt, bool chasing)
 {
     size_t C = f->C, CW = (C + 63) / 64, n = 0;
     pt->sterm = toggle__malloc_array(SLICED_MAX_TERMS, sizeof *pt->sterm);
     pt->smask = toggle__calloc(SLICED_MAX_TERMS * CW, sizeof *pt->smask);
-    if (!pt->sterm || !pt->smask)
+    if (f->p == 3)
+        pt->smask2 = toggle__calloc(SLICED_MAX_TERMS * CW, sizeof *pt->smask2);
+    if (!pt->sterm || !pt->smask || (f->p == 3 && !pt->smask2))
         return false;
     for (size_t e = 0; e < C; e++)
         for (size_t t = pt->start[e]; t < pt->start[e + 1]; t++) {
             const tentry *en = &pt->ent[t];
-            if (!(en->w & 1))
+            if (!(en->w % f->p))
                 continue;
             int64_t d = en->dq + (int64_t)f->Hb;
             if (f->wrap)
@@ -779,7 +789,15 @@ static bool sliced_build(const tframe *f, rowpat *pt, bool chasing)
                 pt->sterm[n].rot = rot;
                 pt->sterm[n++].lead = false;
             }
-            pt->smask[i * CW + (e >> 6)] ^= (uint64_t)1 << (e & 63);
+            uint64_t bit = (uint64_t)1 << (e & 63), *m1 = pt->smask + i * CW + (e >> 6);
+            if (f->p == 2) {
+                *m1 ^= bit;
+            } else {
+                uint64_t *m2 = pt->smask2 + i * CW + (e >> 6);
+                uint64_t w = ((*m1 & bit) ? 1 : (*m2 & bit) ? 2 : 0) + en->w % 3;
+                *m1 = (w % 3 == 1) ? *m1 | bit : *m1 & ~bit;
+                *m2 = (w % 3 == 2) ? *m2 | bit : *m2 & ~bit;
+            }
         }
     pt->nst = n;
     if (!chasing)
@@ -790,13 +808,13 @@ static bool sliced_build(const tframe *f, rowpat *pt, bool chasing)
     for (size_t i = 0; i < n; i++) {
         if (pt->sterm[i].slot != lead)
             continue;
-        const uint64_t *mk = pt->smask + i * CW;
+        const uint64_t *mk = pt->smask + i * CW, *m2 = pt->smask2 ? pt->smask2 + i * CW : NULL;
         bool zero = true, ones = true;
         for (size_t q = 0; q < CW; q++) {
             uint64_t full = (q + 1 < CW || !(C & 63)) ? ~(uint64_t)0
                                                       : ((uint64_t)1 << (C & 63)) - 1;
-            zero = zero && !mk[q];
-            ones = ones && mk[q] == full;
+            zero = zero && !mk[q] && !(m2 && m2[q]);
+            ones = ones && mk[q] == full && !(m2 && m2[q]);
         }
         if (zero)
             continue;
@@ -807,14 +825,14 @@ static bool sliced_build(const tframe *f, rowpat *pt, bool chasing)
     return found;
 }
 
-/* Decide once whether the sliced chase serves f: F_2, a chase, every class
- * (built now) a sliced pattern with B = I on the chasing rows. */
+/* Decide once whether the sliced chase serves f: F_2 or F_3, a chase,
+ * every class (built now) a sliced pattern with B = I on the chasing rows. */
 static bool sliced_ok(tframe *f)
 {
     if (f->sliced)
         return f->sliced > 0;
     f->sliced = -1;
-    if (f->p != 2 || f->all || f->nx)
+    if ((f->p != 2 && (f->p != 3 || f->s3 < 0)) || f->all || f->nx)
         return false;
     size_t fc = first_constraint(f);
     for (size_t r = 0; r < f->R; r++) {
@@ -1119,6 +1137,26 @@ static void rec_sliced_row(const tframe *f, const rowpat *pt, uint64_t *const *b
     out[CW - 1] &= last;
 }
 
+/* Frame row q's row of a chase's own rows (the sliced chases, chase_s3) (across a wrap q mod R), NULL off the frame. */
+static uint64_t *s3_row(const tframe *f, int64_t q, uint64_t *saved, uint64_t *ring, size_t rowsz)
+{
+    int64_t R = (int64_t)f->R;
+    if (f->wrap)
+        q = ((q % R) + R) % R;
+    if (q < 0 || q >= R)
+        return NULL;
+    size_t u = unknown_slot(f, (size_t)q);
+    return u != SIZE_MAX ? saved + u * rowsz : ring + ((size_t)q % (f->Hf + f->Hb + 1)) * rowsz;
+}
+
+/* base[sl] = frame row r - Hb + sl's own row (s3_row), sl = 0 .. Hf + Hb. */
+static void own_bases(const tframe *f, size_t r, uint64_t *saved, uint64_t *ring, size_t rowsz,
+                      uint64_t **base)
+{
+    for (size_t sl = 0; sl <= f->Hf + f->Hb; sl++)
+        base[sl] = s3_row(f, (int64_t)(r + sl) - (int64_t)f->Hb, saved, ring, rowsz);
+}
+
 /* The chase of chase() for the sliced case: the same inputs (ln->saved,
  * cell-major) and outputs (resid cell-major; sinks get lane-major rows). */
 static int chase_sliced(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid,
@@ -1152,14 +1190,7 @@ static int chase_sliced(lanes *ln, bool with_b, const toggle_system *s, uint64_t
     }
     for (size_t r = 0; r < f->R; r++) {
         rowpat *pt = &f->cls[class_of(f, r)];
-        for (size_t sl = 0; sl <= f->Hf + f->Hb; sl++) {
-            int64_t q = (int64_t)r - (int64_t)f->Hb + (int64_t)sl;
-            if (f->wrap)
-                q = ((q % (int64_t)f->R) + (int64_t)f->R) % (int64_t)f->R;
-            size_t uq = (q < 0 || q >= (int64_t)f->R) ? SIZE_MAX : unknown_slot(f, (size_t)q);
-            base[sl] = (q < 0 || q >= (int64_t)f->R) ? NULL
-                     : uq != SIZE_MAX ? saved + uq * rowsz : ring + ((size_t)q % nring) * rowsz;
-        }
+        own_bases(f, r, saved, ring, rowsz, base);
         bool chasing = r < fc;
         if (with_b)
             sliced_load_b(f, s, r, bw, &bt);
@@ -1765,6 +1796,136 @@ static bool row_p3_once(rowpat *pt, size_t C)
     return pt->p3ok > 0;
 }
 
+/* ---- the sliced F_3 chase ----------------------------------------------------
+ * As the sliced F_2 chase (B = I, cells packed 64 to a word, one lane at a
+ * time), over F_3: a lane's row is two doubled bit planes (lo, hi) of DW
+ * words each (S3_ADD's residues), and a term adds its mask's cells of weight
+ * 1 and subtracts those of weight 2. Every row goes to the sink and to resid
+ * cell-major in 4-bit fields, as chase() hands them over. */
+
+/* Frame row r of b as the planes lo, hi (CW words each). */
+static void sliced3_load_b(const tframe *f, const toggle_system *s, size_t r, uint64_t *lo,
+                           uint64_t *hi)
+{
+    size_t C = f->C, CW = (C + 63) / 64;
+    memset(lo, 0, CW * sizeof *lo);
+    memset(hi, 0, CW * sizeof *hi);
+    for (size_t e = 0; e < C; e++) {
+        uint64_t v = toggle__vecs_get(&s->b, 0, frame_cell(f, r, e));
+        lo[e >> 6] |= (uint64_t)(v == 1) << (e & 63);
+        hi[e >> 6] |= (uint64_t)(v == 2) << (e & 63);
+    }
+}
+
+/* (ol, oh) = b - the sum over pt's terms (without the lead on chasing rows)
+ * of the slot's row of lane l rotated, weighted by the masks; b (bl, bh) or
+ * NULL for 0. */
+static void sliced3_row(const tframe *f, const rowpat *pt, uint64_t *const *base, size_t l,
+                        size_t DW, bool skip_lead, const uint64_t *bl, const uint64_t *bh,
+                        uint64_t *ol, uint64_t *oh)
+{
+    size_t C = f->C, CW = (C + 63) / 64;
+    for (size_t q = 0; q < CW; q++) {
+        ol[q] = bl ? bl[q] : 0;
+        oh[q] = bh ? bh[q] : 0;
+    }
+    for (size_t i = 0; i < pt->nst; i++) {
+        const struct sterm *t = &pt->sterm[i];
+        if (skip_lead && t->lead)
+            continue;
+        const uint64_t *sl = base[t->slot] + 2 * l * DW, *sh = sl + DW;
+        const uint64_t *m1 = pt->smask + i * CW, *m2 = pt->smask2 + i * CW;
+        for (size_t q = 0; q < CW; q++) {
+            uint64_t xl = bits_at(sl, q * 64 + t->rot), xh = bits_at(sh, q * 64 + t->rot);
+            uint64_t yl = (m1[q] & xl) | (m2[q] & xh), yh = (m1[q] & xh) | (m2[q] & xl);
+            S3_ADD(ol[q], oh[q], yh, yl); /* minus y */
+        }
+    }
+}
+
+/* Lane l's planes (CW words each) into the cell-major row of 4-bit fields
+ * (C cells of nw words; the lane's fields are 0 before). */
+static void sliced3_to_cells(const lanes *ln, size_t l, const uint64_t *lo, const uint64_t *hi,
+                             uint64_t *row)
+{
+    size_t C = ln->f->C, nw = ln->nw, wi = l / 16;
+    unsigned sh = (unsigned)(l % 16) * 4;
+    for (size_t q = 0; q * 64 < C; q++) {
+        uint64_t a = lo[q], b = hi[q];
+        for (uint64_t m = a | b; m; m &= m - 1) {
+            unsigned i = (unsigned)__builtin_ctzll(m);
+            row[(q * 64 + i) * nw + wi] |= (((a >> i) & 1) | (((b >> i) & 1) << 1)) << sh;
+        }
+    }
+}
+
+/* The chase of chase() for p = 3 and a sliced frame. */
+static int chase_sliced3(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid,
+                         row_sink sink, void *ctx)
+{
+    const tframe *f = ln->f;
+    size_t C = f->C, CW = (C + 63) / 64, DW = (2 * C + 63) / 64 + 1, L = ln->L, nw = ln->nw;
+    size_t fc = first_constraint(f), nring = f->Hf + f->Hb + 1, rowsz = 2 * L * DW;
+    uint64_t *saved = toggle__calloc(f->nuk * rowsz, sizeof *saved);
+    uint64_t *ring = toggle__malloc_array(nring * rowsz, sizeof *ring);
+    uint64_t *tmp = toggle__malloc_array(2 * L * CW + 2 * CW, sizeof *tmp);
+    uint64_t *cells = toggle__malloc_array(C * nw, sizeof *cells);
+    int rc = TOGGLE_OK;
+    if (!saved || !ring || !tmp || !cells) {
+        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer chase");
+        goto out;
+    }
+    uint64_t *bwl = tmp + 2 * L * CW, *bwh = bwl + CW;
+    /* the unknown rows, lane-major planes, doubled */
+    for (size_t u = 0; u < f->nuk; u++) {
+        const uint64_t *src = ln->saved + u * C * nw;
+        for (size_t l = 0; l < L; l++) {
+            uint64_t *o = tmp + 2 * l * CW;
+            memset(o, 0, 2 * CW * sizeof *o);
+            for (size_t e = 0; e < C; e++) {
+                uint64_t v = lane_get(ln, src + e * nw, l);
+                o[e >> 6] |= (uint64_t)(v == 1) << (e & 63);
+                o[CW + (e >> 6)] |= (uint64_t)(v == 2) << (e & 63);
+            }
+            sliced_store(saved + u * rowsz + 2 * l * DW, o, C, DW);
+            sliced_store(saved + u * rowsz + (2 * l + 1) * DW, o + CW, C, DW);
+        }
+    }
+    for (size_t r = 0; sink && r < f->R; r++)
+        if (unknown_slot(f, r) != SIZE_MAX)
+            sink(ctx, ln, r, row_ptr(ln, r), NULL, 0);
+    uint64_t *base[2 * TRANSFER_MAX_REACH + 1];
+    for (size_t r = 0; r < f->R; r++) {
+        rowpat *pt = &f->cls[class_of(f, r)];
+        own_bases(f, r, saved, ring, rowsz, base);
+        bool chasing = r < fc;
+        if (with_b)
+            sliced3_load_b(f, s, r, bwl, bwh);
+        uint64_t *dst = chasing ? cells : resid + (r - fc) * C * nw;
+        if (chasing ? sink != NULL : true)
+            memset(dst, 0, C * nw * sizeof *dst);
+        for (size_t l = 0; l < L; l++) {
+            uint64_t *ol = tmp + 2 * l * CW, *oh = ol + CW;
+            bool hb = with_b && l == ln->blane;
+            sliced3_row(f, pt, base, l, DW, chasing, hb ? bwl : NULL, hb ? bwh : NULL, ol, oh);
+            if (chasing) {
+                sliced_store(base[f->Hf + f->Hb] + 2 * l * DW, ol, C, DW);
+                sliced_store(base[f->Hf + f->Hb] + (2 * l + 1) * DW, oh, C, DW);
+            }
+            if (!chasing || sink)
+                sliced3_to_cells(ln, l, ol, oh, dst);
+        }
+        if (chasing && sink)
+            sink(ctx, ln, r + f->Hf, cells, NULL, 0);
+    }
+out:
+    toggle__free(saved);
+    toggle__free(ring);
+    toggle__free(tmp);
+    toggle__free(cells);
+    return rc;
+}
+
 /* Chase: the unknown rows are in ln->saved; computes every other row (each
  * handed to sink, as are the unknown rows), and the residuals b - A x of the
  * constraint rows' equations into resid (ncons * C cells of nw words). */
@@ -1776,7 +1937,9 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
     int rc;
     /* sliced: L word operations per 64 cells and term; cell-major: one per
      * 64 lanes and cell, plus a cell's overhead: sliced wins for few lanes */
-    if ((ln->L <= SLICED_MAX_LANES && sliced_ok(f))
+    if (f->p == 3 && ln->lf.lw == 4 && ln->L <= SLICED3_MAX_LANES && sliced_ok(f))
+        return chase_sliced3(ln, with_b, s, resid, sink, ctx);
+    if ((f->p == 2 && ln->L <= SLICED_MAX_LANES && sliced_ok(f))
         || (f->p == 2 && ln->L <= REC_SLICED_MAX_LANES && rec_ok(f)))
         return chase_sliced(ln, with_b, s, resid, sink, ctx);
     if (sink)
@@ -1959,17 +2122,6 @@ static bool s3_ok(tframe *f, const lanes *ln)
     return true;
 }
 
-/* Frame row q's sliced row (across a wrap q mod R), NULL off the frame. */
-static uint64_t *s3_row(const tframe *f, int64_t q, uint64_t *saved, uint64_t *ring, size_t rowsz)
-{
-    int64_t R = (int64_t)f->R;
-    if (f->wrap)
-        q = ((q % R) + R) % R;
-    if (q < 0 || q >= R)
-        return NULL;
-    size_t u = unknown_slot(f, (size_t)q);
-    return u != SIZE_MAX ? saved + u * rowsz : ring + ((size_t)q % (f->Hf + f->Hb + 1)) * rowsz;
-}
 
 /* chase() for the small system over F_3 (s3_ok): the unknown rows
  * (ln->saved, 4-bit fields) are sliced, the chasing rows run row_s3, and
@@ -2003,8 +2155,7 @@ static int chase_s3(lanes *ln, const toggle_system *s, uint64_t *resid)
             rc = toggle__error(rc, "out of memory for the transfer engine's row patterns");
             goto out;
         }
-        for (size_t sl = 0; sl <= f->Hf + f->Hb; sl++)
-            base[sl] = s3_row(f, (int64_t)(r + sl) - (int64_t)f->Hb, saved, ring, rowsz);
+        own_bases(f, r, saved, ring, rowsz, base);
         for (size_t e = 0; e < C; e++)
             bval[e] = toggle__vecs_get(&s->b, 0, frame_cell(f, r, e));
         if (r < fc) {
@@ -2273,7 +2424,7 @@ static int small_system(const toggle_system *s, tframe *f, toggle_solution **sma
     size_t m = f->m, L = m + 1, mr = f->nuk * f->C;
     lanes ln;
     memset(&ln, 0, sizeof ln);
-    uint64_t *resid = NULL, *E = NULL, *rhs = NULL;
+    uint64_t *resid = NULL;
     toggle_system *ss = NULL;
     int rc;
     for (size_t P = 1; P <= 2 && !f->rev; P++) /* (rev: E's columns reversed below) */
@@ -2328,40 +2479,48 @@ static int small_system(const toggle_system *s, tframe *f, toggle_solution **sma
         rc = keep ? (*keep = ss, ss = NULL, TOGGLE_OK) : solve_small(ss, small);
         goto out;
     }
-    E = toggle__malloc_array((m * m) > 0 ? m * m : 1, sizeof *E);
-    rhs = toggle__malloc_array(m ? m : 1, sizeof *rhs);
-    if (!resid || !E || !rhs) {
+    if (!resid) {
         rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer small system");
         goto out;
     }
     if ((rc = s3_ok(f, &ln) ? chase_s3(&ln, s, resid) : chase(&ln, true, s, resid, NULL, NULL)))
         goto out;
     /* resid = b - A x(u) = c0 - E' u with lane 0 = c0 and lane 1 + i =
-     * -(column i of A's action): A x = b iff sum_i u_i lane_{1+i} = -c0. */
+     * -(column i of A's action): A x = b iff sum_i u_i lane_{1+i} = -c0.
+     * The system's rows are written from the lanes (every value below p). */
+    if ((rc = toggle__system_new_zero(&ss, m, m, f->p)))
+        goto out;
     for (size_t e = 0; e < m; e++) {
         const uint64_t *cell = resid + e * ln.nw;
-        rhs[e] = toggle__submod(0, lane_get(&ln, cell, 0), f->p);
+        toggle__vecs_set(&ss->b, 0, e, toggle__submod(0, lane_get(&ln, cell, 0), f->p));
         /* lane 1 + i, a word's fields at a time; rev: unknown i is column m - 1 - i */
-        uint64_t *Er = E + e * m;
+        if (ln.lf.lw == 4 && ss->a.width == 8 && !f->rev) {
+            uint8_t *Er = (uint8_t *)toggle__vecs_row(&ss->a, e); /* Er[l - 1]: lane l */
+            for (size_t j = 0, l = 0; l <= m; j++) {
+                uint64_t w = cell[j];
+                if (!w) {
+                    l += 16;
+                    continue;
+                }
+                for (size_t q = 0; q < 16 && l <= m; q++, l++, w >>= 4)
+                    if (l)
+                        Er[l - 1] = (uint8_t)(w & 15);
+            }
+            continue;
+        }
         for (size_t j = 0, l = 0; l <= m; j++) {
             uint64_t w = cell[j];
             for (size_t q = 0; q < ln.lf.per && l <= m; q++, l++, w = ln.lf.lw < 64 ? w >> ln.lf.lw : 0)
                 if (l)
-                    Er[f->rev ? m - l : l - 1] = w & ln.lf.fmask;
+                    toggle__vecs_set(&ss->a, e, f->rev ? m - l : l - 1, w & ln.lf.fmask);
         }
     }
-    if ((rc = toggle_system_new_matrix(&ss, m, m, E, rhs, f->p)))
-        goto out;
-    toggle__free(E);
-    E = NULL;
     toggle__free(resid);
     resid = NULL;
     rc = keep ? (*keep = ss, ss = NULL, TOGGLE_OK) : solve_small(ss, small);
 out:
     lanes_clear(&ln);
     toggle__free(resid);
-    toggle__free(E);
-    toggle__free(rhs);
     toggle_system_free(ss);
     return rc;
 }
@@ -2685,16 +2844,19 @@ static int known_nullity(const toggle_system *s, size_t bound, size_t *d)
     return TOGGLE_OK;
 }
 
-/* Bytes of the lanes of L lanes (lanes_init) and, when the sliced F_2
- * chase serves them, its lane-major copies (chase_sliced). */
+/* Bytes of the lanes of L lanes (lanes_init) and, when the sliced chase
+ * serves them, its lane-major copies (chase_sliced; F_3: two planes, and
+ * chase_sliced3's cell-major row). */
 static unsigned __int128 lanes_bytes(const tframe *f, bool sliced, size_t L)
 {
     size_t rows = f->nuk + f->Hf + f->Hb + 1, nw = lane_words(f->p, L);
     unsigned __int128 b = ((unsigned __int128)rows * f->C + 1 + f->nx) * nw * 8 + 128;
-    if (sliced && L <= SLICED_MAX_LANES) {
-        size_t CW = (f->C + 63) / 64, DW = (2 * f->C + 63) / 64 + 1;
+    size_t CW = (f->C + 63) / 64, DW = (2 * f->C + 63) / 64 + 1;
+    if (sliced && f->p == 2 && L <= SLICED_MAX_LANES)
         b += ((unsigned __int128)rows * L * DW + (unsigned __int128)(L + 1) * CW) * 8;
-    }
+    if (sliced && f->p == 3 && L <= SLICED3_MAX_LANES)
+        b += ((unsigned __int128)rows * 2 * L * DW + (unsigned __int128)(2 * L + 2) * CW
+              + (unsigned __int128)f->C * nw) * 8;
     return b;
 }
 
@@ -2762,7 +2924,8 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
     } else {
         unsigned __int128 ln = lanes_bytes(&f, sliced, m + 1);
         unsigned __int128 res = m8 * lane_words(f.p, m + 1);
-        build = ln + res + (f.p == 2 ? packed : (unsigned __int128)m * m8 + m8 + dense);
+        /* (odd p: the system's rows are written from the residuals) */
+        build = ln + res + (f.p == 2 ? packed : dense);
         solve = ln + m8 + (f.p == 2 ? packed : dense) + inner;
     }
     /* the answers: kernel, x, the small solution, d + 1 lanes, U, the
@@ -3764,7 +3927,8 @@ uint64_t toggle__transfer_frame_bytes(const toggle__tframe *f)
         if (pt->built)
             pat += (unsigned __int128)pt->start[C] * (sizeof(tentry) + sizeof(struct pterm))
                  + (unsigned __int128)(7 * C + 2) * 8
-                 + (pt->sterm ? SLICED_MAX_TERMS * (sizeof(struct sterm) + 8 * ((C + 63) / 64))
+                 + (pt->sterm ? SLICED_MAX_TERMS * (sizeof(struct sterm)
+                                                    + (pt->smask2 ? 16 : 8) * ((C + 63) / 64))
                               : 0);
     }
     pat += (unsigned __int128)f->ncls * sizeof(rowpat);
