@@ -743,10 +743,21 @@ static void eq_residual(lanes *ln, const rowpat *pt, size_t r, size_t e, bool wi
 }
 
 /* A computed row: cell-major (row: C cells of nw words) or, from the
- * sliced chase, lane-major (lrow: L lanes of C bits, lstride words apart);
- * the other pointer is NULL. */
+ * sliced chase, lane-major (lrow: L lanes of C bits, lstride words apart;
+ * F_3: lane l's lo plane at lrow + l lstride, its hi plane lstride / 2
+ * words after it; bits past C are not the row's); the other pointer is
+ * NULL. */
 typedef void (*row_sink)(void *ctx, const lanes *ln, size_t r, const uint64_t *row,
                          const uint64_t *lrow, size_t lstride);
+
+/* Lane l's value at cell j of a lane-major row (the sinks' reader). */
+static inline uint64_t lrow_get(const lanes *ln, const uint64_t *lrow, size_t lstride, size_t l,
+                                size_t j)
+{
+    const uint64_t *v = lrow + l * lstride;
+    uint64_t lo = (v[j >> 6] >> (j & 63)) & 1;
+    return ln->f->p == 2 ? lo : lo | ((v[lstride / 2 + (j >> 6)] >> (j & 63)) & 1) << 1;
+}
 
 /* ---- the sliced chase (lead block B = I), F_2 and F_3 ---------------------- */
 
@@ -1011,7 +1022,7 @@ static bool rec_decide(tframe *f)
         if (r == f->HH && fc > 2 * f->HH + 2)
             r = fc - f->HH - 2; /* the interior classes are met already */
     }
-    for (size_t r = fc; r < f->R && f->p == 2; r++)
+    for (size_t r = fc; r < f->R && (f->p == 2 || f->p == 3); r++)
         if (frame_class(f, r, &pt) || (!pt->sterm && !sliced_build(f, pt, false)))
             return false;
     return true;
@@ -1800,17 +1811,42 @@ static bool row_p3_once(rowpat *pt, size_t C)
  * As the sliced F_2 chase (B = I, cells packed 64 to a word, one lane at a
  * time), over F_3: a lane's row is two doubled bit planes (lo, hi) of DW
  * words each (S3_ADD's residues), and a term adds its mask's cells of weight
- * 1 and subtracts those of weight 2. Every row goes to the sink and to resid
- * cell-major in 4-bit fields, as chase() hands them over. */
+ * 1 and subtracts those of weight 2. The sinks get the unknown rows
+ * cell-major and the chased rows as lane rows (both planes); the
+ * constraint rows' residuals go to resid cell-major in 4-bit fields. */
+
+/* Bit 0 of each byte of w gathered into bits 0 .. 7, and back. */
+static inline uint64_t byte_bits(uint64_t w)
+{
+    return ((w & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56;
+}
+
+static inline uint64_t bits_bytes(uint64_t x)
+{
+    x = (x | x << 28) & 0x0000000F0000000FULL;
+    x = (x | x << 14) & 0x0003000300030003ULL;
+    return (x | x << 7) & 0x0101010101010101ULL;
+}
 
 /* Frame row r of b as the planes lo, hi (CW words each). */
 static void sliced3_load_b(const tframe *f, const toggle_system *s, size_t r, uint64_t *lo,
                            uint64_t *hi)
 {
-    size_t C = f->C, CW = (C + 63) / 64;
+    size_t C = f->C, CW = (C + 63) / 64, e = 0;
     memset(lo, 0, CW * sizeof *lo);
     memset(hi, 0, CW * sizeof *hi);
-    for (size_t e = 0; e < C; e++) {
+    if (!f->tr && s->b.width == 8) {
+        /* 8 residues (bytes 0 .. 2: bit 0 is [v = 1], bit 1 [v = 2]) at a time */
+        const unsigned char *src = (const unsigned char *)toggle__vecs_row(&s->b, 0)
+                                 + frame_cell(f, r, 0);
+        for (; e + 8 <= C; e += 8) {
+            uint64_t w;
+            memcpy(&w, src + e, 8);
+            lo[e >> 6] |= byte_bits(w) << (e & 63);
+            hi[e >> 6] |= byte_bits(w >> 1) << (e & 63);
+        }
+    }
+    for (; e < C; e++) {
         uint64_t v = toggle__vecs_get(&s->b, 0, frame_cell(f, r, e));
         lo[e >> 6] |= (uint64_t)(v == 1) << (e & 63);
         hi[e >> 6] |= (uint64_t)(v == 2) << (e & 63);
@@ -1843,6 +1879,62 @@ static void sliced3_row(const tframe *f, const rowpat *pt, uint64_t *const *base
     }
 }
 
+/* One lane of a hex-recurrence row over F_3 (rec_sliced_row's planes):
+ * v = b - x_r(c - delta) - (d - 1) x_r(c), w(c) = v(c) - w(c + delta),
+ * out = w - x_r - x_{r-1}. With s(c) = (-1)^c w(c) the chain is the plain
+ * prefix (delta = -1) or suffix sum of (-1)^c v(c): the odd cells' planes
+ * swapped, six shift-and-add rounds a word, the previous word's last sum
+ * added to every cell, the odd cells swapped back. */
+static void rec_sliced3_row(const tframe *f, const rowpat *pt, uint64_t *const *base, size_t l,
+                            size_t DW, const uint64_t *bl, const uint64_t *bh, uint64_t *ol,
+                            uint64_t *oh)
+{
+    const uint64_t odd = 0xAAAAAAAAAAAAAAAAull;
+    size_t C = f->C, CW = (C + 63) / 64;
+    const uint64_t *xl = base[1] + 2 * l * DW, *xh = xl + DW;
+    const uint64_t *ml = base[0] ? base[0] + 2 * l * DW : NULL, *mh = ml ? ml + DW : NULL;
+    uint64_t last = (C & 63) ? ((uint64_t)1 << (C & 63)) - 1 : ~(uint64_t)0;
+    bool asc = pt->rec == 1;
+    uint64_t d = pt->rself % 3;
+    size_t rot = asc ? 1 : C - 1, wq = asc ? (C - 1) >> 6 : 0;
+    /* the doubled row wraps round: no x_r(C) (ascending), no x_r(-1) */
+    uint64_t wbit = asc ? (uint64_t)1 << ((C - 1) & 63) : 1;
+    for (size_t q = 0; q < CW; q++) {
+        uint64_t nl = bits_at(xl, q * 64 + rot), nh = bits_at(xh, q * 64 + rot);
+        uint64_t ul = bl ? bl[q] : 0, uh = bh ? bh[q] : 0, keep = q + 1 < CW ? ~(uint64_t)0 : last;
+        if (q == wq)
+            nl &= ~wbit, nh &= ~wbit;
+        S3_ADD(ul, uh, nh & keep, nl & keep);
+        if (d == 0)
+            S3_ADD(ul, uh, xl[q] & keep, xh[q] & keep);
+        else if (d == 2)
+            S3_ADD(ul, uh, xh[q] & keep, xl[q] & keep);
+        uint64_t t = (ul ^ uh) & odd;
+        ol[q] = ul ^ t;
+        oh[q] = uh ^ t;
+    }
+    uint64_t cl = 0, ch = 0;
+    for (size_t k = 0; k < CW; k++) {
+        size_t q = asc ? k : CW - 1 - k;
+        uint64_t a = ol[q], b = oh[q];
+        for (unsigned sh = 1; sh < 64; sh *= 2) {
+            uint64_t sa = asc ? a << sh : a >> sh, sb = asc ? b << sh : b >> sh;
+            S3_ADD(a, b, sa, sb);
+        }
+        S3_ADD(a, b, cl, ch);
+        cl = (uint64_t)0 - (asc ? a >> 63 : a & 1);
+        ch = (uint64_t)0 - (asc ? b >> 63 : b & 1);
+        uint64_t t = (a ^ b) & odd;
+        a ^= t, b ^= t;
+        S3_ADD(a, b, xh[q], xl[q]);
+        if (ml)
+            S3_ADD(a, b, mh[q], ml[q]);
+        uint64_t keep = q + 1 < CW ? ~(uint64_t)0 : last;
+        ol[q] = a & keep;
+        oh[q] = b & keep;
+    }
+}
+
 /* Lane l's planes (CW words each) into the cell-major row of 4-bit fields
  * (C cells of nw words; the lane's fields are 0 before). */
 static void sliced3_to_cells(const lanes *ln, size_t l, const uint64_t *lo, const uint64_t *hi,
@@ -1850,13 +1942,9 @@ static void sliced3_to_cells(const lanes *ln, size_t l, const uint64_t *lo, cons
 {
     size_t C = ln->f->C, nw = ln->nw, wi = l / 16;
     unsigned sh = (unsigned)(l % 16) * 4;
-    for (size_t q = 0; q * 64 < C; q++) {
-        uint64_t a = lo[q], b = hi[q];
-        for (uint64_t m = a | b; m; m &= m - 1) {
-            unsigned i = (unsigned)__builtin_ctzll(m);
-            row[(q * 64 + i) * nw + wi] |= (((a >> i) & 1) | (((b >> i) & 1) << 1)) << sh;
-        }
-    }
+    for (size_t j = 0; j < C; j++)
+        row[j * nw + wi] |= (((lo[j >> 6] >> (j & 63)) & 1) | (((hi[j >> 6] >> (j & 63)) & 1) << 1))
+                            << sh;
 }
 
 /* The chase of chase() for p = 3 and a sliced frame. */
@@ -1869,13 +1957,13 @@ static int chase_sliced3(lanes *ln, bool with_b, const toggle_system *s, uint64_
     uint64_t *saved = toggle__calloc(f->nuk * rowsz, sizeof *saved);
     uint64_t *ring = toggle__malloc_array(nring * rowsz, sizeof *ring);
     uint64_t *tmp = toggle__malloc_array(2 * L * CW + 2 * CW, sizeof *tmp);
-    uint64_t *cells = toggle__malloc_array(C * nw, sizeof *cells);
     int rc = TOGGLE_OK;
-    if (!saved || !ring || !tmp || !cells) {
+    if (!saved || !ring || !tmp) {
         rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer chase");
         goto out;
     }
     uint64_t *bwl = tmp + 2 * L * CW, *bwh = bwl + CW;
+    bool rec = rec_ok((tframe *)f);
     /* the unknown rows, lane-major planes, doubled */
     for (size_t u = 0; u < f->nuk; u++) {
         const uint64_t *src = ln->saved + u * C * nw;
@@ -1901,28 +1989,31 @@ static int chase_sliced3(lanes *ln, bool with_b, const toggle_system *s, uint64_
         bool chasing = r < fc;
         if (with_b)
             sliced3_load_b(f, s, r, bwl, bwh);
-        uint64_t *dst = chasing ? cells : resid + (r - fc) * C * nw;
-        if (chasing ? sink != NULL : true)
+        uint64_t *dst = chasing ? NULL : resid + (r - fc) * C * nw;
+        if (dst)
             memset(dst, 0, C * nw * sizeof *dst);
         for (size_t l = 0; l < L; l++) {
             uint64_t *ol = tmp + 2 * l * CW, *oh = ol + CW;
             bool hb = with_b && l == ln->blane;
-            sliced3_row(f, pt, base, l, DW, chasing, hb ? bwl : NULL, hb ? bwh : NULL, ol, oh);
+            if (rec && chasing && pt->rec > 0)
+                rec_sliced3_row(f, pt, base, l, DW, hb ? bwl : NULL, hb ? bwh : NULL, ol, oh);
+            else
+                sliced3_row(f, pt, base, l, DW, chasing, hb ? bwl : NULL, hb ? bwh : NULL, ol,
+                            oh);
             if (chasing) {
                 sliced_store(base[f->Hf + f->Hb] + 2 * l * DW, ol, C, DW);
                 sliced_store(base[f->Hf + f->Hb] + (2 * l + 1) * DW, oh, C, DW);
             }
-            if (!chasing || sink)
+            if (!chasing)
                 sliced3_to_cells(ln, l, ol, oh, dst);
         }
         if (chasing && sink)
-            sink(ctx, ln, r + f->Hf, cells, NULL, 0);
+            sink(ctx, ln, r + f->Hf, NULL, base[f->Hf + f->Hb], 2 * DW);
     }
 out:
     toggle__free(saved);
     toggle__free(ring);
     toggle__free(tmp);
-    toggle__free(cells);
     return rc;
 }
 
@@ -1937,7 +2028,7 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
     int rc;
     /* sliced: L word operations per 64 cells and term; cell-major: one per
      * 64 lanes and cell, plus a cell's overhead: sliced wins for few lanes */
-    if (f->p == 3 && ln->lf.lw == 4 && ln->L <= SLICED3_MAX_LANES && sliced_ok(f))
+    if (f->p == 3 && ln->lf.lw == 4 && ln->L <= SLICED3_MAX_LANES && (sliced_ok(f) || rec_ok(f)))
         return chase_sliced3(ln, with_b, s, resid, sink, ctx);
     if ((f->p == 2 && ln->L <= SLICED_MAX_LANES && sliced_ok(f))
         || (f->p == 2 && ln->L <= REC_SLICED_MAX_LANES && rec_ok(f)))
@@ -2845,8 +2936,7 @@ static int known_nullity(const toggle_system *s, size_t bound, size_t *d)
 }
 
 /* Bytes of the lanes of L lanes (lanes_init) and, when the sliced chase
- * serves them, its lane-major copies (chase_sliced; F_3: two planes, and
- * chase_sliced3's cell-major row). */
+ * serves them, its lane-major copies (chase_sliced; F_3: two planes). */
 static unsigned __int128 lanes_bytes(const tframe *f, bool sliced, size_t L)
 {
     size_t rows = f->nuk + f->Hf + f->Hb + 1, nw = lane_words(f->p, L);
@@ -2855,8 +2945,7 @@ static unsigned __int128 lanes_bytes(const tframe *f, bool sliced, size_t L)
     if (sliced && f->p == 2 && L <= SLICED_MAX_LANES)
         b += ((unsigned __int128)rows * L * DW + (unsigned __int128)(L + 1) * CW) * 8;
     if (sliced && f->p == 3 && L <= SLICED3_MAX_LANES)
-        b += ((unsigned __int128)rows * 2 * L * DW + (unsigned __int128)(2 * L + 2) * CW
-              + (unsigned __int128)f->C * nw) * 8;
+        b += ((unsigned __int128)rows * 2 * L * DW + (unsigned __int128)(2 * L + 2) * CW) * 8;
     return b;
 }
 
@@ -2893,7 +2982,7 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
         if (shift_invariant(&f, q))
             P = q;
     /* (the hex recurrence's sliced chase allocates as the sliced chase) */
-    bool sliced = sliced_ok(&f) || (f.p == 2 && rec_ok(&f));
+    bool sliced = sliced_ok(&f) || ((f.p == 2 || f.p == 3) && rec_ok(&f));
     unsigned __int128 pat = toggle__transfer_frame_bytes(&f);
     size_t d = m;
     int rc = known_nullity(s, m, &d);
@@ -3064,6 +3153,25 @@ static void write_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row
         tcol_put(ctx, ln, r, row, lrow, lstride);
         return;
     }
+    if (lrow && f->p == 3 && ctx->sol->kernel.width == 8) {
+        /* the two planes into bytes: 8 cells at a time along a board row,
+         * a cell at a time down a board column */
+        size_t C = f->C, base = frame_cell(f, r, 0), step = f->tr ? f->g->cols : 1;
+        for (size_t l = 0; l < ln->L; l++) {
+            unsigned char *d = (unsigned char *)out_vec(ctx, l) + base;
+            const uint64_t *lo = lrow + l * lstride, *hi = lo + lstride / 2;
+            size_t j = 0;
+            for (; !f->tr && j + 8 <= C; j += 8) {
+                uint64_t v = bits_bytes((lo[j >> 6] >> (j & 63)) & 0xff)
+                           | bits_bytes((hi[j >> 6] >> (j & 63)) & 0xff) << 1;
+                memcpy(d + j, &v, 8);
+            }
+            for (; j < C; j++)
+                d[j * step] = (unsigned char)(((lo[j >> 6] >> (j & 63)) & 1)
+                                              | ((hi[j >> 6] >> (j & 63)) & 1) << 1);
+        }
+        return;
+    }
     if (lrow) {
         for (size_t l = 0; l < ln->L; l++) {
             uint64_t *v = out_vec(ctx, l);
@@ -3181,7 +3289,7 @@ static void capture_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *r
         for (size_t k = t->rstart[r]; k < t->rstart[r + 1]; k++) {
             size_t j = t->rcol[k];
             for (size_t l = 0; l < ln->L; l++)
-                t->T[l * t->hc + t->ridx[k]] = lrow ? (lrow[l * lstride + (j >> 6)] >> (j & 63)) & 1
+                t->T[l * t->hc + t->ridx[k]] = lrow ? lrow_get(ln, lrow, lstride, l, j)
                                                     : lane_get(ln, row + j * ln->nw, l);
         }
         return;
@@ -3191,8 +3299,7 @@ static void capture_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *r
     if (lrow) {
         for (size_t l = 0; l < ln->L; l++)
             for (size_t j = 0; j < C; j++)
-                t->T[l * t->H * C + (r - t->first) * C + j] =
-                    (lrow[l * lstride + (j >> 6)] >> (j & 63)) & 1;
+                t->T[l * t->H * C + (r - t->first) * C + j] = lrow_get(ln, lrow, lstride, l, j);
         return;
     }
     for (size_t j = 0; j < C; j++)
