@@ -25,6 +25,7 @@
 #include "engine/engine.h"
 #include "engine/flint/poly.h"
 #include "engine/gf2/gf2.h"
+#include "engine/rref.h"
 #include "engine/transfer/kron.h"
 #include "engine/transfer/ring.h"
 #include "engine/transfer/tri.h"
@@ -2963,6 +2964,8 @@ static size_t tcol_words(const tframe *f, size_t L, size_t nw)
     return lane > cube ? lane : cube;
 }
 
+static uint64_t tail_rows_p_bytes(const tframe *f, size_t d, size_t m, unsigned threads);
+
 static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
 {
     if (!is_board(s))
@@ -3033,6 +3036,8 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
              + (unsigned __int128)(L < C ? L : C) * C * 8;
     if (f.p == 2 && d) /* canonicalise_f2, when no tail decides */
         ans += canonicalise_f2_bytes(d, (size_t)f.R * C, toggle__system_threads(s));
+    if (f.p != 2 && d && !f.all && !f.rev) /* the odd-p growing tails */
+        ans += tail_rows_p_bytes(&f, d, m, toggle__system_threads(s));
     ans += ans / 8; /* the small engine's answers are read out through copies */
     frame_clear(&f);
     unsigned __int128 e = build > solve ? build : solve;
@@ -3594,30 +3599,106 @@ out:
     return rc;
 }
 
-/* The F_2 canonical form from growing tails: h0 board rows, then twice as
- * many while the restriction does not decide, up to the board or about
- * 8 (dn + a board row) cells (TAIL_F2_CELLS); *full when none decides. */
-#define TAIL_F2_CELLS(dn, cols) (8 * ((dn) + (cols)))
-static size_t tail_f2_first(const tframe *f, size_t dn)
+/* The largest tail tail_grow tries: about 8 (dn + a board row) cells. */
+#define TAIL_CELLS(dn, cols) (8 * ((dn) + (cols)))
+
+/* The canonical form over odd p from the last h board rows (a frame of
+ * board rows or of board columns), as tail_rows_f2 does over F_2: one
+ * chase captures the restrictions as residues, each reversed (the cell at
+ * suffix position t in column hc - 1 - t, so that the forward RREF is the
+ * reverse echelon), U is appended, and the dn kernel rows are reduced by
+ * toggle__fp_rref; when the rank is dn with every pivot in the suffix,
+ * the rows' U parts are the canonical basis's unknowns (descending free
+ * cell) and the particular solution is cleared on the free cells by
+ * them. Otherwise *full and U is left alone. */
+static int tail_rows_p(lanes *ln, const toggle_system *s, bool solvable, uint64_t *U, size_t m,
+                       uint64_t *resid, size_t h, bool *full)
+{
+    const tframe *f = ln->f;
+    size_t L = ln->L, dn = L - solvable;
+    uint64_t p = f->p;
+    tail_cells tc = {0};
+    int rc = tail_cells_init(f, h, &tc);
+    if (rc)
+        return rc;
+    size_t hc = tc.hc, n = hc + m, rank = 0;
+    for (size_t k = 0; k < tc.rstart[f->R]; k++)
+        tc.ridx[k] = hc - 1 - tc.ridx[k];
+    /* (capture_row's single cells: lane l's cell at T[l n + ridx]) */
+    tail_ctx t = {0, 0, toggle__calloc(L * n, sizeof(uint64_t)), tc.rstart, tc.rcol, tc.ridx, n};
+    size_t *piv = toggle__malloc_array(dn ? dn : 1, sizeof *piv);
+    *full = true;
+    if (!t.T || !piv) {
+        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the canonical kernel");
+        goto out;
+    }
+    load_lanes(ln, U, m);
+    if ((rc = chase(ln, solvable, s, resid, capture_row, &t)))
+        goto out;
+    for (size_t l = 0; l < L; l++)
+        memcpy(t.T + l * n + hc, U + l * m, m * sizeof *U);
+    uint64_t *K = t.T + solvable * n;
+    if ((rc = toggle__fp_rref(K, dn, n, n, p, toggle__system_threads(s), piv, &rank)))
+        goto out;
+    if (rank < dn || (dn && piv[dn - 1] >= hc))
+        goto out; /* the restriction does not decide */
+    /* x -= sum_i x(free_i) K_i (each K_i is 0 on the other free cells, so
+     * x's values there are read before any is changed) */
+    for (size_t i = 0; solvable && i < dn; i++) {
+        uint64_t e = t.T[piv[i]];
+        for (size_t j = hc; e && j < n; j++)
+            if (K[i * n + j])
+                t.T[j] = toggle__submod(t.T[j], toggle__mulmod(e, K[i * n + j], p), p);
+    }
+    for (size_t l = 0; l < L; l++) {
+        const uint64_t *row = l < solvable ? t.T : K + (dn - 1 - (l - solvable)) * n;
+        memcpy(U + l * m, row + hc, m * sizeof *U);
+    }
+    *full = false;
+out:
+    toggle__free(t.T);
+    toggle__free(piv);
+    tail_cells_free(&tc);
+    return rc;
+}
+
+/* Its bytes at most, for the estimate (tail_grow's largest tail). */
+static uint64_t tail_rows_p_bytes(const tframe *f, size_t d, size_t m, unsigned threads)
+{
+    size_t N = f->R * f->C, hc = TAIL_CELLS(d, f->g->cols) < N ? TAIL_CELLS(d, f->g->cols) : N;
+    unsigned __int128 b = (unsigned __int128)(d + 1) * (hc + m) * 8 + (uint64_t)d * 8
+                        + ((unsigned __int128)f->R + 1 + 2 * (unsigned __int128)hc) * 8
+                        + toggle__fp_rref_bytes(d, hc + m, threads);
+    return b > UINT64_MAX ? UINT64_MAX : (uint64_t)b;
+}
+
+/* The canonical form from growing tails (rows: tail_rows_f2 or
+ * tail_rows_p): h0 board rows, then twice as many while the restriction
+ * does not decide, up to the board or about 8 (dn + a board row) cells
+ * (TAIL_CELLS); *full when none decides. */
+static size_t tail_first(const tframe *f, size_t dn)
 {
     size_t cols = f->g->cols, h = f->tr ? dn / cols + 2 : f->Hf + f->Hb;
     return h ? h : 1;
 }
 
-static int tail_f2_canonical(lanes *ln, const toggle_system *s, bool solvable, uint64_t *U,
-                             size_t m, uint64_t *resid, bool *full)
+typedef int (*tail_rows_fn)(lanes *ln, const toggle_system *s, bool solvable, uint64_t *U,
+                            size_t m, uint64_t *resid, size_t h, bool *full);
+
+static int tail_grow(lanes *ln, const toggle_system *s, bool solvable, uint64_t *U, size_t m,
+                     uint64_t *resid, bool *full, tail_rows_fn rows)
 {
     const tframe *f = ln->f;
     size_t dn = ln->L - solvable, cols = f->g->cols, brows = f->tr ? f->C : f->R;
-    size_t h = tail_f2_first(f, dn);
+    size_t h = tail_first(f, dn);
     int rc = TOGGLE_OK;
     *full = true;
     for (bool first = true; *full && !rc; first = false, h *= 2) {
         if (h > brows)
             h = brows;
-        if (!first && h * cols > TAIL_F2_CELLS(dn, cols))
+        if (!first && h * cols > TAIL_CELLS(dn, cols))
             break;
-        rc = tail_rows_f2(ln, s, solvable, U, m, resid, h, full);
+        rc = rows(ln, s, solvable, U, m, resid, h, full);
         if (h == brows)
             break;
     }
@@ -3916,11 +3997,17 @@ static int lanes_solve(const toggle_system *s, toggle_solution *sol, bool plain)
          * F_2 packed, on either axis, over growing tails; odd p on the
          * frame's last rows */
         if (dn && f.p == 2 && !f.all && !f.rev) {
-            if ((rc = tail_f2_canonical(&ln, s, solvable, U, m, resid, &full)))
+            if ((rc = tail_grow(&ln, s, solvable, U, m, resid, &full, tail_rows_f2)))
                 goto out;
-        } else if (dn && !f.tr && !f.all && !f.rev) {
-            load_lanes(&ln, U, m);
-            if ((rc = tail_canonical(&ln, s, solvable, U, m, resid, &full)))
+        } else if (dn && !f.all && !f.rev) {
+            /* odd p: the frame's last rows, then growing tails of board rows */
+            full = true;
+            if (!f.tr) {
+                load_lanes(&ln, U, m);
+                if ((rc = tail_canonical(&ln, s, solvable, U, m, resid, &full)))
+                    goto out;
+            }
+            if (full && (rc = tail_grow(&ln, s, solvable, U, m, resid, &full, tail_rows_p)))
                 goto out;
         } else if (dn && f.rev) {
             load_lanes(&ln, U, m);
