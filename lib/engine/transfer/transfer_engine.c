@@ -28,6 +28,7 @@
 #include "engine/rref.h"
 #include "engine/transfer/kron.h"
 #include "engine/transfer/ring.h"
+#include "engine/transfer/s3.h"
 #include "engine/transfer/tri.h"
 #include "transfer.h"
 
@@ -1053,8 +1054,8 @@ static bool tri_units(const tframe *f, const rowpat *pt, toggle__tri_unit **out,
     size_t C = f->C;
     *out = NULL;
     *n = 0;
-    if (f->p != 2 || f->Hf != 1 || f->Hb != 1 || f->all || pt->npro || !pt->pstart
-        || C >= UINT32_MAX)
+    if ((f->p != 2 && f->p != 3) || f->Hf != 1 || f->Hb != 1 || f->all || pt->npro
+        || !pt->pstart || C >= UINT32_MAX)
         return false;
     size_t *part = toggle__malloc_array(C, sizeof *part);
     unsigned char *fl = toggle__calloc(C, 1);
@@ -1063,13 +1064,14 @@ static bool tri_units(const tframe *f, const rowpat *pt, toggle__tri_unit **out,
     size_t withm = 0;
     for (size_t t = 0; ok && t < C; t++) {
         size_t e = pt->peq[t];
-        ok = e == pt->pvar[t];
+        /* F_3: x = b - the terms (inverse 1, every weight 1) */
+        ok = e == pt->pvar[t] && (f->p == 2 || pt->pinv[t] == 1);
         for (size_t k = pt->pstart[t]; ok && k < pt->pstart[t + 1]; k++) {
             const struct pterm *tm = &pt->pterm[k];
             unsigned bit = tm->slot == 0 && tm->col == e ? 1u
                          : tm->slot == 1 && tm->col == e ? 2u
                          : tm->slot == 1 ? 4u : 8u;
-            ok = bit != 8 && (tm->w & 1) && !(fl[e] & bit);
+            ok = bit != 8 && (f->p == 2 ? (tm->w & 1) : tm->w == 1) && !(fl[e] & bit);
             fl[e] |= (unsigned char)bit;
             if (bit == 4)
                 part[e] = tm->col;
@@ -1099,6 +1101,44 @@ static bool tri_units(const tframe *f, const rowpat *pt, toggle__tri_unit **out,
     *n = k;
     *usem = withm > 0;
     return true;
+}
+
+/* The tri step's units per class, built at the class's first row (st: 0
+ * not yet, 1 the units serve, 2 with row r - 1, -1 not). */
+typedef struct {
+    toggle__tri_unit **un;
+    size_t *n;
+    signed char *st;
+    size_t ncls;
+} tri_cache;
+
+/* false when out of memory (then the row programs serve). */
+static bool tri_cache_init(tri_cache *c, size_t ncls)
+{
+    c->ncls = ncls;
+    c->un = toggle__calloc(ncls, sizeof *c->un);
+    c->n = toggle__calloc(ncls, sizeof *c->n);
+    c->st = toggle__calloc(ncls, sizeof *c->st);
+    return c->un && c->n && c->st;
+}
+
+static void tri_cache_free(tri_cache *c)
+{
+    for (size_t i = 0; c->un && i < c->ncls; i++)
+        toggle__free(c->un[i]);
+    toggle__free(c->un);
+    toggle__free(c->n);
+    toggle__free(c->st);
+    memset(c, 0, sizeof *c);
+}
+
+/* Class ci's state (pt its pattern), its units built on the first call. */
+static int tri_cache_get(tri_cache *c, const tframe *f, const rowpat *pt, size_t ci)
+{
+    bool usem = false;
+    if (!c->st[ci])
+        c->st[ci] = tri_units(f, pt, &c->un[ci], &c->n[ci], &usem) ? (usem ? 2 : 1) : -1;
+    return c->st[ci];
 }
 
 /* The sliced chase serves the hex recurrence up to this many lanes (each
@@ -1585,17 +1625,9 @@ TOGGLE__CLONES(rec_p3, rowargs)
 typedef void (*row_fn)(const rowargs *);
 
 /* ---- bit-sliced F_3 lanes (the small system's chase) ------------------------
- * A residue v is two bits (lo, hi) = ([v == 1], [v == 2]); a cell's L lanes
- * are nh words of lo bits, then nh words of hi bits (s3_words). a + x is
- * t = (a_lo | x_hi) ^ (a_hi | x_lo), lo = (a_hi | x_hi) ^ t,
- * hi = (a_lo | x_lo) ^ t (seven word operations for 64 lanes, every case
- * checked in test_hexrec), a - x the same with x's planes swapped. */
-#define S3_ADD(l, h, xl, xh)                                                       \
-    do {                                                                           \
-        __typeof__(l) t_ = ((l) | (xh)) ^ ((h) | (xl)), nl_ = ((h) | (xh)) ^ t_;   \
-        (h) = ((l) | (xl)) ^ t_;                                                   \
-        (l) = nl_;                                                                 \
-    } while (0)
+ * A residue v is two bits (lo, hi) = ([v == 1], [v == 2]) (s3.h: S3_ADD);
+ * a cell's L lanes are nh words of lo bits, then nh words of hi bits
+ * (s3_words). */
 
 /* Words per plane of a cell of L sliced lanes (whole vectors past one). */
 static size_t s3_words(size_t L)
@@ -2058,10 +2090,8 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
     /* the tri step (tri.c): per class its units, built at its first row
      * (tst: 0 not yet, 1 the units serve, 2 with row r - 1, -1 not) */
     toggle__tri_fn tkern = f->p == 2 && !f->notri && !rkern ? toggle__transfer_tri_pick() : NULL;
-    toggle__tri_unit **tun = tkern ? toggle__calloc(f->ncls, sizeof *tun) : NULL;
-    size_t *tnu = tkern ? toggle__calloc(f->ncls, sizeof *tnu) : NULL;
-    signed char *tst = tkern ? toggle__calloc(f->ncls, sizeof *tst) : NULL;
-    if (tkern && (!tun || !tnu || !tst))
+    tri_cache tc = {0};
+    if (tkern && !tri_cache_init(&tc, f->ncls))
         tkern = NULL; /* (the row programs serve) */
     /* every chasing row a tri step: row r + 1 overwrites row r - 1 in place
      * (a ring of two rows; the step reads x_{r-1}(e) only for its cell e,
@@ -2069,15 +2099,11 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
     bool inplace = tkern && f->Hf == 1 && f->Hb == 1;
     for (size_t r = 0; inplace && r < fc; r++) {
         rowpat *pt;
-        size_t ci = class_of(f, r);
-        bool usem = false;
         if (frame_class(f, r, &pt)) {
             inplace = false; /* (the loop below reports it) */
             break;
         }
-        if (!tst[ci])
-            tst[ci] = tri_units(f, pt, &tun[ci], &tnu[ci], &usem) ? (usem ? 2 : 1) : -1;
-        inplace = tst[ci] > 0;
+        inplace = tri_cache_get(&tc, f, pt, class_of(f, r)) > 0;
         if (r == f->HH && fc > 2 * f->HH + 2)
             r = fc - f->HH - 2; /* the interior classes are met already */
     }
@@ -2118,13 +2144,11 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
                           (unsigned)(f->p == 2 ? ln->blane & 63 : (ln->blane % ln->lf.per) * ln->lf.lw),
                           pt->pinv, ln->xsaved, &xk, base[1], base[0], pt->rec, pt->rself};
             size_t ci = class_of(f, r);
-            bool usem = false;
-            if (tkern && !tst[ci])
-                tst[ci] = tri_units(f, pt, &tun[ci], &tnu[ci], &usem) ? (usem ? 2 : 1) : -1;
+            int ts = tkern ? tri_cache_get(&tc, f, pt, ci) : -1;
             if (rkern && pt->rec > 0) {
                 rkern(&ra);
-            } else if (tkern && tst[ci] > 0) {
-                toggle__tri_args ta = {tun[ci], tnu[ci], nw, base[1], tst[ci] == 2 ? base[0] : NULL,
+            } else if (ts > 0) {
+                toggle__tri_args ta = {tc.un[ci], tc.n[ci], nw, base[1], ts == 2 ? base[0] : NULL,
                                        dst, ra.bval, ra.bword, ra.bshift};
                 tkern(&ta);
             } else {
@@ -2186,11 +2210,7 @@ out:
     ln->nring = nring0;
     toggle__free(bval);
     toggle__free(bt.w);
-    for (size_t i = 0; tun && i < f->ncls; i++)
-        toggle__free(tun[i]);
-    toggle__free(tun);
-    toggle__free(tnu);
-    toggle__free(tst);
+    tri_cache_free(&tc);
     return rc;
 }
 
@@ -2230,6 +2250,7 @@ static int chase_s3(lanes *ln, const toggle_system *s, uint64_t *resid)
     uint64_t *bval = toggle__malloc_array(C, sizeof *bval);
     uint64_t *acc = toggle__malloc_array(cw, sizeof *acc);
     int rc = TOGGLE_OK;
+    tri_cache tc = {0};
     if (!mem || !bval || !acc) {
         rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer chase");
         goto out;
@@ -2239,6 +2260,10 @@ static int chase_s3(lanes *ln, const toggle_system *s, uint64_t *resid)
     for (size_t c = 0; c < f->nuk * C; c++)
         s3_from4(saved + c * cw, nh, ln->saved + c * nw, nw);
     row_fn kern = TOGGLE__PICK(row_s3), rkern = rec_ok(f) ? TOGGLE__PICK(rec_s3) : NULL;
+    /* the tri step over the sliced lanes (tri.c) */
+    toggle__tri_fn tkern = !f->notri && !rkern ? toggle__transfer_tri3_pick() : NULL;
+    if (tkern && !tri_cache_init(&tc, f->ncls))
+        tkern = NULL;
     uint64_t *base[2 * TRANSFER_MAX_REACH + 1];
     size_t xk = 0;
     for (size_t r = 0; r < f->R; r++) {
@@ -2254,7 +2279,15 @@ static int chase_s3(lanes *ln, const toggle_system *s, uint64_t *resid)
             rowargs ra = {C, cw, pt->pstart, pt->pvar, pt->peq, pt->pterm, base,
                           base[f->Hf + f->Hb], bval, ln->blane / 64, (unsigned)(ln->blane % 64),
                           pt->pinv, ln->xsaved, &xk, base[1], base[0], pt->rec, pt->rself};
-            (rkern && pt->rec > 0 ? rkern : kern)(&ra);
+            size_t ci = class_of(f, r);
+            int ts = tkern ? tri_cache_get(&tc, f, pt, ci) : -1;
+            if (ts > 0) {
+                toggle__tri_args ta = {tc.un[ci], tc.n[ci], cw, base[1], ts == 2 ? base[0] : NULL,
+                                       base[f->Hf + f->Hb], bval, ra.bword, ra.bshift};
+                tkern(&ta);
+            } else {
+                (rkern && pt->rec > 0 ? rkern : kern)(&ra);
+            }
             continue;
         }
         /* a constraint row: acc = b - sum w x over each equation's entries */
@@ -2279,6 +2312,7 @@ out:
     toggle__free(mem);
     toggle__free(bval);
     toggle__free(acc);
+    tri_cache_free(&tc);
     return rc;
 }
 
@@ -3025,7 +3059,10 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
     size_t L = d + 1, H = f.Hf + f.Hb < f.R ? f.Hf + f.Hb : f.R, hc = H * C;
     unsigned __int128 ans = (unsigned __int128)kern + vec + smallsol + lanes_bytes(&f, sliced, L)
                           + m8 + (m8 * lane_words(f.p, L) + 8) + (unsigned __int128)L * m8
-                          + (f.rev ? 0 : (unsigned __int128)L * hc * 8) /* no tail for rev */
+                          /* the tail (none for rev; odd p, tr: tail_rows_p's) */
+                          + (f.rev ? 0 : f.p != 2 && f.tr
+                                ? (unsigned __int128)tail_rows_p_bytes(&f, d, m, toggle__system_threads(s))
+                                : (unsigned __int128)L * hc * 8)
                           + (hc > m ? hc : m) * 8
                           + (unsigned __int128)L * 17
                           + (unsigned __int128)L * ((C + 63) / 64) * 8
@@ -3036,8 +3073,7 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
              + (unsigned __int128)(L < C ? L : C) * C * 8;
     if (f.p == 2 && d) /* canonicalise_f2, when no tail decides */
         ans += canonicalise_f2_bytes(d, (size_t)f.R * C, toggle__system_threads(s));
-    if (f.p != 2 && d && !f.all && !f.rev) /* the odd-p growing tails */
-        ans += tail_rows_p_bytes(&f, d, m, toggle__system_threads(s));
+
     ans += ans / 8; /* the small engine's answers are read out through copies */
     frame_clear(&f);
     unsigned __int128 e = build > solve ? build : solve;
@@ -3599,8 +3635,17 @@ out:
     return rc;
 }
 
-/* The largest tail tail_grow tries: about 8 (dn + a board row) cells. */
+/* The largest tail tail_f2_canonical tries: about 8 (dn + a board row)
+ * cells. */
 #define TAIL_CELLS(dn, cols) (8 * ((dn) + (cols)))
+
+/* The first tail: Hf + Hb board rows on a frame of board rows, dn / cols
+ * + 2 on a transposed one. */
+static size_t tail_first(const tframe *f, size_t dn)
+{
+    size_t cols = f->g->cols, h = f->tr ? dn / cols + 2 : f->Hf + f->Hb;
+    return h ? h : 1;
+}
 
 /* The canonical form over odd p from the last h board rows (a frame of
  * board rows or of board columns), as tail_rows_f2 does over F_2: one
@@ -3662,31 +3707,23 @@ out:
     return rc;
 }
 
-/* Its bytes at most, for the estimate (tail_grow's largest tail). */
+/* Its bytes with the first tail (tail_first), for the estimate. */
 static uint64_t tail_rows_p_bytes(const tframe *f, size_t d, size_t m, unsigned threads)
 {
-    size_t N = f->R * f->C, hc = TAIL_CELLS(d, f->g->cols) < N ? TAIL_CELLS(d, f->g->cols) : N;
+    size_t brows = f->tr ? f->C : f->R, h = tail_first(f, d);
+    size_t hc = (h < brows ? h : brows) * f->g->cols;
     unsigned __int128 b = (unsigned __int128)(d + 1) * (hc + m) * 8 + (uint64_t)d * 8
                         + ((unsigned __int128)f->R + 1 + 2 * (unsigned __int128)hc) * 8
                         + toggle__fp_rref_bytes(d, hc + m, threads);
     return b > UINT64_MAX ? UINT64_MAX : (uint64_t)b;
 }
 
-/* The canonical form from growing tails (rows: tail_rows_f2 or
- * tail_rows_p): h0 board rows, then twice as many while the restriction
- * does not decide, up to the board or about 8 (dn + a board row) cells
- * (TAIL_CELLS); *full when none decides. */
-static size_t tail_first(const tframe *f, size_t dn)
-{
-    size_t cols = f->g->cols, h = f->tr ? dn / cols + 2 : f->Hf + f->Hb;
-    return h ? h : 1;
-}
+/* The F_2 canonical form from growing tails: h0 board rows (tail_first),
+ * then twice as many while the restriction does not decide, up to the
+ * board or TAIL_CELLS; *full when none decides. */
 
-typedef int (*tail_rows_fn)(lanes *ln, const toggle_system *s, bool solvable, uint64_t *U,
-                            size_t m, uint64_t *resid, size_t h, bool *full);
-
-static int tail_grow(lanes *ln, const toggle_system *s, bool solvable, uint64_t *U, size_t m,
-                     uint64_t *resid, bool *full, tail_rows_fn rows)
+static int tail_f2_canonical(lanes *ln, const toggle_system *s, bool solvable, uint64_t *U,
+                             size_t m, uint64_t *resid, bool *full)
 {
     const tframe *f = ln->f;
     size_t dn = ln->L - solvable, cols = f->g->cols, brows = f->tr ? f->C : f->R;
@@ -3698,7 +3735,7 @@ static int tail_grow(lanes *ln, const toggle_system *s, bool solvable, uint64_t 
             h = brows;
         if (!first && h * cols > TAIL_CELLS(dn, cols))
             break;
-        rc = rows(ln, s, solvable, U, m, resid, h, full);
+        rc = tail_rows_f2(ln, s, solvable, U, m, resid, h, full);
         if (h == brows)
             break;
     }
@@ -3997,17 +4034,16 @@ static int lanes_solve(const toggle_system *s, toggle_solution *sol, bool plain)
          * F_2 packed, on either axis, over growing tails; odd p on the
          * frame's last rows */
         if (dn && f.p == 2 && !f.all && !f.rev) {
-            if ((rc = tail_grow(&ln, s, solvable, U, m, resid, &full, tail_rows_f2)))
+            if ((rc = tail_f2_canonical(&ln, s, solvable, U, m, resid, &full)))
                 goto out;
-        } else if (dn && !f.all && !f.rev) {
-            /* odd p: the frame's last rows, then growing tails of board rows */
-            full = true;
-            if (!f.tr) {
-                load_lanes(&ln, U, m);
-                if ((rc = tail_canonical(&ln, s, solvable, U, m, resid, &full)))
-                    goto out;
-            }
-            if (full && (rc = tail_grow(&ln, s, solvable, U, m, resid, &full, tail_rows_p)))
+        } else if (dn && !f.tr && !f.all && !f.rev) {
+            load_lanes(&ln, U, m);
+            if ((rc = tail_canonical(&ln, s, solvable, U, m, resid, &full)))
+                goto out;
+        } else if (dn && f.tr && !f.all && !f.rev) {
+            /* odd p, a transposed frame: the last board rows (one try: on
+             * the boards where a longer tail would decide, the first does) */
+            if ((rc = tail_rows_p(&ln, s, solvable, U, m, resid, tail_first(&f, dn), &full)))
                 goto out;
         } else if (dn && f.rev) {
             load_lanes(&ln, U, m);

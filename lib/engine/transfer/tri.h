@@ -1,5 +1,5 @@
-/* The tri step over F_2 (tri.c): one chasing row of a transposed tri frame
- * over the cell-major lanes. Never installed. */
+/* The tri step (tri.c): one chasing row of a transposed tri frame over the
+ * cell-major lanes, over F_2 and over bit-sliced F_3. Never installed. */
 #ifndef TOGGLE_TRANSFER_TRI_H
 #define TOGGLE_TRANSFER_TRI_H
 
@@ -29,5 +29,9 @@ typedef struct {
 /* The row kernel for the widest vector unit the CPU has (pick once a chase). */
 typedef void (*toggle__tri_fn)(const toggle__tri_args *a);
 toggle__tri_fn toggle__transfer_tri_pick(void);
+/* The same over F_3 in bit-sliced lanes (nw words a cell: nw / 2 of lo
+ * bits, then as many of hi bits; bval the residues 0 .. 2): x_{r+1}(e) =
+ * b(e) - x_{r-1}(e) - [self] x_r(e) - [partner] x_r(p(e)). */
+toggle__tri_fn toggle__transfer_tri3_pick(void);
 
 #endif
