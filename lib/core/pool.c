@@ -40,7 +40,8 @@ void toggle__pool_free(toggle__pool *p)
  * search) usually being shorter than the poll. After POOL_YIELD_NS a
  * poller yields the core at each poll, so a thread it waits for that shares
  * its core (a machine busy elsewhere) gets it; once asleep, a woken thread
- * goes to a free core. */
+ * goes to a free core. The caller does not poll at all when a worker has
+ * not started the job by the time the caller's share is done. */
 #define POOL_SPIN_NS 200000
 #define POOL_YIELD_NS 20000
 
@@ -67,6 +68,7 @@ struct toggle__pool {
     unsigned started;       /* workers running */
     atomic_ulong gen;       /* job generation (release: fn and ctx are set) */
     atomic_uint pending;    /* workers still on the current job */
+    atomic_uint running;    /* workers that have started the current job */
     atomic_int quit;
     toggle__pool_fn fn;
     void *ctx;
@@ -78,13 +80,15 @@ typedef struct {
     unsigned t;
 } worker_arg;
 
-/* Poll until ready(p, arg) holds, for up to POOL_SPIN_NS; true if it did. */
+/* Poll until ready(p, arg) is positive, for up to POOL_SPIN_NS and while
+ * it is not negative (no point); true if it became positive. */
 static int poll_for(toggle__pool *p, unsigned long arg, int (*ready)(toggle__pool *, unsigned long))
 {
     long long t0 = 0, dt = 0;
     for (unsigned i = 0;; i++) {
-        if (ready(p, arg))
-            return 1;
+        int r = ready(p, arg);
+        if (r)
+            return r > 0;
         if (i % 64 == 0) {
             long long t = now_ns();
             if (!t0)
@@ -107,11 +111,16 @@ static int job_ready(toggle__pool *p, unsigned long seen)
            atomic_load_explicit(&p->quit, memory_order_acquire);
 }
 
-/* every worker done with the current job */
+/* every worker done with the current job; negative when a worker has not
+ * even started it though the caller has done its share: that worker is not
+ * on a core (the machine is busy elsewhere, or it still sleeps), so polling
+ * would only keep the core from it */
 static int job_done(toggle__pool *p, unsigned long unused)
 {
     (void)unused;
-    return !atomic_load_explicit(&p->pending, memory_order_acquire);
+    if (!atomic_load_explicit(&p->pending, memory_order_acquire))
+        return 1;
+    return atomic_load_explicit(&p->running, memory_order_relaxed) < p->started ? -1 : 0;
 }
 
 static void *worker(void *arg)
@@ -130,6 +139,7 @@ static void *worker(void *arg)
         if (atomic_load_explicit(&p->quit, memory_order_acquire))
             break;
         seen = atomic_load_explicit(&p->gen, memory_order_acquire);
+        atomic_fetch_add_explicit(&p->running, 1, memory_order_relaxed);
         p->fn(p->ctx, t, p->threads);
         if (atomic_fetch_sub_explicit(&p->pending, 1, memory_order_acq_rel) == 1) {
             /* the last one: wake the caller if it sleeps */
@@ -150,6 +160,7 @@ toggle__pool *toggle__pool_new(unsigned threads)
         return NULL;
     atomic_init(&p->gen, 0);
     atomic_init(&p->pending, 0);
+    atomic_init(&p->running, 0);
     atomic_init(&p->quit, 0);
     if (pthread_mutex_init(&p->mu, NULL)) {
         toggle__free(p);
@@ -198,6 +209,7 @@ void toggle__pool_run(toggle__pool *p, toggle__pool_fn fn, void *ctx)
     p->fn = fn;
     p->ctx = ctx;
     atomic_store_explicit(&p->pending, p->started, memory_order_relaxed);
+    atomic_store_explicit(&p->running, 0, memory_order_relaxed);
     pthread_mutex_lock(&p->mu);
     atomic_fetch_add_explicit(&p->gen, 1, memory_order_release);
     pthread_cond_broadcast(&p->go); /* no system call when no worker sleeps */
