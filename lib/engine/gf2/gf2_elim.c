@@ -109,6 +109,34 @@ static inline void xor_row(uint64_t *restrict dst, const uint64_t *restrict src,
         dst[w] ^= src[w];
 }
 
+/* The 8-word groups of src[0 .. n) holding a nonzero word (their first
+ * offsets, to grp; returns their count): a new pivot row is xored into up
+ * to all the block's earlier pivot rows, so its zero runs are found once. */
+static size_t nonzero_groups(const uint64_t *src, size_t n, size_t *grp)
+{
+    size_t ng = 0;
+    for (size_t w = 0; w < n; w += 8) {
+        size_t e = w + 8 < n ? w + 8 : n;
+        uint64_t any = 0;
+        for (size_t q = w; q < e; q++)
+            any |= src[q];
+        if (any)
+            grp[ng++] = w;
+    }
+    return ng;
+}
+
+/* dst ^= src on the groups nonzero_groups found in src */
+static inline void xor_groups(uint64_t *restrict dst, const uint64_t *restrict src, size_t n,
+                              const size_t *grp, size_t ng)
+{
+    for (size_t g = 0; g < ng; g++) {
+        size_t w = grp[g], e = w + 8 < n ? w + 8 : n;
+        for (; w < e; w++)
+            dst[w] ^= src[w];
+    }
+}
+
 static inline void swap_rows(uint64_t *a, uint64_t *b, size_t n)
 {
     for (size_t w = 0; w < n; w++) {
@@ -204,10 +232,11 @@ TOGGLE__CLONES(pass, pass_args)
  * Rows below are not modified except by swaps (mirrored in perm when it is
  * not NULL, and in lead). *next receives the first
  * column not examined (all examined non-pivot columns are zero below row
- * r + kbar after the row pass). Returns kbar. */
+ * r + kbar after the row pass). grp: scratch of (W + 7) / 8 entries.
+ * Returns kbar. */
 static unsigned find_pivots(uint64_t *M, size_t stride, size_t rows, size_t r, size_t c,
                             unsigned K, size_t W, size_t cols, size_t *pc, size_t *next,
-                            size_t *perm, size_t *lead)
+                            size_t *perm, size_t *lead, size_t *grp)
 {
     size_t w0 = c >> 6, n = W - w0;
     size_t end = (w0 + GF2_SPANW) * 64 < cols ? (w0 + GF2_SPANW) * 64 : cols;
@@ -280,10 +309,14 @@ static unsigned find_pivots(uint64_t *M, size_t stride, size_t rows, size_t r, s
             lead[hit] = lead[r + found];
             lead[r + found] = t;
         }
+        size_t ng = SIZE_MAX; /* dst's nonzero groups, once one row needs them */
         for (unsigned l = 0; l < found; l++) {
             uint64_t *q = M + (r + l) * stride;
-            if (bit(q, j))
-                xor_row(q + w0, dst + w0, n);
+            if (!bit(q, j))
+                continue;
+            if (ng == SIZE_MAX)
+                ng = nonzero_groups(dst + w0, n, grp);
+            xor_groups(q + w0, dst + w0, n, grp, ng);
         }
         pc[found++] = j;
     }
@@ -341,7 +374,7 @@ static unsigned useful_threads(size_t rows, size_t W, unsigned threads)
  * docs/gf2.md), split by columns from GF2_COLS_MIN_WORDS live words per
  * thread, else by rows; runs of live words closer than GF2_RUN_GAP words
  * are merged (a run costs a visit of every active row). */
-#define GF2_PAR_MIN_WORDS ((uint64_t)1 << 14)
+#define GF2_PAR_MIN_WORDS ((uint64_t)1 << 12)
 #define GF2_COLS_MIN_WORDS 8
 #define GF2_RUN_GAP 2
 
@@ -571,7 +604,8 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
         if (pr && (cancel = toggle__progress(pr, c, cols)))
             break;
         size_t next, *pc = pivots + r;
-        unsigned kbar = find_pivots(M, stride, rows, r, c, Kmax, W, cols, pc, &next, perm, lead);
+        unsigned kbar = find_pivots(M, stride, rows, r, c, Kmax, W, cols, pc, &next, perm, lead,
+                                     runs /* free until plain_work */);
         if (kbar > 0) {
             /* rows r.. are zero left of column c: the pivot rows, combined
              * among themselves, start at word c / 64 or later */

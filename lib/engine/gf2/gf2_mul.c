@@ -3,6 +3,7 @@
  * per 64 bits of A, column strip by column strip so that the tables and the
  * C strip stay in L2) as the base case, Strassen-Winograd recursion above a
  * cutoff, and output tiles dealt to the threads of a per-call pool. */
+#include <stdatomic.h>
 #include <string.h>
 
 #include "gf2.h"
@@ -279,6 +280,23 @@ static void mul_rec(view C, view A, view B, uint64_t *tmp, const mul_ws *ws)
 
 static size_t cutoff_of(size_t cutoff) { return cutoff ? cutoff : MUL_CUTOFF; }
 
+/* Column tiles of n bits of width tc: a last tile narrower than a word (the
+ * right-hand side's column past a square part) joins the one before it,
+ * so it costs no tile of its own (the Strassen stack is the same: the
+ * halves are cut on words). */
+static size_t col_tiles(size_t n, size_t tc)
+{
+    size_t nct = (n + tc - 1) / tc;
+    return nct > 1 && n - (nct - 1) * tc < 64 ? nct - 1 : nct;
+}
+
+/* The widest column tile (the last one, when it took the narrow rest). */
+static size_t col_tile_max(size_t n, size_t tc)
+{
+    size_t last = n - (col_tiles(n, tc) - 1) * tc;
+    return last > tc ? last : min_sz(n, tc);
+}
+
 /* Tile side in bits for a product with inner dimension k on T threads:
  * square Strassen tiles when it applies (side k, halved while there are
  * fewer than 2 T tiles, down to MUL_TILE), else column strips over all
@@ -299,7 +317,7 @@ static void tile_shape(size_t m, size_t k, size_t n, size_t cut, unsigned T, siz
     /* T threads: when the tiles do not share evenly, thinner row tiles may
      * finish sooner (a tile too thin for Strassen costs 8/7 of its share
      * per level lost, an idle thread costs its whole share); docs/gf2.md */
-    size_t nct = (n + side - 1) / side, nr0 = (m + side - 1) / side, best = SIZE_MAX;
+    size_t nct = col_tiles(n, side), nr0 = (m + side - 1) / side, best = SIZE_MAX;
     for (size_t nr = nr0; T > 1 && nr <= nr0 * T && m / nr >= MUL_MIN_TILE_ROWS; nr++) {
         size_t rows = (m + nr - 1) / nr, tiles = ((m + rows - 1) / rows) * nct, cost = rows * 64;
         for (size_t a = rows, b = k, c = min_sz(n, side); strassen_splits(a, b, c, cut);
@@ -321,8 +339,11 @@ static unsigned clamp_threads(unsigned threads)
 typedef struct mul_job {
     view C, A, B;
     size_t tr, tc, nrt, nct;
+    unsigned T;         /* threads with a workspace: t >= T stay idle */
+    atomic_size_t next; /* the next tile to take */
     mul_ws ws[MUL_MAX_THREADS];
 } mul_job;
+
 
 /* Per thread: the tables and the Strassen stack of the largest tile (the
  * one of a single thread), so that this bounds every thread count up to
@@ -331,16 +352,26 @@ uint64_t toggle__gf2_mul_bytes(size_t m, size_t k, size_t n, unsigned threads, s
 {
     size_t cut = cutoff_of(cutoff), tr, tc;
     tile_shape(m, k, n, cut, 1, &tr, &tc);
-    uint64_t per = MUL_TAB_WORDS + strassen_words(min_sz(m, tr), k, min_sz(n, tc), cut) + 8;
+    uint64_t per = MUL_TAB_WORDS + strassen_words(min_sz(m, tr), k, col_tile_max(n, tc), cut) + 8;
     return (uint64_t)clamp_threads(threads) * per * 8 + sizeof(mul_job) + 256;
 }
 
+/* Each thread takes the next tile until none is left (tiles differ in
+ * size at the edges; each is computed by one thread, so the bits do not
+ * depend on who takes which). */
 static void mul_tiles(void *ctx, unsigned t, unsigned nt)
 {
     mul_job *j = ctx;
-    for (size_t q = t; q < j->nrt * j->nct; q += nt) {
+    (void)nt;
+    if (t >= j->T)
+        return;
+    for (;;) {
+        size_t q = atomic_fetch_add_explicit(&j->next, 1, memory_order_relaxed);
+        if (q >= j->nrt * j->nct)
+            break;
         size_t r0 = q / j->nct * j->tr, c0 = q % j->nct * j->tc;
-        size_t rows = min_sz(j->tr, j->C.rows - r0), cols = min_sz(j->tc, j->B.cols - c0);
+        size_t rows = min_sz(j->tr, j->C.rows - r0);
+        size_t cols = q % j->nct == j->nct - 1 ? j->B.cols - c0 : j->tc;
         mul_rec(sub(j->C, r0, rows, c0 / 64, cols), sub(j->A, r0, rows, 0, j->A.cols),
                 sub(j->B, 0, j->B.rows, c0 / 64, cols), j->ws[t].tmp, &j->ws[t]);
     }
@@ -362,10 +393,12 @@ int toggle__gf2_mul(toggle__gf2_view C, toggle__gf2_view A, toggle__gf2_view B, 
     unsigned T = clamp_threads(toggle__pool_threads(pool));
     tile_shape(m, k, n, cut, T, &j->tr, &j->tc);
     j->nrt = (m + j->tr - 1) / j->tr;
-    j->nct = (n + j->tc - 1) / j->tc;
+    j->nct = col_tiles(n, j->tc);
+    atomic_init(&j->next, 0);
     if ((uint64_t)j->nrt * j->nct < T)
         T = (unsigned)(j->nrt * j->nct);
-    uint64_t words = MUL_TAB_WORDS + strassen_words(min_sz(m, j->tr), k, min_sz(n, j->tc), cut);
+    uint64_t words =
+        MUL_TAB_WORDS + strassen_words(min_sz(m, j->tr), k, col_tile_max(n, j->tc), cut);
     int rc = TOGGLE_OK;
     m4rm_fn fn = TOGGLE__PICK(m4rm);
     for (unsigned t = 0; t < T && !rc; t++) {
@@ -377,6 +410,7 @@ int toggle__gf2_mul(toggle__gf2_view C, toggle__gf2_view A, toggle__gf2_view B, 
         else
             j->ws[t].tmp = j->ws[t].tab + MUL_TAB_WORDS;
     }
+    j->T = T;
     if (!rc)
         toggle__pool_run(T > 1 ? pool : NULL, mul_tiles, j);
     for (unsigned t = 0; t < T; t++)

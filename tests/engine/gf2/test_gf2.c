@@ -646,6 +646,21 @@ START_TEST(mul_matches_naive_around_cutoffs)
                           "%zu x %zu x %zu, cutoff %zu, %u threads", shapes[s][0], shapes[s][1],
                           shapes[s][2], shapes[s][3], thr);
         }
+    /* a last column tile narrower than a word joins the one before it, and
+     * the threads take tiles as they come (gf2_mul.c, col_tiles, mul_tiles):
+     * M4RM tiles of 512 columns and Strassen tiles of 4096 with a few bits
+     * left over, more threads than tiles, on 1, 2, 3 and 8 threads */
+    const size_t rest[][4] = {
+        {300, 200, 1541, SIZE_MAX}, {300, 128, 8200, 64}, {301, 130, 4100, 64},
+        {700, 64, 2049, SIZE_MAX}, {65, 100, 8255, 64},
+    };
+    const unsigned rest_thr[] = {1, 2, 3, 8};
+    for (size_t s = 0; s < sizeof rest / sizeof *rest; s++)
+        for (unsigned q = 0; q < 4; q++)
+            ck_assert_msg(mul_matches(&g, rest[s][0], rest[s][1], rest[s][2], rest[s][3],
+                                      rest_thr[q], 0),
+                          "%zu x %zu x %zu, cutoff %zu, %u threads", rest[s][0], rest[s][1],
+                          rest[s][2], rest[s][3], rest_thr[q]);
     /* a Winograd step without its P7 product is caught, at the tuned cutoff too */
     ck_assert(!mul_matches(&g, 256, 256, 256, 64, 1, 1));
     ck_assert(!mul_matches(&g, 4096, 4096, 4096, 0, 1, 1));
