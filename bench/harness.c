@@ -324,7 +324,6 @@ static void reap_why(pid_t pid, const config *cf, char *why, size_t len)
     child_why(ws, cf, why, len);
 }
 
-
 /* The workloads ix[0 .. k) of one group, in turns. res, why, ratio and
  * cratio are indexed by workload; ratios are set for members whose baseline
  * is a member too. */

@@ -344,7 +344,6 @@ typedef struct mul_job {
     mul_ws ws[MUL_MAX_THREADS];
 } mul_job;
 
-
 /* Per thread: the tables and the Strassen stack of the largest tile (the
  * one of a single thread), so that this bounds every thread count up to
  * `threads`. */

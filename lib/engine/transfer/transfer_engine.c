@@ -1189,8 +1189,11 @@ static void rec_sliced_row(const tframe *f, const rowpat *pt, uint64_t *const *b
     out[CW - 1] &= last;
 }
 
-/* Frame row q's row of a chase's own rows (the sliced chases, chase_s3) (across a wrap q mod R), NULL off the frame. */
-static uint64_t *s3_row(const tframe *f, int64_t q, uint64_t *saved, uint64_t *ring, size_t rowsz)
+/* Frame row q's row (across a wrap q mod R) among a chase's own copies of
+ * the rows (saved: the unknown rows; ring: the last Hf + Hb + 1 chased),
+ * NULL off the frame: the sliced chases and chase_s3. */
+static uint64_t *own_row(const tframe *f, int64_t q, uint64_t *saved, uint64_t *ring,
+                         size_t rowsz)
 {
     int64_t R = (int64_t)f->R;
     if (f->wrap)
@@ -1201,12 +1204,12 @@ static uint64_t *s3_row(const tframe *f, int64_t q, uint64_t *saved, uint64_t *r
     return u != SIZE_MAX ? saved + u * rowsz : ring + ((size_t)q % (f->Hf + f->Hb + 1)) * rowsz;
 }
 
-/* base[sl] = frame row r - Hb + sl's own row (s3_row), sl = 0 .. Hf + Hb. */
+/* base[sl] = frame row r - Hb + sl's own row (own_row), sl = 0 .. Hf + Hb. */
 static void own_bases(const tframe *f, size_t r, uint64_t *saved, uint64_t *ring, size_t rowsz,
                       uint64_t **base)
 {
     for (size_t sl = 0; sl <= f->Hf + f->Hb; sl++)
-        base[sl] = s3_row(f, (int64_t)(r + sl) - (int64_t)f->Hb, saved, ring, rowsz);
+        base[sl] = own_row(f, (int64_t)(r + sl) - (int64_t)f->Hb, saved, ring, rowsz);
 }
 
 /* The chase of chase() for the sliced case: the same inputs (ln->saved,
@@ -2087,8 +2090,7 @@ static int chase(lanes *ln, bool with_b, const toggle_system *s, uint64_t *resid
         toggle__free(bt.w);
         return toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer chase");
     }
-    /* the tri step (tri.c): per class its units, built at its first row
-     * (tst: 0 not yet, 1 the units serve, 2 with row r - 1, -1 not) */
+    /* the tri step (tri.c): per class its units (tri_cache) */
     toggle__tri_fn tkern = f->p == 2 && !f->notri && !rkern ? toggle__transfer_tri_pick() : NULL;
     tri_cache tc = {0};
     if (tkern && !tri_cache_init(&tc, f->ncls))
@@ -2297,7 +2299,7 @@ static int chase_s3(lanes *ln, const toggle_system *s, uint64_t *resid)
             acc[nh + ln->blane / 64] = (uint64_t)(bval[e] == 2) << (ln->blane % 64);
             for (size_t t = pt->start[e]; t < pt->start[e + 1]; t++) {
                 const tentry *en = &pt->ent[t]; /* (a wrap's dq may span it: eq_residual) */
-                const uint64_t *x = s3_row(f, (int64_t)r + en->dq, saved, ring, rowsz) + en->col * cw;
+                const uint64_t *x = own_row(f, (int64_t)r + en->dq, saved, ring, rowsz) + en->col * cw;
                 if (en->w % 3 == 1)
                     for (size_t i = 0; i < nh; i++)
                         S3_ADD(acc[i], acc[nh + i], x[nh + i], x[i]);
@@ -3073,7 +3075,6 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
              + (unsigned __int128)(L < C ? L : C) * C * 8;
     if (f.p == 2 && d) /* canonicalise_f2, when no tail decides */
         ans += canonicalise_f2_bytes(d, (size_t)f.R * C, toggle__system_threads(s));
-
     ans += ans / 8; /* the small engine's answers are read out through copies */
     frame_clear(&f);
     unsigned __int128 e = build > solve ? build : solve;
@@ -3721,7 +3722,6 @@ static uint64_t tail_rows_p_bytes(const tframe *f, size_t d, size_t m, unsigned 
 /* The F_2 canonical form from growing tails: h0 board rows (tail_first),
  * then twice as many while the restriction does not decide, up to the
  * board or TAIL_CELLS; *full when none decides. */
-
 static int tail_f2_canonical(lanes *ln, const toggle_system *s, bool solvable, uint64_t *U,
                              size_t m, uint64_t *resid, bool *full)
 {
@@ -4041,8 +4041,9 @@ static int lanes_solve(const toggle_system *s, toggle_solution *sol, bool plain)
             if ((rc = tail_canonical(&ln, s, solvable, U, m, resid, &full)))
                 goto out;
         } else if (dn && f.tr && !f.all && !f.rev) {
-            /* odd p, a transposed frame: the last board rows (one try: on
-             * the boards where a longer tail would decide, the first does) */
+            /* odd p, a transposed frame: the last board rows, one try (on
+             * the boards sampled, docs/transfer.md, a longer tail never
+             * decided where the first did not) */
             if ((rc = tail_rows_p(&ln, s, solvable, U, m, resid, tail_first(&f, dn), &full)))
                 goto out;
         } else if (dn && f.rev) {
