@@ -915,6 +915,10 @@ static int rref_blocked(uint64_t *M, size_t rows, size_t cols, size_t stride, si
 #define PROD_PANEL 64
 #define PROD_MIN_PANEL 16
 #define PROD_MIN_WORDS ((uint64_t)3 << 20)
+/* Rows past a panel's width its pivot search first looks at (step 1 of
+ * rref_prod): 64 more random rows than columns miss full rank with
+ * probability below 2^-64. */
+#define PROD_PREFIX_EXTRA 64
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #include <immintrin.h>
@@ -1151,17 +1155,28 @@ static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
         if (pcols > nw * 64)
             pcols = nw * 64;
         w.prow[2 * q] = r0;
-        /* (1) pivots of the lower rows' panel, on a copy */
+        /* (1) pivots of the lower rows' panel, on a copy: first of its
+         * first pcols + PROD_PREFIX_EXTRA rows only, enough when they have
+         * a pivot on every column of the panel (no row can add one; a
+         * random dense panel almost surely does), else of all of them */
         size_t low = rows - r0, r1 = 0;
-        for (size_t i = 0; i < low; i++) {
-            memcpy(w.P + i * nw0, M + (r0 + i) * stride + pw0, nw * sizeof(uint64_t));
-            w.perm[i] = w.who[i] = w.where[i] = i;
+        for (size_t i = 0; i < low; i++)
+            w.who[i] = w.where[i] = i;
+        size_t take = pcols + PROD_PREFIX_EXTRA < low ? pcols + PROD_PREFIX_EXTRA : low;
+        for (;; take = low) {
+            for (size_t i = 0; i < take; i++) {
+                memcpy(w.P + i * nw0, M + (r0 + i) * stride + pw0, nw * sizeof(uint64_t));
+                w.perm[i] = i;
+            }
+            if (nw >= 2 * minp)
+                rc = rref_prod(w.P, take, pcols, nw0, w.ppc, &r1, w.perm, nw / 2, minp,
+                               fault == 5 ? fault : 0, pool, NULL, 0);
+            else
+                rc = rref_plain(w.P, take, pcols, nw0, w.ppc, &r1, w.perm, pool, NULL);
+            /* fault 5 (tests only): a prefix without full rank taken as the panel's */
+            if (rc || take == low || r1 == pcols || fault == 5)
+                break;
         }
-        if (nw >= 2 * minp)
-            rc = rref_prod(w.P, low, pcols, nw0, w.ppc, &r1, w.perm, nw / 2, minp, 0, pool,
-                           NULL, 0);
-        else
-            rc = rref_plain(w.P, low, pcols, nw0, w.ppc, &r1, w.perm, pool, NULL);
         if (rc || r1 == 0)
             continue;
         /* (2) the rows S came from, to rows r0 .. r0 + r1 - 1 */
