@@ -383,8 +383,12 @@ START_TEST(recursive_matches_plain_around_cutoffs)
     for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
         recursive_vs_plain(&g, shapes[s][0], shapes[s][1], shapes[s][2], shapes[s][3],
                            shapes[s][4]);
-    /* AUTO's own cutoff: from 24 MiB of matrix and 2 tuned panels */
-    recursive_vs_plain(&g, 24576, 8192, 0, SIZE_MAX, 0);
+    /* AUTO's own cutoff: from 8 MiB of matrix (8192 x 8192: 2^20 words),
+     * narrow panels below 4 tuned panels of columns */
+    recursive_vs_plain(&g, 8192, 8192, 0, SIZE_MAX, 0);
+    recursive_vs_plain(&g, 8191, 8192, 0, SIZE_MAX, 0);
+    recursive_vs_plain(&g, 8192, 8193, 4096, SIZE_MAX, 0);
+    recursive_vs_plain(&g, 4100, 16385, 0, SIZE_MAX, 0);
 }
 END_TEST
 
