@@ -33,7 +33,8 @@ typedef struct toggle__gf2_cfg {
     size_t panel;     /* BLOCKED: panel width in words, 1 .. 16; RECURSIVE: any, 0 = tuned */
     unsigned fault;   /* tests only: 1 drops each panel's last pivot row from its update,
                        * 2 ends each panel's pivot search one column early (BLOCKED);
-                       * 3 drops each panel's last pivot from the rows' update (RECURSIVE) */
+                       * 3 drops each panel's last pivot from the rows' update, 5 takes a
+                       * panel's row prefix without full rank as its pivots (RECURSIVE) */
     const struct toggle__progress_state *progress; /* reported once per pivot block of the
                                                     * plain elimination; NULL: none */
 } toggle__gf2_cfg;

@@ -908,13 +908,20 @@ static int rref_blocked(uint64_t *M, size_t rows, size_t cols, size_t stride, si
 /* ---- the recursive elimination: wide panels, updates by products -------- */
 
 /* Panels of PROD_PANEL words (tuned, docs/gf2.md), used by AUTO from
- * PROD_MIN_WORDS words of matrix (24 MiB: below, the plain form is
+ * PROD_MIN_WORDS words of matrix (8 MiB: below, the plain form is
  * faster on this machine; above, its passes over the whole matrix fall out
- * of cache) and 2 panels of columns; a panel's own elimination recurses
+ * of cache) and 2 panels of PROD_NARROW words; a panel's own elimination recurses
  * with half its width down to PROD_MIN_PANEL words, then Four Russians. */
 #define PROD_PANEL 64
 #define PROD_MIN_PANEL 16
-#define PROD_MIN_WORDS ((uint64_t)3 << 20)
+#define PROD_MIN_WORDS ((uint64_t)1 << 20)
+/* AUTO's panel below 4 tuned panels of columns (measured, docs/gf2.md:
+ * 8192 columns 0.41 s with 32 words against 0.60 s with 64) */
+#define PROD_NARROW 32
+/* Rows past a panel's width its pivot search first looks at (step 1 of
+ * rref_prod): 64 more random rows than columns miss full rank with
+ * probability below 2^-64. */
+#define PROD_PREFIX_EXTRA 64
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #include <immintrin.h>
@@ -1151,17 +1158,28 @@ static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
         if (pcols > nw * 64)
             pcols = nw * 64;
         w.prow[2 * q] = r0;
-        /* (1) pivots of the lower rows' panel, on a copy */
+        /* (1) pivots of the lower rows' panel, on a copy: first of its
+         * first pcols + PROD_PREFIX_EXTRA rows only, enough when they have
+         * a pivot on every column of the panel (no row can add one; a
+         * random dense panel almost surely does), else of all of them */
         size_t low = rows - r0, r1 = 0;
-        for (size_t i = 0; i < low; i++) {
-            memcpy(w.P + i * nw0, M + (r0 + i) * stride + pw0, nw * sizeof(uint64_t));
-            w.perm[i] = w.who[i] = w.where[i] = i;
+        for (size_t i = 0; i < low; i++)
+            w.who[i] = w.where[i] = i;
+        size_t take = pcols + PROD_PREFIX_EXTRA < low ? pcols + PROD_PREFIX_EXTRA : low;
+        for (;; take = low) {
+            for (size_t i = 0; i < take; i++) {
+                memcpy(w.P + i * nw0, M + (r0 + i) * stride + pw0, nw * sizeof(uint64_t));
+                w.perm[i] = i;
+            }
+            if (nw >= 2 * minp)
+                rc = rref_prod(w.P, take, pcols, nw0, w.ppc, &r1, w.perm, nw / 2, minp,
+                               fault == 5 ? fault : 0, pool, NULL, 0);
+            else
+                rc = rref_plain(w.P, take, pcols, nw0, w.ppc, &r1, w.perm, pool, NULL);
+            /* fault 5 (tests only): a prefix without full rank taken as the panel's */
+            if (rc || take == low || r1 == pcols || fault == 5)
+                break;
         }
-        if (nw >= 2 * minp)
-            rc = rref_prod(w.P, low, pcols, nw0, w.ppc, &r1, w.perm, nw / 2, minp, 0, pool,
-                           NULL, 0);
-        else
-            rc = rref_plain(w.P, low, pcols, nw0, w.ppc, &r1, w.perm, pool, NULL);
         if (rc || r1 == 0)
             continue;
         /* (2) the rows S came from, to rows r0 .. r0 + r1 - 1 */
@@ -1251,8 +1269,8 @@ static int choose_mode(size_t rows, size_t W, const toggle__gf2_cfg *cfg, size_t
     size_t panel = cfg ? cfg->panel : 0;
     *pw = 0;
     if (mode == TOGGLE__GF2_AUTO) {
-        if ((uint64_t)rows * W >= PROD_MIN_WORDS && W >= 2 * PROD_PANEL) {
-            *pw = PROD_PANEL;
+        if ((uint64_t)rows * W >= PROD_MIN_WORDS && W >= 2 * PROD_NARROW) {
+            *pw = W < 4 * PROD_PANEL ? PROD_NARROW : PROD_PANEL;
             return TOGGLE__GF2_RECURSIVE;
         }
         if (rows >= GF2_BLOCK_MIN_ROWS && W >= 2 * GF2_PANEL_WORDS) {

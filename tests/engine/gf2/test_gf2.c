@@ -366,6 +366,19 @@ static void recursive_vs_plain(tu_rng *g, size_t rows, size_t cols, size_t rank,
     free(p);
 }
 
+/* Sanitized builds (ThreadSanitizer runs this suite in CI) get the smaller
+ * of the large cases below. */
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#define GF2_TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+#define GF2_TEST_SANITIZED 1
+#endif
+#endif
+#ifndef GF2_TEST_SANITIZED
+#define GF2_TEST_SANITIZED 0
+#endif
+
 START_TEST(recursive_matches_plain_around_cutoffs)
 {
     tu_rng g = tu_rng_for(337);
@@ -383,23 +396,77 @@ START_TEST(recursive_matches_plain_around_cutoffs)
     for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
         recursive_vs_plain(&g, shapes[s][0], shapes[s][1], shapes[s][2], shapes[s][3],
                            shapes[s][4]);
-    /* AUTO's own cutoff: from 24 MiB of matrix and 2 tuned panels */
-    recursive_vs_plain(&g, 24576, 8192, 0, SIZE_MAX, 0);
+    /* AUTO's own cutoff: from 8 MiB of matrix (8192 x 8192: 2^20 words),
+     * narrow panels below 4 tuned panels of columns */
+    recursive_vs_plain(&g, 8192, 8192, 0, SIZE_MAX, 0);
+    recursive_vs_plain(&g, 8191, 8192, 0, SIZE_MAX, 0);
+    if (!GF2_TEST_SANITIZED) { /* the sanitizer builds keep the cutoff itself */
+        recursive_vs_plain(&g, 8192, 8193, 4096, SIZE_MAX, 0);
+        recursive_vs_plain(&g, 4100, 16385, 0, SIZE_MAX, 0);
+    }
 }
 END_TEST
 
-/* Sanitized builds (ThreadSanitizer runs this suite in CI) get the smaller
- * of the large cases below. */
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
-#define GF2_TEST_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
-#define GF2_TEST_SANITIZED 1
-#endif
-#endif
-#ifndef GF2_TEST_SANITIZED
-#define GF2_TEST_SANITIZED 0
-#endif
+/* Step 1's pivot search looks at a panel's first width + 64 lower rows
+ * first and keeps them when they have a pivot on every column: around that
+ * boundary (panel 8 words: 576 rows), with a prefix that lacks pivots (a
+ * column block zero on the first `zrows` rows, its pivots further down) or
+ * a panel of lower rank, against plain at 1, 2, 3 and 8 threads; fault 5
+ * (a prefix without full rank taken as the panel's) must differ. */
+static void prefix_case(tu_rng *g, size_t rows, size_t cols, size_t rank, size_t zrows,
+                        size_t zc0, size_t zc1, int faulty)
+{
+    size_t W = (cols + 63) / 64, r = 0;
+    uint64_t *in = calloc(rows * W + 1, sizeof *in), *ref = malloc((rows * W + 1) * sizeof *ref);
+    random_matrix(g, in, rows, cols, W, rank, 1);
+    for (size_t i = 0; i < zrows && i < rows; i++)
+        for (size_t j = zc0; j < zc1 && j < cols; j++)
+            if (getb(in + i * W, j))
+                flipb(in + i * W, j);
+    if (zrows && zrows < rows && zc0 < cols && !getb(in + zrows * W, zc0))
+        flipb(in + zrows * W, zc0); /* the block's first column gets its pivot below */
+    memcpy(ref, in, rows * W * sizeof *in);
+    size_t *p = calloc(rows + 1, sizeof *p);
+    toggle__gf2_cfg plain = {1, TOGGLE__GF2_PLAIN, 0, 0, NULL};
+    ck_assert_int_eq(toggle__gf2_rref_cfg(ref, rows, cols, W, p, &r, &plain), TOGGLE_OK);
+    const toggle__gf2_cfg cfgs[] = {
+        {1, TOGGLE__GF2_RECURSIVE, 8, 0, NULL}, {2, TOGGLE__GF2_RECURSIVE, 8, 0, NULL},
+        {3, TOGGLE__GF2_RECURSIVE, 4, 0, NULL}, {8, TOGGLE__GF2_RECURSIVE, 16, 0, NULL},
+        {1, TOGGLE__GF2_RECURSIVE, 1, 0, NULL},
+    };
+    for (size_t c = 0; c < sizeof cfgs / sizeof *cfgs; c++)
+        ck_assert_msg(same_rref(&cfgs[c], in, ref, r, p, rows, cols),
+                      "%zu x %zu (rank %zu, zero rows %zu): panel %zu threads %u differs from "
+                      "plain", rows, cols, rank, zrows, cfgs[c].panel, cfgs[c].threads);
+    if (faulty) {
+        const toggle__gf2_cfg bad = {1, TOGGLE__GF2_RECURSIVE, 8, 5, NULL};
+        ck_assert_msg(!same_rref(&bad, in, ref, r, p, rows, cols),
+                      "fault 5 not detected on %zu x %zu", rows, cols);
+    }
+    free(in);
+    free(ref);
+    free(p);
+}
+
+START_TEST(recursive_prefix_around_its_boundary)
+{
+    tu_rng g = tu_rng_for(353);
+    /* dense, the prefix boundary of a 512-column panel: 575, 576, 577 rows */
+    const size_t dense[][2] = {{575, 1100}, {576, 1100}, {577, 1100}, {577, 577},
+                               {640, 1025}, {1200, 1200}, {2000, 700}};
+    for (size_t s = 0; s < sizeof dense / sizeof *dense; s++)
+        prefix_case(&g, dense[s][0], dense[s][1], 0, 0, 0, 0, 0);
+    /* prefixes without a pivot on columns 100 .. 199 (first panel) or
+     * 600 .. 649 (second), found below them; rank-deficient panels */
+    prefix_case(&g, 1500, 1200, 0, 1000, 100, 200, 1);
+    prefix_case(&g, 2000, 1300, 0, 1300, 600, 650, 1);
+    prefix_case(&g, 578, 1100, 0, 577, 0, 1, 1);
+    prefix_case(&g, 1500, 1500, 300, 0, 0, 0, 0);
+    prefix_case(&g, 1500, 1500, 700, 0, 0, 0, 0);
+    prefix_case(&g, 3000, 1500, 0, 0, 0, 0, 0);
+}
+END_TEST
+
 
 /* A banded rows x cols matrix: row i random on columns [i - bw, i + bw]
  * (diagonal set), and random on the last column (a right-hand side) and,
@@ -1073,6 +1140,7 @@ int main(void)
     tcase_add_test(tc, blocked_matches_plain_around_cutoffs);
     tcase_add_test(tc, mul_matches_naive_around_cutoffs);
     tcase_add_test(tc, recursive_matches_plain_around_cutoffs);
+    tcase_add_test(tc, recursive_prefix_around_its_boundary);
     tcase_add_test(tc, recursive_workspace_and_failures);
     tcase_add_test(tc, threads_banded_and_uneven);
     tcase_add_test(tc, transpose_matches_bits);
