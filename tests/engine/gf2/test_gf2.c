@@ -379,31 +379,34 @@ static void recursive_vs_plain(tu_rng *g, size_t rows, size_t cols, size_t rank,
 #define GF2_TEST_SANITIZED 0
 #endif
 
-START_TEST(recursive_matches_plain_around_cutoffs)
-{
-    tu_rng g = tu_rng_for(337);
-    const size_t shapes[][5] = {
-        /* rows, cols, rank (0: dense), gap step (SIZE_MAX: none), zero column block at */
-        {1000, 8192, 0, SIZE_MAX, 0},     {1100, 8193, 0, SIZE_MAX, 0},
-        {4096, 4096, 0, SIZE_MAX, 0},     {4097, 4160, 0, SIZE_MAX, 0},
-        {4100, 8250, 0, SIZE_MAX, 0},     {8300, 4100, 0, SIZE_MAX, 0},
-        {4096, 4096, 2048, SIZE_MAX, 0},  {4096, 5000, 512, SIZE_MAX, 0},
-        {3000, 6000, 0, 2, 0},            {3000, 4200, 0, 8, 0},
-        {2500, 9000, 0, SIZE_MAX, 4096},  {4200, 4200, 0, SIZE_MAX, 1000},
-        {700, 9000, 0, SIZE_MAX, 0},      {9000, 700, 0, SIZE_MAX, 0},
-        {4096, 4097, 3, SIZE_MAX, 0},     {1, 9000, 0, SIZE_MAX, 0},
-    };
-    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
-        recursive_vs_plain(&g, shapes[s][0], shapes[s][1], shapes[s][2], shapes[s][3],
-                           shapes[s][4]);
+/* One shape per loop iteration (tcase_add_loop_test), so that each gets
+ * Check's timeout of its own: under ThreadSanitizer the whole list took
+ * more than 600 s in one CI run. */
+static const size_t recursive_shapes[][5] = {
+    /* rows, cols, rank (0: dense), gap step (SIZE_MAX: none), zero column block at */
+    {1000, 8192, 0, SIZE_MAX, 0},     {1100, 8193, 0, SIZE_MAX, 0},
+    {4096, 4096, 0, SIZE_MAX, 0},     {4097, 4160, 0, SIZE_MAX, 0},
+    {4100, 8250, 0, SIZE_MAX, 0},     {8300, 4100, 0, SIZE_MAX, 0},
+    {4096, 4096, 2048, SIZE_MAX, 0},  {4096, 5000, 512, SIZE_MAX, 0},
+    {3000, 6000, 0, 2, 0},            {3000, 4200, 0, 8, 0},
+    {2500, 9000, 0, SIZE_MAX, 4096},  {4200, 4200, 0, SIZE_MAX, 1000},
+    {700, 9000, 0, SIZE_MAX, 0},      {9000, 700, 0, SIZE_MAX, 0},
+    {4096, 4097, 3, SIZE_MAX, 0},     {1, 9000, 0, SIZE_MAX, 0},
     /* AUTO's own cutoff: from 8 MiB of matrix (8192 x 8192: 2^20 words),
      * narrow panels below 4 tuned panels of columns */
-    recursive_vs_plain(&g, 8192, 8192, 0, SIZE_MAX, 0);
-    recursive_vs_plain(&g, 8191, 8192, 0, SIZE_MAX, 0);
-    if (!GF2_TEST_SANITIZED) { /* the sanitizer builds keep the cutoff itself */
-        recursive_vs_plain(&g, 8192, 8193, 4096, SIZE_MAX, 0);
-        recursive_vs_plain(&g, 4100, 16385, 0, SIZE_MAX, 0);
-    }
+    {8192, 8192, 0, SIZE_MAX, 0},     {8191, 8192, 0, SIZE_MAX, 0},
+    /* the last two: not in the sanitizer builds (their time) */
+    {8192, 8193, 4096, SIZE_MAX, 0},  {4100, 16385, 0, SIZE_MAX, 0},
+};
+enum { RECURSIVE_SHAPES = sizeof recursive_shapes / sizeof *recursive_shapes };
+
+START_TEST(recursive_matches_plain_around_cutoffs)
+{
+    if (GF2_TEST_SANITIZED && _i >= RECURSIVE_SHAPES - 2)
+        return;
+    tu_rng g = tu_rng_for(337 + (uint64_t)_i);
+    const size_t *sh = recursive_shapes[_i];
+    recursive_vs_plain(&g, sh[0], sh[1], sh[2], sh[3], sh[4]);
 }
 END_TEST
 
@@ -1139,7 +1142,7 @@ int main(void)
     tcase_add_test(tc, rref_gapped_and_low_rank);
     tcase_add_test(tc, blocked_matches_plain_around_cutoffs);
     tcase_add_test(tc, mul_matches_naive_around_cutoffs);
-    tcase_add_test(tc, recursive_matches_plain_around_cutoffs);
+    tcase_add_loop_test(tc, recursive_matches_plain_around_cutoffs, 0, RECURSIVE_SHAPES);
     tcase_add_test(tc, recursive_prefix_around_its_boundary);
     tcase_add_test(tc, recursive_workspace_and_failures);
     tcase_add_test(tc, threads_banded_and_uneven);
