@@ -680,3 +680,29 @@ int toggle__blas_rref(double *M, size_t rows, size_t cols, size_t ld, uint64_t p
     *rank = rc ? 0 : e.rank;
     return rc;
 }
+
+/* Bytes of BLIS's packing buffers and pools (blas.h), per thread. BLIS
+ * sizes its pool blocks by the blocking of the kernel configuration it
+ * picks for the CPU at hand (KC x NC doubles for B, MC x KC for A), and the
+ * pages a product touches grow with its width. Measured (with
+ * MALLOC_PERTURB_, which touches every allocated page): about 12 MiB with
+ * the haswell blocking, 18.1 MiB with the generic one (an AMD EPYC with
+ * AVX-512, Debian's BLIS 0.9: KC 256, NC 4096, MC 128; one malloc of 17.06
+ * MB and one of 0.3 MB). Counted from the configuration BLIS reports: twice
+ * KC (NC + NR) + KC (MC + MR) doubles, plus 4 MiB and 6 KiB a column (up
+ * to 4096 columns). A fixed constant (14 MiB, the haswell figure) fell
+ * short by 2.4 MiB on the generic blocking. */
+uint64_t toggle__blas_pool_bytes(size_t cols, size_t threads)
+{
+    cntx_t *cx = (cntx_t *)bli_gks_query_cntx();
+    unsigned __int128 kc = (unsigned __int128)bli_cntx_get_blksz_max_dt(BLIS_DOUBLE, BLIS_KC, cx);
+    unsigned __int128 nc = (unsigned __int128)bli_cntx_get_blksz_max_dt(BLIS_DOUBLE, BLIS_NC, cx);
+    unsigned __int128 mc = (unsigned __int128)bli_cntx_get_blksz_max_dt(BLIS_DOUBLE, BLIS_MC, cx);
+    unsigned __int128 mr = (unsigned __int128)bli_cntx_get_blksz_def_dt(BLIS_DOUBLE, BLIS_MR, cx);
+    unsigned __int128 nr = (unsigned __int128)bli_cntx_get_blksz_def_dt(BLIS_DOUBLE, BLIS_NR, cx);
+    unsigned __int128 c = (unsigned __int128)cols + 1;
+    unsigned __int128 per = 2 * 8 * (kc * (nc + nr) + kc * (mc + mr)) +
+                            (c < 4096 ? c : 4096) * 6144 + (unsigned __int128)4 * (1u << 20);
+    unsigned __int128 all = per * (threads ? threads : 1);
+    return all > UINT64_MAX ? UINT64_MAX : (uint64_t)all;
+}

@@ -37,19 +37,6 @@ static bool blas_probe(const toggle_system *s, char *why, size_t len)
     return true;
 }
 
-/* Bytes of BLIS's packing buffers and pools (blas.h), per thread: BLIS sizes its
- * pool blocks for its largest kernel panels (KC x NC doubles for B, about
- * 8 MiB with the haswell blocking), and the pages a product touches grow
- * with its width. Measured in tests/reliability/test_budget.c as about
- * 12 MiB + 4 KiB a column; counted as 14 MiB + 6 KiB a column. */
-uint64_t toggle__blas_pool_bytes(size_t cols, size_t threads)
-{
-    unsigned __int128 c = (unsigned __int128)cols + 1;
-    unsigned __int128 per = (c < 4096 ? c : 4096) * 6144 + (unsigned __int128)14 * (1u << 20);
-    unsigned __int128 all = per * (threads ? threads : 1);
-    return all > UINT64_MAX ? UINT64_MAX : (uint64_t)all;
-}
-
 static unsigned __int128 blas_buffers(const toggle_system *s)
 {
     return toggle__blas_pool_bytes(s->n, toggle__system_threads(s));

@@ -10,9 +10,12 @@
 #include "gf2_kern.h"
 #include "core.h"
 
-#define MUL_SW 16                         /* words per column strip, at most */
+/* Words per column strip, at most: 32 in the base cases of a Strassen
+ * step, 16 in a product that is M4RM alone (measured, docs/gf2.md). */
+#define MUL_SW 32
+#define MUL_SW_FLAT 16
 #define MUL_STRIP_WORDS ((size_t)1 << 17) /* the C strip of all rows: about 1 MiB */
-#define MUL_TAB_WORDS (GF2_MAXT * 256 * MUL_SW) /* one thread's tables */
+#define MUL_TAB_WORDS(sw) (GF2_MAXT * 256 * (size_t)(sw)) /* one thread's tables */
 #define MUL_MAX_THREADS 64
 /* Tuned (docs/gf2.md): Strassen-Winograd once every dimension of a
  * product is at least twice this many bits. */
@@ -138,7 +141,7 @@ static void mul_naive(view C, view A, view B)
     }
 }
 
-static void mul_base(view C, view A, view B, const mul_ws *ws)
+static void mul_base(view C, view A, view B, const mul_ws *ws, size_t maxsw)
 {
     if (A.rows == 0 || A.cols == 0 || B.cols == 0)
         return;
@@ -147,7 +150,7 @@ static void mul_base(view C, view A, view B, const mul_ws *ws)
         return;
     }
     size_t sw = MUL_STRIP_WORDS / A.rows;
-    sw = sw < 2 ? 2 : sw > MUL_SW ? MUL_SW : sw & ~(size_t)1;
+    sw = sw < 2 ? 2 : sw > maxsw ? maxsw : sw >= 8 ? sw & ~(size_t)7 : sw & ~(size_t)1;
     m4rm_args a = {.C = C.p, .A = A.p, .B = B.p, .cs = C.stride, .as = A.stride,
                    .bs = B.stride, .m = A.rows, .k = A.cols, .nw = words_for(B.cols),
                    .sw = sw, .tab = ws->tab};
@@ -207,11 +210,11 @@ static uint64_t strassen_words(size_t m, size_t k, size_t n, size_t cut)
 /* C += A * B: Strassen-Winograd on the leading 2m1 x 2k1 x 2n1 part (seven
  * half-size products, 15 additions), the leftover row, inner bits and
  * columns by M4RM. */
-static void mul_rec(view C, view A, view B, uint64_t *tmp, const mul_ws *ws)
+static void mul_rec(view C, view A, view B, uint64_t *tmp, const mul_ws *ws, size_t maxsw)
 {
     size_t m = A.rows, k = A.cols, n = B.cols;
     if (!strassen_splits(m, k, n, ws->cutoff)) {
-        mul_base(C, A, B, ws);
+        mul_base(C, A, B, ws, maxsw);
         return;
     }
     size_t m1 = m / 2, k1 = k / 2 / 64 * 64, n1 = n / 2 / 64 * 64;
@@ -227,15 +230,15 @@ static void mul_rec(view C, view A, view B, uint64_t *tmp, const mul_ws *ws)
     uint64_t *next = T.p + k1 * nw;
     /* C11 = P1 + P2 */
     mat_zero(Q1, nw);
-    mul_rec(Q1, A11, B11, next, ws); /* P1 */
+    mul_rec(Q1, A11, B11, next, ws, MUL_SW); /* P1 */
     mat_acc(C11, Q1, nw);
-    mul_rec(C11, A12, B21, next, ws); /* P2 */
+    mul_rec(C11, A12, B21, next, ws, MUL_SW); /* P2 */
     /* U2 = P1 + P6, in C12, C21 and C22 */
     mat_sum(S, A11, &A21, kw);
     mat_acc(S, A22, kw);              /* S2 = A11 + A21 + A22 */
     mat_sum(T, B11, &B12, nw);
     mat_acc(T, B22, nw);              /* T2 = B11 + B12 + B22 */
-    mul_rec(Q1, S, T, next, ws);      /* P6 */
+    mul_rec(Q1, S, T, next, ws, MUL_SW); /* P6 */
     mat_acc(C12, Q1, nw);
     mat_acc(C21, Q1, nw);
     mat_acc(C22, Q1, nw);
@@ -244,7 +247,7 @@ static void mul_rec(view C, view A, view B, uint64_t *tmp, const mul_ws *ws)
         mat_sum(S, A11, &A21, kw);    /* S3 */
         mat_sum(T, B12, &B22, nw);    /* T3 */
         mat_zero(Q2, nw);
-        mul_rec(Q2, S, T, next, ws);
+        mul_rec(Q2, S, T, next, ws, MUL_SW);
         mat_acc(C21, Q2, nw);
         mat_acc(C22, Q2, nw);
     }
@@ -252,28 +255,28 @@ static void mul_rec(view C, view A, view B, uint64_t *tmp, const mul_ws *ws)
     mat_sum(S, A21, &A22, kw);        /* S1 */
     mat_sum(T, B11, &B12, nw);        /* T1 */
     mat_zero(Q2, nw);
-    mul_rec(Q2, S, T, next, ws);
+    mul_rec(Q2, S, T, next, ws, MUL_SW);
     mat_acc(C12, Q2, nw);
     mat_acc(C22, Q2, nw);
     /* P3 = S4 B22 in C12; P4 = A22 T4 in C21 */
     mat_sum(S, A11, &A12, kw);
     mat_acc(S, A21, kw);
     mat_acc(S, A22, kw);              /* S4 = A12 + S2 */
-    mul_rec(C12, S, B22, next, ws);
+    mul_rec(C12, S, B22, next, ws, MUL_SW);
     mat_sum(T, B11, &B12, nw);
     mat_acc(T, B21, nw);
     mat_acc(T, B22, nw);              /* T4 = T2 + B21 */
-    mul_rec(C21, A22, T, next, ws);
+    mul_rec(C21, A22, T, next, ws, MUL_SW);
     /* leftovers: inner bits past 2 k1, columns past 2 n1, the odd row */
     size_t m2 = 2 * m1;
     if (k > 2 * k1)
         mul_base(sub(C, 0, m2, 0, n), sub(A, 0, m2, 2 * kw, k - 2 * k1),
-                 sub(B, 2 * k1, k - 2 * k1, 0, n), ws);
+                 sub(B, 2 * k1, k - 2 * k1, 0, n), ws, MUL_SW);
     if (n > 2 * n1)
         mul_base(sub(C, 0, m2, 2 * nw, n - 2 * n1), sub(A, 0, m2, 0, 2 * k1),
-                 sub(B, 0, 2 * k1, 2 * nw, n - 2 * n1), ws);
+                 sub(B, 0, 2 * k1, 2 * nw, n - 2 * n1), ws, MUL_SW);
     if (m > m2)
-        mul_base(sub(C, m2, m - m2, 0, n), sub(A, m2, m - m2, 0, k), B, ws);
+        mul_base(sub(C, m2, m - m2, 0, n), sub(A, m2, m - m2, 0, k), B, ws, MUL_SW);
 }
 
 /* ---- tiles and threads -------------------------------------------------- */
@@ -344,6 +347,15 @@ typedef struct mul_job {
     mul_ws ws[MUL_MAX_THREADS];
 } mul_job;
 
+/* Words of one thread's tables: strips of MUL_SW words when the tiles take
+ * a Strassen step, else of MUL_SW_FLAT (half the tables to allocate and
+ * fault in for each of the many small products of an elimination). */
+static size_t tab_words(size_t m, size_t k, size_t n, size_t tr, size_t tc, size_t cut)
+{
+    return strassen_splits(min_sz(m, tr), k, col_tile_max(n, tc), cut) ? MUL_TAB_WORDS(MUL_SW)
+                                                                         : MUL_TAB_WORDS(MUL_SW_FLAT);
+}
+
 /* Per thread: the tables and the Strassen stack of the largest tile (the
  * one of a single thread), so that this bounds every thread count up to
  * `threads`. */
@@ -351,7 +363,8 @@ uint64_t toggle__gf2_mul_bytes(size_t m, size_t k, size_t n, unsigned threads, s
 {
     size_t cut = cutoff_of(cutoff), tr, tc;
     tile_shape(m, k, n, cut, 1, &tr, &tc);
-    uint64_t per = MUL_TAB_WORDS + strassen_words(min_sz(m, tr), k, col_tile_max(n, tc), cut) + 8;
+    uint64_t per = tab_words(m, k, n, tr, tc, cut) +
+                   strassen_words(min_sz(m, tr), k, col_tile_max(n, tc), cut) + 8;
     return (uint64_t)clamp_threads(threads) * per * 8 + sizeof(mul_job) + 256;
 }
 
@@ -372,7 +385,7 @@ static void mul_tiles(void *ctx, unsigned t, unsigned nt)
         size_t rows = min_sz(j->tr, j->C.rows - r0);
         size_t cols = q % j->nct == j->nct - 1 ? j->B.cols - c0 : j->tc;
         mul_rec(sub(j->C, r0, rows, c0 / 64, cols), sub(j->A, r0, rows, 0, j->A.cols),
-                sub(j->B, 0, j->B.rows, c0 / 64, cols), j->ws[t].tmp, &j->ws[t]);
+                sub(j->B, 0, j->B.rows, c0 / 64, cols), j->ws[t].tmp, &j->ws[t], MUL_SW_FLAT);
     }
 }
 
@@ -396,8 +409,8 @@ int toggle__gf2_mul(toggle__gf2_view C, toggle__gf2_view A, toggle__gf2_view B, 
     atomic_init(&j->next, 0);
     if ((uint64_t)j->nrt * j->nct < T)
         T = (unsigned)(j->nrt * j->nct);
-    uint64_t words =
-        MUL_TAB_WORDS + strassen_words(min_sz(m, j->tr), k, col_tile_max(n, j->tc), cut);
+    size_t tabw = tab_words(m, k, n, j->tr, j->tc, cut);
+    uint64_t words = tabw + strassen_words(min_sz(m, j->tr), k, col_tile_max(n, j->tc), cut);
     int rc = TOGGLE_OK;
     m4rm_fn fn = TOGGLE__PICK(m4rm);
     for (unsigned t = 0; t < T && !rc; t++) {
@@ -407,7 +420,7 @@ int toggle__gf2_mul(toggle__gf2_view C, toggle__gf2_view A, toggle__gf2_view B, 
         if (words > SIZE_MAX / 8 || !(j->ws[t].tab = toggle__malloc_array((size_t)words, 8)))
             rc = TOGGLE_ENOMEM;
         else
-            j->ws[t].tmp = j->ws[t].tab + MUL_TAB_WORDS;
+            j->ws[t].tmp = j->ws[t].tab + tabw;
     }
     j->T = T;
     if (!rc)
