@@ -273,6 +273,10 @@ static const board_arg boards[] = {
     {1000, 1000, 2, A, NULL, TOGGLE_GRID_HEX | TOGGLE_GRID_NO_SELF},
     {1000, 1000, 2, A, NULL, TOGGLE_GRID_HEX | TOGGLE_GRID_NO_SELF | TOGGLE_GRID_CYLINDER},
     {1000, 1000, 2, A, NULL, TOGGLE_GRID_HEX | TOGGLE_GRID_NO_SELF | TOGGLE_GRID_TORUS},
+    /* 61: the F_3 tri cylinder at 1000 x 1000 (nullity 1000, an answer of
+     * 1 GB; the canonical form from local vectors), against the classic
+     * F_3 board (3) */
+    {1000, 1000, 3, A, NULL, TOGGLE_GRID_TRI | TOGGLE_GRID_CYLINDER},
 #undef A
 };
 /* The chase on 1 and 2 threads (TOGGLE_OPT_THREADS; compare wall time). */
@@ -390,6 +394,8 @@ static const bench_workload grid_workloads[] = {
           1, 59),
     BOARD("grid/nullwide/f2/1000/hex-torus-ns", "grid/nullwide/f2/1000", "hex-torus-ns", "classic",
           0, 1, 60),
+    BOARD("grid/nullwide/p3/1000/classic", "grid/nullwide/p3/1000", "classic", "classic", 0, 3, 3),
+    BOARD("grid/nullwide/p3/1000/tri-cyl", "grid/nullwide/p3/1000", "tri-cyl", "classic", 0, 1, 61),
     {"grid/nullity-torus/f2/1000/classic", "grid/nullity-torus/f2/1000", "classic", "classic", 1,
      5, nullity_setup, nullity_run, nullity_teardown, &nullities[2]},
     {"grid/nullity-torus/f2/1000/torus", "grid/nullity-torus/f2/1000", "torus", "classic", 1, 5,

@@ -144,6 +144,28 @@ void tu_grid_apply(size_t rows, size_t cols, uint32_t flags, const uint64_t *x, 
         }
 }
 
+bool tu_grid_apply_is(size_t rows, size_t cols, uint32_t flags, uint64_t k, const uint64_t *x,
+                      const uint64_t *want)
+{
+    size_t n = rows * cols;
+    uint64_t *y = malloc((n ? n : 1) * sizeof *y);
+    tu_grid_apply(rows, cols, flags, x, k, y);
+    bool ok = true;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = y[i] == (want ? want[i] : 0);
+    free(y);
+    return ok;
+}
+
+void tu_random_game(tu_rng *rng, size_t n, uint64_t k, uint64_t *st, uint64_t *tg, uint64_t *b)
+{
+    for (size_t i = 0; i < n; i++) {
+        st[i] = tu_below(rng, k);
+        tg[i] = tu_below(rng, k);
+        b[i] = (tg[i] + k - st[i]) % k;
+    }
+}
+
 void tu_reduce(uint64_t *a, size_t count, uint64_t k)
 {
     for (size_t i = 0; i < count; i++)

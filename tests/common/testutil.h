@@ -43,6 +43,13 @@ uint64_t *tu_grid_matrix(size_t rows, size_t cols, uint32_t flags);
  * sparse tu_grid_matrix, for boards too large for a dense A). */
 void tu_grid_apply(size_t rows, size_t cols, uint32_t flags, const uint64_t *x, uint64_t k,
                    uint64_t *y);
+/* A x == want (want NULL: A x == 0) mod k, A by the own neighbour code
+ * (tu_grid_apply). */
+bool tu_grid_apply_is(size_t rows, size_t cols, uint32_t flags, uint64_t k, const uint64_t *x,
+                      const uint64_t *want);
+/* A random game of n cells mod k: start st and target tg uniform, b = tg -
+ * st (the right-hand side). */
+void tu_random_game(tu_rng *rng, size_t n, uint64_t k, uint64_t *st, uint64_t *tg, uint64_t *b);
 /* Reduce count entries modulo k in place (grid matrices hold 2 or 3 where a
  * neighbour is reached twice; toggle_system_new_matrix wants entries < k). */
 void tu_reduce(uint64_t *a, size_t count, uint64_t k);

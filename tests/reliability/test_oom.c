@@ -249,6 +249,9 @@ static const solve_case solve_cases[] = {
     {"toggle_solve transfer grid p=3", TOGGLE_ENGINE_TRANSFER, 3, 6, 5, 0, 0, 0},
     {"toggle_solve transfer torus", TOGGLE_ENGINE_TRANSFER, 2, 5, 5, TOGGLE_GRID_TORUS, 0, 0},
     {"toggle_solve transfer unsolvable", TOGGLE_ENGINE_TRANSFER, 2, 4, 4, 0, 0, 1},
+    /* odd p, no tail decides: the canonical form from local vectors */
+    {"toggle_solve transfer tri cylinder p=3", TOGGLE_ENGINE_TRANSFER, 3, 6, 8,
+     TOGGLE_GRID_TRI | TOGGLE_GRID_CYLINDER, 0, 0},
     {"toggle_solve dense grid p=3", TOGGLE_ENGINE_DENSE, 3, 5, 5, 0, 0, 0},
     {"toggle_solve dense unsolvable", TOGGLE_ENGINE_DENSE, 2, 4, 4, 0, 0, 1},
 };

@@ -55,5 +55,11 @@ int toggle__transfer_lanes_solve(const toggle_system *s, toggle_solution *sol);
 /* The same without the hex recurrence (every row by its program; for the
  * tests that compare the two). */
 int toggle__transfer_lanes_solve_plain(const toggle_system *s, toggle_solution *sol);
+/* The lanes path with (local true) or without the odd-p canonical form
+ * from local vectors (canonicalise_local; without it canonicalise serves),
+ * *ran telling whether that form gave the answer (for the tests that
+ * compare the two). */
+int toggle__transfer_lanes_solve_canon(const toggle_system *s, toggle_solution *sol, bool local,
+                                       bool *ran);
 
 #endif

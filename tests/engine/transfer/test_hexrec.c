@@ -25,19 +25,6 @@ static toggle_solution *solve_lanes(const toggle_system *s, bool plain)
     return sol;
 }
 
-/* (A v)_cell - want_cell == 0 everywhere mod k, A from the own model. */
-static bool model_apply_is(size_t R, size_t C, uint32_t flags, uint64_t k, const uint64_t *v,
-                           const uint64_t *want)
-{
-    uint64_t *y = malloc(R * C * sizeof *y);
-    tu_grid_apply(R, C, flags, v, k, y);
-    bool ok = true;
-    for (size_t i = 0; ok && i < R * C; i++)
-        ok = y[i] == (want ? want[i] : 0);
-    free(y);
-    return ok;
-}
-
 /* plain: compare with the row programs (hex; and over F_3 the 4-bit lanes
  * instead of the sliced ones); else only the own model. Mod k (prime). */
 static void check_large(size_t R, size_t C, uint32_t flags, uint64_t k, tu_rng *rng, bool plain)
@@ -45,11 +32,7 @@ static void check_large(size_t R, size_t C, uint32_t flags, uint64_t k, tu_rng *
     size_t n = R * C;
     uint64_t *st = malloc(n * sizeof *st), *tg = malloc(n * sizeof *tg), *b = malloc(n * sizeof *b);
     uint64_t *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
-    for (size_t i = 0; i < n; i++) {
-        st[i] = tu_below(rng, k);
-        tg[i] = tu_below(rng, k);
-        b[i] = (tg[i] + k - st[i]) % k;
-    }
+    tu_random_game(rng, n, k, st, tg, b);
     toggle_graph *g = NULL;
     toggle_system *s = NULL;
     ck_assert_int_eq(toggle_graph_new_grid(&g, R, C, flags), TOGGLE_OK);
@@ -65,7 +48,7 @@ static void check_large(size_t R, size_t C, uint32_t flags, uint64_t k, tu_rng *
         ck_assert_int_eq(toggle_solution_particular(ref, y, n), TOGGLE_OK);
         ck_assert_msg(!memcmp(x, y, n * sizeof *x), "%zux%zu flags 0x%x: x differs (seed %llu)",
                       R, C, (unsigned)flags, (unsigned long long)tu_seed());
-        ck_assert_msg(model_apply_is(R, C, flags, k, x, b), "%zux%zu flags 0x%x mod %llu: A x != b",
+        ck_assert_msg(tu_grid_apply_is(R, C, flags, k, x, b), "%zux%zu flags 0x%x mod %llu: A x != b",
                       R, C, (unsigned)flags, (unsigned long long)k);
     }
     if (sv == 0) { /* the certificate (the policy's, from the public solve): y A = A y = 0
@@ -78,7 +61,7 @@ static void check_large(size_t R, size_t C, uint32_t flags, uint64_t k, tu_rng *
         uint64_t yb = 0;
         for (size_t i = 0; i < n; i++)
             yb = tu_addmod(yb, tu_mulmod(x[i], b[i], k), k);
-        ck_assert_msg(yb != 0 && model_apply_is(R, C, flags, k, x, NULL),
+        ck_assert_msg(yb != 0 && tu_grid_apply_is(R, C, flags, k, x, NULL),
                       "%zux%zu flags 0x%x: not a certificate", R, C, (unsigned)flags);
     }
     for (size_t i = 0; i < d; i++) {
@@ -86,7 +69,7 @@ static void check_large(size_t R, size_t C, uint32_t flags, uint64_t k, tu_rng *
         ck_assert_int_eq(toggle_solution_kernel_vector(ref, i, y, n), TOGGLE_OK);
         ck_assert_msg(!memcmp(x, y, n * sizeof *x), "%zux%zu flags 0x%x: kernel vector %zu "
                       "differs (seed %llu)", R, C, (unsigned)flags, i, (unsigned long long)tu_seed());
-        ck_assert_msg(model_apply_is(R, C, flags, k, x, NULL), "%zux%zu: A K != 0", R, C);
+        ck_assert_msg(tu_grid_apply_is(R, C, flags, k, x, NULL), "%zux%zu: A K != 0", R, C);
     }
     printf("%zux%zu flags 0x%x mod %llu: solvable %d nullity %zu, %s\n", R, C, (unsigned)flags,
            (unsigned long long)k, sv, d, plain ? "identical to the row programs" : "checked");

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/engine.h"
+#include "engine/transfer/ring.h"
 #include "testutil.h"
 #include "tu_engine.h"
 
@@ -33,8 +35,11 @@ static toggle_solution *solve_with(toggle_system *s, int e)
     return sol;
 }
 
-/* The two answers are identical; returns NULL or a message. */
-static const char *same_answers(const toggle_solution *a, const toggle_solution *b, size_t n)
+/* The two answers are identical (cert: the certificates too, else not
+ * looked at: the lanes path called directly leaves them to the public
+ * solve); returns NULL or a message. */
+static const char *answers_differ(const toggle_solution *a, const toggle_solution *b, size_t n,
+                                  bool cert)
 {
     if (toggle_solution_is_solvable(a) != toggle_solution_is_solvable(b))
         return "solvability differs";
@@ -48,7 +53,7 @@ static const char *same_answers(const toggle_solution *a, const toggle_solution 
         toggle_solution_particular(b, y, n);
         if (memcmp(x, y, n * sizeof *x))
             err = "particular solution differs";
-    } else {
+    } else if (cert) {
         toggle_solution_certificate(a, x, n);
         toggle_solution_certificate(b, y, n);
         if (memcmp(x, y, n * sizeof *x))
@@ -73,6 +78,11 @@ static const char *same_answers(const toggle_solution *a, const toggle_solution 
     return err;
 }
 
+static const char *same_answers(const toggle_solution *a, const toggle_solution *b, size_t n)
+{
+    return answers_differ(a, b, n, true);
+}
+
 /* The reference engine: full elimination for a prime, the forced Howell
  * engine for composite k. */
 static int ref_engine(uint64_t k)
@@ -83,7 +93,24 @@ static int ref_engine(uint64_t k)
     return TOGGLE_ENGINE_HOWELL;
 }
 
-static size_t handled, declined;
+static size_t handled, declined, local_ran;
+
+/* The lanes path with or without the odd-p canonical form from local
+ * vectors (toggle__transfer_lanes_solve_canon); *ran: it gave the answer.
+ * NULL when the lanes path declines (Moore with self: the separable route
+ * serves it). */
+static toggle_solution *solve_canon(const toggle_system *s, bool local, bool *ran)
+{
+    toggle_solution *sol = NULL;
+    ck_assert_int_eq(toggle__solution_new(&sol, s, TOGGLE_ENGINE_TRANSFER), TOGGLE_OK);
+    int rc = toggle__transfer_lanes_solve_canon(s, sol, local, ran);
+    if (rc == TOGGLE_EUNSUPPORTED) {
+        toggle_solution_free(sol);
+        return NULL;
+    }
+    ck_assert_msg(rc == TOGGLE_OK, "lanes (local %d): %s", (int)local, toggle_last_error());
+    return sol;
+}
 
 /* One board: transfer vs FLINT, both verified against the own model. */
 static void check_board(size_t rows, size_t cols, uint32_t flags, uint64_t k, tu_rng *rng)
@@ -125,6 +152,18 @@ static void check_board(size_t rows, size_t cols, uint32_t flags, uint64_t k, tu
         ck_assert_msg(!err, "transfer %zux%zu flags 0x%x k=%llu: %s (seed %llu)", rows, cols,
                       (unsigned)flags, (unsigned long long)k, err,
                       (unsigned long long)tu_seed());
+        /* odd p with a kernel: the lanes path with the local canonical
+         * form, counted where it gave the answer */
+        bool ran = false;
+        if (k != 2 && toggle_solution_nullity(ref) && ref_engine(k) == TU_ENGINE_PRIME) {
+            toggle_solution *loc = solve_canon(s, true, &ran);
+            err = loc ? answers_differ(loc, ref, n, false) : NULL;
+            ck_assert_msg(!err, "local %zux%zu flags 0x%x k=%llu: %s (seed %llu)", rows, cols,
+                          (unsigned)flags, (unsigned long long)k, err,
+                          (unsigned long long)tu_seed());
+            toggle_solution_free(loc);
+        }
+        local_ran += ran;
     } else {
         declined++;
     }
@@ -149,15 +188,17 @@ static void all_boards(uint32_t lattice, size_t maxside)
 {
     tu_rng rng = tu_rng_for(lattice + 17);
     static const uint32_t wraps[] = {0, TOGGLE_GRID_TORUS, TOGGLE_GRID_CYLINDER};
-    handled = declined = 0;
+    handled = declined = local_ran = 0;
     for (size_t w = 0; w < 3; w++)
         for (uint32_t ns = 0; ns <= TOGGLE_GRID_NO_SELF; ns++)
             for (size_t q = 0; q < NPRIMES; q++)
                 for (size_t r = 1; r <= maxside; r++)
                     for (size_t c = 1; c <= maxside; c++)
                         check_board(r, c, lattice | wraps[w] | ns, primes[q], &rng);
-    printf("lattice 0x%x: transfer solved %zu boards, declined %zu\n", (unsigned)lattice,
-           handled, declined);
+    printf("lattice 0x%x: transfer solved %zu boards, declined %zu, the local canonical "
+           "form gave %zu\n", (unsigned)lattice, handled, declined, local_ran);
+    if (lattice == TOGGLE_GRID_TRI) /* the tri cylinders and tori over odd p */
+        ck_assert_uint_ge(local_ran, 100);
 }
 
 /* Hex boards 13 to 33 wide, taller than wide (the board rows are the
@@ -279,6 +320,76 @@ START_TEST(wrapped_large_nullity)
     printf("wrapped large nullity: %zu boards, %zu with nullity >= rows (seed %llu)\n", handled,
            big, (unsigned long long)tu_seed());
     ck_assert_uint_ge(big, 16);
+}
+END_TEST
+
+/* The odd-p canonical form from local vectors (canonicalise_local) on
+ * boards too large for the 12 x 12 sweeps, whose kernels are mostly
+ * vectors on two board rows: tri cylinders and tori, hex and Moore
+ * wraps without self, 24 to 60 square and 30 x 45, over 3, 5 and 7, random
+ * start and target. The answers with it against canonicalise's (the lanes
+ * path without it), entry by entry, and each checked by the own model: A x
+ * = b, A K_i = 0. It must give the answer on every tri board with a
+ * kernel. Seed printed. */
+START_TEST(local_canonical_form)
+{
+    static const uint32_t kinds[] = {
+        TOGGLE_GRID_TRI | TOGGLE_GRID_CYLINDER, TOGGLE_GRID_TRI | TOGGLE_GRID_TORUS,
+        TOGGLE_GRID_HEX | TOGGLE_GRID_CYLINDER | TOGGLE_GRID_NO_SELF,
+        TOGGLE_GRID_HEX | TOGGLE_GRID_TORUS | TOGGLE_GRID_NO_SELF,
+        TOGGLE_GRID_MOORE | TOGGLE_GRID_CYLINDER | TOGGLE_GRID_NO_SELF};
+    static const size_t shapes[][2] = {{24, 24}, {30, 45}, {36, 36}, {48, 48}, {60, 60}};
+    static const uint64_t ks[] = {3, 5, 7};
+    tu_rng rng = tu_rng_for(1414);
+    size_t ran_total = 0, kernels = 0;
+    for (size_t q = 0; q < sizeof kinds / sizeof *kinds; q++)
+        for (size_t z = 0; z < sizeof shapes / sizeof *shapes; z++)
+            for (size_t kk = 0; kk < sizeof ks / sizeof *ks; kk++) {
+                size_t R = shapes[z][0], C = shapes[z][1], n = R * C;
+                uint64_t k = ks[kk];
+                uint32_t flags = kinds[q];
+                uint64_t *st = malloc(n * sizeof *st), *tg = malloc(n * sizeof *tg);
+                uint64_t *b = malloc(n * sizeof *b), *x = malloc(n * sizeof *x);
+                tu_random_game(&rng, n, k, st, tg, b);
+                toggle_graph *g = NULL;
+                toggle_system *s = NULL;
+                ck_assert_int_eq(toggle_graph_new_grid(&g, R, C, flags), TOGGLE_OK);
+                ck_assert_int_eq(toggle_system_new(&s, g, k, st, tg), TOGGLE_OK);
+                bool ran = false;
+                toggle_solution *got = solve_canon(s, true, &ran), *ref = solve_canon(s, false, NULL);
+                ck_assert_ptr_nonnull(got);
+                ck_assert_ptr_nonnull(ref);
+                const char *err = answers_differ(got, ref, n, false);
+                ck_assert_msg(!err, "%zux%zu flags 0x%x k=%llu: %s (seed %llu)", R, C,
+                              (unsigned)flags, (unsigned long long)k, err,
+                              (unsigned long long)tu_seed());
+                size_t d = toggle_solution_nullity(got);
+                if (toggle_solution_is_solvable(got) == 1) {
+                    ck_assert_int_eq(toggle_solution_particular(got, x, n), TOGGLE_OK);
+                    ck_assert_msg(tu_grid_apply_is(R, C, flags, k, x, b), "%zux%zu flags 0x%x "
+                                  "k=%llu: A x != b", R, C, (unsigned)flags, (unsigned long long)k);
+                }
+                for (size_t i = 0; i < d; i++) {
+                    ck_assert_int_eq(toggle_solution_kernel_vector(got, i, x, n), TOGGLE_OK);
+                    ck_assert_msg(tu_grid_apply_is(R, C, flags, k, x, NULL), "%zux%zu flags 0x%x "
+                                  "k=%llu: A K_%zu != 0", R, C, (unsigned)flags,
+                                  (unsigned long long)k, i);
+                }
+                if ((flags & TOGGLE_GRID_TRI) && d)
+                    ck_assert_msg(ran, "%zux%zu flags 0x%x k=%llu: the local form did not "
+                                  "apply", R, C, (unsigned)flags, (unsigned long long)k);
+                ran_total += ran;
+                kernels += d > 0;
+                toggle_solution_free(ref);
+                tu_free_all(g, s, got);
+                free(st);
+                free(tg);
+                free(b);
+                free(x);
+            }
+    printf("local canonical form: %zu boards with a kernel, %zu by local vectors (seed %llu)\n",
+           kernels, ran_total, (unsigned long long)tu_seed());
+    ck_assert_uint_ge(ran_total, 20);
 }
 END_TEST
 
@@ -520,6 +631,7 @@ static Suite *suite(void)
     tcase_add_test(tc, moore_open_handled);
     tcase_add_test(tc, moore_large_nullity);
     tcase_add_test(tc, wrapped_large_nullity);
+    tcase_add_test(tc, local_canonical_form);
     tcase_add_test(tc, random_stencils);
     tcase_add_test(tc, torus_buchholz_formula);
     tcase_add_test(tc, torus_nullity_by_polynomials);
