@@ -57,9 +57,10 @@ int toggle__transfer_lanes_solve(const toggle_system *s, toggle_solution *sol);
 int toggle__transfer_lanes_solve_plain(const toggle_system *s, toggle_solution *sol);
 /* The lanes path with (local true) or without the odd-p canonical form
  * from local vectors (canonicalise_local; without it canonicalise serves),
- * *ran telling whether that form gave the answer (for the tests that
- * compare the two). */
+ * *ran telling whether that form gave the answer and *spanned whether its
+ * spanning vectors came from one chase (span_chase), for the tests that
+ * compare them (either may be NULL). */
 int toggle__transfer_lanes_solve_canon(const toggle_system *s, toggle_solution *sol, bool local,
-                                       bool *ran);
+                                       bool *ran, bool *spanned);
 
 #endif

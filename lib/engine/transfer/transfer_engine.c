@@ -2692,6 +2692,13 @@ static void axpy_span(toggle__vecs *v, size_t dst, size_t off, const toggle__vec
     }
 }
 
+/* Entries from .. upto of vector i times f (mod k). */
+static void scale_span(toggle__vecs *v, size_t i, size_t from, size_t upto, uint64_t f, uint64_t k)
+{
+    for (size_t t = from; t <= upto; t++)
+        toggle__vecs_set(v, i, t, toggle__mulmod(toggle__vecs_get(v, i, t), f, k));
+}
+
 /* dst -= f * src (vectors of the same vecs, or x against the kernel). */
 static void axpy(toggle__vecs *v, size_t dst, const toggle__vecs *sv, size_t src, uint64_t fct,
                  uint64_t k, size_t upto)
@@ -2804,11 +2811,8 @@ static int canonical_basis(toggle__vecs *K, size_t dn, uint64_t k, size_t *piv)
         used[bi] = true;
         piv[bi] = best;
         uint64_t lead = toggle__vecs_get(K, bi, best);
-        if (lead != 1) {
-            uint64_t inv = toggle__invmod(lead, k);
-            for (size_t t = 0; t <= best; t++)
-                toggle__vecs_set(K, bi, t, toggle__mulmod(toggle__vecs_get(K, bi, t), inv, k));
-        }
+        if (lead != 1)
+            scale_span(K, bi, 0, best, toggle__invmod(lead, k), k);
         for (size_t i = 0; i < dn; i++) {
             uint64_t e = i == bi ? 0 : toggle__vecs_get(K, i, best);
             if (e)
@@ -3108,6 +3112,23 @@ static size_t loc_find(const loc_free *fr, size_t t)
     return a;
 }
 
+/* Free cell `cell` (not yet in fr) added in its place, its vector's first
+ * possibly nonzero cell lo, where it is src: O(fr->n). */
+static void loc_insert(loc_free *fr, size_t cell, size_t lo, size_t src)
+{
+    size_t q = fr->n;
+    for (; q > 0 && fr->cell[q - 1] > cell; q--) {
+        fr->cell[q] = fr->cell[q - 1];
+        fr->lo[q] = fr->lo[q - 1];
+        fr->src[q] = fr->src[q - 1];
+    }
+    fr->cell[q] = cell;
+    fr->lo[q] = lo;
+    fr->src[q] = src;
+    fr->bits[cell >> 6] |= (uint64_t)1 << (cell & 63);
+    fr->n++;
+}
+
 /* Kernel row i against the free cells of fr, from cell top down to lo:
  * at each nonzero on a free cell, the vector there (unit on it) times that
  * entry is subtracted (it changes only cells below); *lo moves down to the
@@ -3145,7 +3166,38 @@ static uint64_t canonicalise_local_bytes(size_t rows, size_t cols, size_t d, uin
         return UINT64_MAX;
     unsigned __int128 b = (unsigned __int128)lv + wv + (unsigned __int128)cols * 4 * sizeof(loc_eq)
                         + (unsigned __int128)cols * 8 * 8 + 2 * (unsigned __int128)cols * 16
-                        + 64 + LOC_KMAX * 8 + (unsigned __int128)d * 5 * 8 + (n / 64 + 1) * 8;
+                        + 64 + LOC_KMAX * 8 + (unsigned __int128)d * 5 * 8 + d + (n / 64 + 1) * 8;
+    return b > UINT64_MAX ? UINT64_MAX : (uint64_t)b;
+}
+
+/* What canonicalise_local needs to chase combinations of the kernel rows
+ * (span_chase): the lanes of the answers' chase and the unknowns U they
+ * were loaded from (ln->L rows of m; x's first when solvable), resid for
+ * a chase's residuals (m lanes). NULL: span_chase does not run. */
+typedef struct {
+    lanes *ln;
+    const uint64_t *U;
+    size_t m;
+    bool solvable;
+    uint64_t *resid;
+} loc_chase;
+
+/* The most board rows span_chase's suffix takes. */
+#define SPAN_HMAX 8
+
+static int span_chase(const toggle_system *s, toggle_solution *sol, const loc_chase *lc,
+                      const toggle__vecs *Lv, loc_free *fr, bool *ok);
+
+/* Bytes of span_chase on a board of cols columns with d kernel vectors, m
+ * unknowns and L lanes over k, for the estimate. */
+static uint64_t span_chase_bytes(size_t rows, size_t cols, size_t d, size_t m, size_t L,
+                                 uint64_t k)
+{
+    size_t h = rows - 1 < SPAN_HMAX ? rows - 1 : SPAN_HMAX, ab = 0;
+    if (!toggle__vecs_bytes(h * cols + m, d + 1, k, &ab))
+        return UINT64_MAX;
+    unsigned __int128 b = (unsigned __int128)ab + (unsigned __int128)m * 8
+                        + (unsigned __int128)L * 8 + (unsigned __int128)d * 8;
     return b > UINT64_MAX ? UINT64_MAX : (uint64_t)b;
 }
 
@@ -3156,7 +3208,9 @@ static uint64_t canonicalise_local_bytes(size_t rows, size_t cols, size_t d, uin
  * too for b = 1; the others lie on row b - 1 alone and came from window
  * b - 1) are kept: distinct free cells, so independent, and kernel
  * vectors of the board (the window's equations are all the cells its
- * presses touch); (2) the kernel rows, in order, are reduced by them and
+ * presses touch); (2) the rest, given lc, by one chase of their
+ * combinations, already reduced (span_chase: O(ns N) for ns of them, not
+ * O(ns^2 N)), else the kernel rows, in order, are reduced by them and
  * by the vectors this step already kept (loc_reduce from the last cell),
  * each that keeps a nonzero off the free cells adds its last nonzero as a
  * free cell, until there are dn; (3) all are placed in ascending free cell
@@ -3168,20 +3222,22 @@ static uint64_t canonicalise_local_bytes(size_t rows, size_t cols, size_t d, uin
  * vector kept in (2) and O(C) per local one (the kernel rows' writes,
  * O(dn N), are the answer's), unless a local vector meets a kept one's free
  * cell (then O(N)). *done false (nothing changed) where it does not apply:
- * then canonicalise. */
-static int canonicalise_local(const toggle_system *s, toggle_solution *sol, bool *done)
+ * then canonicalise; *spanned: span_chase gave (2). */
+static int canonicalise_local(const toggle_system *s, toggle_solution *sol, const loc_chase *lc,
+                              bool *done, bool *spanned)
 {
     const toggle_graph *g = s->graph;
     toggle__vecs *K = &sol->kernel;
     size_t dn = sol->nullity, R = g ? g->rows : 0, C = g ? g->cols : 0, N = R * C, nl = 0;
     uint64_t p = sol->k;
-    *done = false;
+    *done = *spanned = false;
     if (!dn || K->packed || !is_board(s) || R < 4 || C < 4)
         return TOGGLE_OK;
     loc_ws w = {g, p, R, C, 2 * (C - 2), NULL, NULL, NULL, NULL, NULL, {0}, {0}, NULL};
     toggle__vecs Lv = {0};
     loc_free fr = {0, NULL, NULL, NULL, NULL};
     size_t *pos = NULL, *at = NULL;
+    bool *fin = NULL;
     int rc = toggle__colbuf_init(&w.cb, g);
     if (rc)
         return rc;
@@ -3215,37 +3271,23 @@ static int canonicalise_local(const toggle_system *s, toggle_solution *sol, bool
             if (nl == dn)
                 goto out; /* more than the kernel holds: not local after all */
             memcpy(toggle__vecs_row(&Lv, nl), toggle__vecs_row(&w.W, v), Lv.stride * 8);
-            size_t cell = (b - 1) * C + w.wpiv[v];
-            fr.cell[nl] = cell;
-            fr.lo[nl] = (b - 1) * C;
-            fr.src[nl] = nl | LOC_LOCAL;
-            fr.bits[cell >> 6] |= (uint64_t)1 << (cell & 63);
+            loc_insert(&fr, (b - 1) * C + w.wpiv[v], (b - 1) * C, nl | LOC_LOCAL);
             nl++;
         }
     }
-    fr.n = nl;
-    /* (2) the rest from the kernel rows: row i reduced, kept in row ns */
-    size_t ns = 0;
-    for (size_t i = 0; fr.n < dn && i < dn; i++) {
+    /* (2) the rest: by one chase (span_chase), else from the kernel rows:
+     * row i reduced, kept in row ns */
+    if (lc && (rc = span_chase(s, sol, lc, &Lv, &fr, spanned)))
+        goto out;
+    size_t ns = *spanned ? dn - nl : 0;
+    for (size_t i = 0; !*spanned && fr.n < dn && i < dn; i++) {
         size_t lo = 0, t = loc_reduce(K, i, &Lv, &fr, N - 1, &lo, true, p);
         if (t == SIZE_MAX)
             continue; /* in the span of those found */
-        uint64_t inv = toggle__invmod(toggle__vecs_get(K, i, t), p);
-        for (size_t q = 0; q <= t; q++)
-            toggle__vecs_set(K, i, q, toggle__mulmod(toggle__vecs_get(K, i, q), inv, p));
+        scale_span(K, i, 0, t, toggle__invmod(toggle__vecs_get(K, i, t), p), p);
         if (i != ns)
             toggle__vecs_swap(K, i, ns);
-        size_t q = fr.n;
-        for (; q > 0 && fr.cell[q - 1] > t; q--) {
-            fr.cell[q] = fr.cell[q - 1];
-            fr.lo[q] = fr.lo[q - 1];
-            fr.src[q] = fr.src[q - 1];
-        }
-        fr.cell[q] = t;
-        fr.lo[q] = 0;
-        fr.src[q] = ns++;
-        fr.bits[t >> 6] |= (uint64_t)1 << (t & 63);
-        fr.n++;
+        loc_insert(&fr, t, 0, ns++);
     }
     if (fr.n < dn) {
         rc = toggle__error(TOGGLE_EINTERNAL, "transfer: kernel basis is dependent");
@@ -3255,7 +3297,8 @@ static int canonicalise_local(const toggle_system *s, toggle_solution *sol, bool
      * placed row), the local vectors written out, then the full reduction */
     pos = toggle__malloc_array(ns ? ns : 1, sizeof *pos);
     at = toggle__malloc_array(dn, sizeof *at);
-    if (!pos || !at) {
+    fin = toggle__malloc_array(dn, sizeof *fin);
+    if (!pos || !at || !fin) {
         rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the canonical kernel");
         goto out;
     }
@@ -3277,6 +3320,7 @@ static int canonicalise_local(const toggle_system *s, toggle_solution *sol, bool
     }
     for (size_t q = 0; q < dn; q++) {
         size_t v = fr.src[q];
+        fin[q] = *spanned && !(v & LOC_LOCAL); /* span_chase's: reduced already */
         if (v & LOC_LOCAL) {
             memset(toggle__vecs_row(K, q), 0, K->stride * 8);
             for (size_t t = 0; t < 2 * C; t++)
@@ -3285,7 +3329,7 @@ static int canonicalise_local(const toggle_system *s, toggle_solution *sol, bool
         fr.src[q] = q;
     }
     for (size_t q = 0; q < dn; q++)
-        if (fr.cell[q] > fr.lo[q])
+        if (!fin[q] && fr.cell[q] > fr.lo[q])
             loc_reduce(K, q, &Lv, &fr, fr.cell[q] - 1, &fr.lo[q], false, p);
     clear_free(sol, fr.cell, fr.lo);
     *done = true;
@@ -3305,6 +3349,7 @@ out:
     toggle__free(fr.bits);
     toggle__free(pos);
     toggle__free(at);
+    toggle__free(fin);
     return rc;
 }
 
@@ -3569,8 +3614,9 @@ static int transfer_estimate(const toggle_system *s, uint64_t *bytes)
              + (unsigned __int128)(L < C ? L : C) * C * 8;
     if (f.p == 2 && d) /* canonicalise_f2, when no tail decides */
         ans += canonicalise_f2_bytes(d, (size_t)f.R * C, toggle__system_threads(s));
-    if (f.p != 2 && d) /* canonicalise_local, likewise */
-        ans += canonicalise_local_bytes(s->graph->rows, s->graph->cols, d, f.p);
+    if (f.p != 2 && d) /* canonicalise_local and its span_chase, likewise */
+        ans += canonicalise_local_bytes(s->graph->rows, s->graph->cols, d, f.p)
+             + span_chase_bytes(s->graph->rows, s->graph->cols, d, m, L, f.p);
     ans += ans / 8; /* the small engine's answers are read out through copies */
     frame_clear(&f);
     unsigned __int128 e = build > solve ? build : solve;
@@ -3590,7 +3636,8 @@ typedef struct {
     toggle_solution *sol;
     bool with_b;
     uint64_t *tbuf; /* F_2: L rows of (C + 63) / 64 words */
-    uint64_t **dst; /* odd p: lane l's vector (x, then the kernel), or NULL */
+    uint64_t **dst; /* odd p: lane l's vector (x, then the kernel; NULL: not
+                     * written), or NULL */
     /* F_2, a transposed frame (frame rows are board columns): a block of 64
      * board columns, written out as words of the board rows (tcol_flush).
      * Cell-major rows (cube): column q's row at blk + q * C * nw; lane rows
@@ -3696,7 +3743,9 @@ static void write_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row
          * a cell at a time down a board column */
         size_t C = f->C, base = frame_cell(f, r, 0), step = f->tr ? f->g->cols : 1;
         for (size_t l = 0; l < ln->L; l++) {
-            unsigned char *d = (unsigned char *)out_vec(ctx, l) + base;
+            if (ctx->dst && !ctx->dst[l])
+                continue; /* (a lane span_chase does not keep) */
+            unsigned char *d = (unsigned char *)(ctx->dst ? ctx->dst[l] : out_vec(ctx, l)) + base;
             const uint64_t *lo = lrow + l * lstride, *hi = lo + lstride / 2;
             size_t j = 0;
             for (; !f->tr && j + 8 <= C; j += 8) {
@@ -3751,6 +3800,8 @@ static void write_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row
         for (size_t j0 = 0; j0 < C; j0 += 64) {
             size_t j1 = C - j0 < 64 ? C : j0 + 64;
             for (size_t l = 0; l < ln->L; l++) {
+                if (!ctx->dst[l])
+                    continue;
                 const uint64_t *src = row + l / per;
                 unsigned sh = (unsigned)((l % per) * ln->lf.lw);
                 switch (ctx->sol->kernel.width) {
@@ -3795,17 +3846,196 @@ static void write_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row
     }
 }
 
-/* Lane l of the unknown rows := U[l] (L vectors of m values). */
-static void load_lanes(lanes *ln, const uint64_t *U, size_t m)
+/* Unknown i's lanes (an unknown row's cell, then the promoted ones). */
+static uint64_t *unknown_lanes(lanes *ln, size_t i)
+{
+    size_t mr = ln->f->nuk * ln->f->C;
+    return i < mr ? ln->saved + i * ln->nw : ln->xsaved + (i - mr) * ln->nw;
+}
+
+/* Every lane of the m unknowns := 0. */
+static void clear_unknowns(lanes *ln, size_t m)
 {
     size_t mr = ln->f->nuk * ln->f->C;
     memset(ln->saved, 0, mr * ln->nw * sizeof *ln->saved);
     memset(ln->xsaved, 0, (m - mr) * ln->nw * sizeof *ln->xsaved);
+}
+
+/* Lane l of the unknown rows := U[l] (L vectors of m values). */
+static void load_lanes(lanes *ln, const uint64_t *U, size_t m)
+{
+    clear_unknowns(ln, m);
     for (size_t l = 0; l < ln->L; l++)
         for (size_t i = 0; i < m; i++)
             if (U[l * m + i])
-                lane_set(ln, i < mr ? ln->saved + i * ln->nw : ln->xsaved + (i - mr) * ln->nw, l,
-                         U[l * m + i]);
+                lane_set(ln, unknown_lanes(ln, i), l, U[l * m + i]);
+}
+
+/* The unknowns' board cells in U's order, *n of them (m at most): the
+ * unknown rows' cells slot by slot, then the promoted cells in the
+ * chase's order (row r's promotion t is cell pvar[t] of frame row r +
+ * Hf). */
+static int unknown_cells(tframe *f, size_t *cell, size_t m, size_t *n)
+{
+    size_t C = f->C, fc = first_constraint(f), xk = f->nuk * C;
+    *n = 0;
+    if (xk > m)
+        return TOGGLE_OK;
+    for (size_t r = 0; r < f->R; r++) {
+        size_t u = unknown_slot(f, r);
+        for (size_t j = 0; u != SIZE_MAX && j < C; j++)
+            cell[u * C + j] = frame_cell(f, r, j);
+    }
+    for (size_t r = 0; r < fc; r++) {
+        rowpat *pt;
+        int rc = frame_class(f, r, &pt);
+        if (rc)
+            return toggle__error(rc, "out of memory for the transfer engine's row patterns");
+        if (!pt->peq)
+            return TOGGLE_OK;
+        for (size_t t = 0; t < C; t++) {
+            if (pt->peq[t] != SIZE_MAX)
+                continue;
+            if (xk == m)
+                return TOGGLE_OK;
+            cell[xk++] = frame_cell(f, (r + f->Hf) % f->R, pt->pvar[t]);
+        }
+    }
+    *n = xk;
+    return TOGGLE_OK;
+}
+
+/* The spanning part of canonicalise_local's basis by one chase, where fr
+ * holds the nl local vectors (Lv) and ns = dn - nl vectors are left. A
+ * kernel vector is the chase of its values on the unknown cells (checked:
+ * every kernel row's there are U's row), and the chase is linear, so a
+ * combination of kernel rows is the chase of the same combination of
+ * their unknowns. (a) Kernel rows, in order, are reduced at the local
+ * free cells (loc_reduce: O(N) each), giving S, 0 on every local free
+ * cell. (b) Their last h board rows, reversed, beside their unknowns'
+ * values, go into an incremental RREF by the suffix's columns (h = 1, 2,
+ * 4, 8: SPAN_HMAX, fewer than R), until its rank is ns; a row without a
+ * pivot there is dropped. The RREF's rows are T S on the suffix and on the
+ * unknowns: unit on its pivot (the vector's last nonzero, a free cell), 0
+ * on the other pivots and on the local free cells. O(ns^2 (h C + m)),
+ * sub8 where the entries are bytes. (c) One chase of those unknowns
+ * writes T S into kernel rows 0 .. ns - 1: O(ns N), against the O(ns^2
+ * N) of reducing the rows by each other. Verified: every residual 0, each
+ * vector equal to its RREF row on the suffix and 0 on the local free
+ * cells. Then the ns free cells join fr (lo 0, src the row), *ok true.
+ * *ok false: no rank ns within SPAN_HMAX rows, or the unknowns not cells,
+ * or a check failed (the kernel rows then chased again from U: as they
+ * were); the kernel rows stay kernel vectors that span the kernel with the
+ * local ones; also false, untried, where ns^2 < L (few spanning
+ * vectors: their reduction costs less than a chase). */
+static int span_chase(const toggle_system *s, toggle_solution *sol, const loc_chase *lc,
+                      const toggle__vecs *Lv, loc_free *fr, bool *ok)
+{
+    toggle__vecs *K = &sol->kernel, A = {0};
+    lanes *ln = lc->ln;
+    tframe *f = (tframe *)ln->f;
+    size_t dn = sol->nullity, nl = fr->n, ns = dn - nl, m = lc->m, L = ln->L, sb = lc->solvable;
+    size_t R = s->graph->rows, C = s->graph->cols, N = R * C, nu = 0, rank = 0, hc = 0;
+    size_t hmax = R - 1 < SPAN_HMAX ? R - 1 : SPAN_HMAX;
+    uint64_t p = sol->k;
+    *ok = false;
+    /* the chase costs about L lane steps a cell whatever ns, the
+     * reduction it replaces about ns^2 / 32 (sub8) plus 2 ns reads: for a
+     * few spanning vectors (the tri cylinder's one) that is cheaper; from
+     * ns^2 = L on (the tri torus: ns about L / 2) the chase, at most about
+     * the answers' chase again */
+    if (!ns || ns * ns < L || f->all || !m || !hmax)
+        return TOGGLE_OK;
+    size_t *ucell = toggle__malloc_array(m, sizeof *ucell), *pc = toggle__malloc_array(ns, sizeof *pc);
+    uint64_t **dst = toggle__malloc_array(L, sizeof *dst);
+    int rc = TOGGLE_OK;
+    if (!ucell || !pc || !dst) {
+        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the canonical kernel");
+        goto out;
+    }
+    if ((rc = toggle__vecs_init(&A, hmax * C + m, ns + 1, p)) || (rc = unknown_cells(f, ucell, m, &nu))
+        || nu != m)
+        goto out;
+    for (size_t i = 0; i < dn; i++)
+        for (size_t t = 0; t < m; t++)
+            if (ucell[t] >= N || toggle__vecs_get(K, i, ucell[t]) != lc->U[(i + sb) * m + t])
+                goto out;
+    /* (a), (b) */
+    size_t nred = 0;
+    for (size_t h = 1;; h = 2 * h < hmax ? 2 * h : hmax) {
+        hc = h * C;
+        rank = 0;
+        for (size_t i = 0; i < dn && rank < ns; i++) {
+            size_t w = hc + m, t = 0;
+            if (i == nred) {
+                size_t lo = 0;
+                loc_reduce(K, i, Lv, fr, N - 1, &lo, false, p);
+                nred++;
+            }
+            for (t = 0; t < hc; t++)
+                toggle__vecs_set(&A, rank, t, toggle__vecs_get(K, i, N - 1 - t));
+            for (t = 0; t < m; t++)
+                toggle__vecs_set(&A, rank, hc + t, toggle__vecs_get(K, i, ucell[t]));
+            for (size_t r = 0; r < rank; r++) {
+                uint64_t e = toggle__vecs_get(&A, rank, pc[r]);
+                if (e)
+                    axpy_span(&A, rank, 0, &A, r, e, p, pc[r], w - 1);
+            }
+            for (t = 0; t < hc && !toggle__vecs_get(&A, rank, t); t++)
+                ;
+            if (t == hc)
+                continue; /* 0 on the suffix */
+            scale_span(&A, rank, t, w - 1, toggle__invmod(toggle__vecs_get(&A, rank, t), p), p);
+            for (size_t r = 0; r < rank; r++) {
+                uint64_t e = toggle__vecs_get(&A, r, t);
+                if (e)
+                    axpy_span(&A, r, 0, &A, rank, e, p, t, w - 1);
+            }
+            pc[rank++] = t;
+        }
+        if (rank == ns || h == hmax)
+            break;
+    }
+    if (rank < ns)
+        goto out;
+    /* (c) lane v := the unknowns of RREF row v (the other lanes 0) */
+    clear_unknowns(ln, m);
+    for (size_t v = 0; v < ns; v++)
+        for (size_t t = 0; t < m; t++) {
+            uint64_t e = toggle__vecs_get(&A, v, hc + t);
+            if (e)
+                lane_set(ln, unknown_lanes(ln, t), v, e);
+        }
+    for (size_t l = 0; l < L; l++)
+        dst[l] = l < ns ? toggle__vecs_row(K, l) : NULL;
+    out_ctx ctx = {sol, false, NULL, dst, NULL, NULL, SIZE_MAX, 0, false};
+    if ((rc = chase(ln, false, s, lc->resid, write_row, &ctx)))
+        goto out;
+    bool good = true;
+    for (size_t i = 0; i < m * ln->nw; i++)
+        good = good && !lc->resid[i];
+    for (size_t v = 0; good && v < ns; v++) {
+        for (size_t t = 0; good && t < hc; t++)
+            good = toggle__vecs_get(K, v, N - 1 - t) == toggle__vecs_get(&A, v, t);
+        for (size_t q = 0; good && q < nl; q++)
+            good = !toggle__vecs_get(K, v, fr->cell[q]);
+    }
+    if (!good) { /* (not seen) the kernel rows as they were */
+        load_lanes(ln, lc->U, m);
+        for (size_t l = 0; l < L; l++)
+            dst[l] = l < sb ? NULL : toggle__vecs_row(K, l - sb);
+        rc = chase(ln, false, s, lc->resid, write_row, &ctx);
+        goto out;
+    }
+    for (size_t v = 0; v < ns; v++)
+        loc_insert(fr, N - 1 - pc[v], 0, v);
+    *ok = true;
+out:
+    toggle__vecs_clear(&A);
+    toggle__free(ucell);
+    toggle__free(pc);
+    toggle__free(dst);
+    return rc;
 }
 
 typedef struct {
@@ -4460,25 +4690,27 @@ static int canonical_check(const toggle_solution *sol, const size_t *piv)
 }
 
 static int lanes_solve(const toggle_system *s, toggle_solution *sol, bool plain, bool local,
-                       bool *ran);
+                       bool *ran, bool *spanned);
 
 int toggle__transfer_lanes_solve(const toggle_system *s, toggle_solution *sol)
 {
-    return lanes_solve(s, sol, false, true, NULL);
+    return lanes_solve(s, sol, false, true, NULL, NULL);
 }
 
 int toggle__transfer_lanes_solve_plain(const toggle_system *s, toggle_solution *sol)
 {
-    return lanes_solve(s, sol, true, true, NULL);
+    return lanes_solve(s, sol, true, true, NULL, NULL);
 }
 
 int toggle__transfer_lanes_solve_canon(const toggle_system *s, toggle_solution *sol, bool local,
-                                       bool *ran)
+                                       bool *ran, bool *spanned)
 {
-    bool r = false;
-    int rc = lanes_solve(s, sol, false, local, &r);
+    bool r = false, sp = false;
+    int rc = lanes_solve(s, sol, false, local, &r, &sp);
     if (ran)
         *ran = r;
+    if (spanned)
+        *spanned = sp;
     return rc;
 }
 
@@ -4486,7 +4718,7 @@ int toggle__transfer_lanes_solve_canon(const toggle_system *s, toggle_solution *
  * local: odd p tries canonicalise_local before canonicalise (*ran, when
  * not NULL, tells whether it gave the answer). */
 static int lanes_solve(const toggle_system *s, toggle_solution *sol, bool plain, bool local,
-                       bool *ran)
+                       bool *ran, bool *spanned)
 {
     if (!is_board(s))
         return TRANSFER_SMALL_ENGINE.solve(s, sol);
@@ -4604,11 +4836,15 @@ static int lanes_solve(const toggle_system *s, toggle_solution *sol, bool plain,
                 goto out;
             }
     }
-    bool done = false;
-    if (full && f.p != 2 && local && (rc = canonicalise_local(s, sol, &done)))
+    bool done = false, sp = false;
+    loc_chase lc = {&ln, U, m, solvable, resid};
+    if (full && f.p != 2 && local
+        && (rc = canonicalise_local(s, sol, L && !f.all ? &lc : NULL, &done, &sp)))
         goto out;
     if (ran)
         *ran = done;
+    if (spanned)
+        *spanned = sp;
     if (full && !done)
         rc = f.p == 2 && sol->kernel.packed ? canonicalise_f2(sol) : canonicalise(sol);
     else if (checked)

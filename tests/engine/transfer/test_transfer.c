@@ -93,17 +93,18 @@ static int ref_engine(uint64_t k)
     return TOGGLE_ENGINE_HOWELL;
 }
 
-static size_t handled, declined, local_ran;
+static size_t handled, declined, local_ran, span_ran, tri_torus_span;
 
 /* The lanes path with or without the odd-p canonical form from local
- * vectors (toggle__transfer_lanes_solve_canon); *ran: it gave the answer.
+ * vectors (toggle__transfer_lanes_solve_canon); *ran: it gave the answer,
+ * *spanned: its spanning vectors came from one chase (either may be NULL).
  * NULL when the lanes path declines (Moore with self: the separable route
  * serves it). */
-static toggle_solution *solve_canon(const toggle_system *s, bool local, bool *ran)
+static toggle_solution *solve_canon(const toggle_system *s, bool local, bool *ran, bool *spanned)
 {
     toggle_solution *sol = NULL;
     ck_assert_int_eq(toggle__solution_new(&sol, s, TOGGLE_ENGINE_TRANSFER), TOGGLE_OK);
-    int rc = toggle__transfer_lanes_solve_canon(s, sol, local, ran);
+    int rc = toggle__transfer_lanes_solve_canon(s, sol, local, ran, spanned);
     if (rc == TOGGLE_EUNSUPPORTED) {
         toggle_solution_free(sol);
         return NULL;
@@ -154,9 +155,9 @@ static void check_board(size_t rows, size_t cols, uint32_t flags, uint64_t k, tu
                       (unsigned long long)tu_seed());
         /* odd p with a kernel: the lanes path with the local canonical
          * form, counted where it gave the answer */
-        bool ran = false;
+        bool ran = false, sp = false;
         if (k != 2 && toggle_solution_nullity(ref) && ref_engine(k) == TU_ENGINE_PRIME) {
-            toggle_solution *loc = solve_canon(s, true, &ran);
+            toggle_solution *loc = solve_canon(s, true, &ran, &sp);
             err = loc ? answers_differ(loc, ref, n, false) : NULL;
             ck_assert_msg(!err, "local %zux%zu flags 0x%x k=%llu: %s (seed %llu)", rows, cols,
                           (unsigned)flags, (unsigned long long)k, err,
@@ -164,6 +165,10 @@ static void check_board(size_t rows, size_t cols, uint32_t flags, uint64_t k, tu
             toggle_solution_free(loc);
         }
         local_ran += ran;
+        span_ran += sp;
+        /* the tri torus keeps vectors that span the board: by one chase
+         * where the local form gives the answer (and ns^2 >= L) */
+        tri_torus_span += (flags & TOGGLE_GRID_TRI) && (flags & TOGGLE_GRID_TORUS) && sp;
     } else {
         declined++;
     }
@@ -188,7 +193,7 @@ static void all_boards(uint32_t lattice, size_t maxside)
 {
     tu_rng rng = tu_rng_for(lattice + 17);
     static const uint32_t wraps[] = {0, TOGGLE_GRID_TORUS, TOGGLE_GRID_CYLINDER};
-    handled = declined = local_ran = 0;
+    handled = declined = local_ran = span_ran = tri_torus_span = 0;
     for (size_t w = 0; w < 3; w++)
         for (uint32_t ns = 0; ns <= TOGGLE_GRID_NO_SELF; ns++)
             for (size_t q = 0; q < NPRIMES; q++)
@@ -196,9 +201,12 @@ static void all_boards(uint32_t lattice, size_t maxside)
                     for (size_t c = 1; c <= maxside; c++)
                         check_board(r, c, lattice | wraps[w] | ns, primes[q], &rng);
     printf("lattice 0x%x: transfer solved %zu boards, declined %zu, the local canonical "
-           "form gave %zu\n", (unsigned)lattice, handled, declined, local_ran);
-    if (lattice == TOGGLE_GRID_TRI) /* the tri cylinders and tori over odd p */
+           "form gave %zu, its spanning vectors by one chase %zu (%zu tri tori)\n",
+           (unsigned)lattice, handled, declined, local_ran, span_ran, tri_torus_span);
+    if (lattice == TOGGLE_GRID_TRI) { /* the tri cylinders and tori over odd p */
         ck_assert_uint_ge(local_ran, 100);
+        ck_assert_uint_ge(tri_torus_span, 40);
+    }
 }
 
 /* Hex boards 13 to 33 wide, taller than wide (the board rows are the
@@ -341,7 +349,7 @@ START_TEST(local_canonical_form)
     static const size_t shapes[][2] = {{24, 24}, {30, 45}, {36, 36}, {48, 48}, {60, 60}};
     static const uint64_t ks[] = {3, 5, 7};
     tu_rng rng = tu_rng_for(1414);
-    size_t ran_total = 0, kernels = 0;
+    size_t ran_total = 0, kernels = 0, span_total = 0;
     for (size_t q = 0; q < sizeof kinds / sizeof *kinds; q++)
         for (size_t z = 0; z < sizeof shapes / sizeof *shapes; z++)
             for (size_t kk = 0; kk < sizeof ks / sizeof *ks; kk++) {
@@ -355,8 +363,9 @@ START_TEST(local_canonical_form)
                 toggle_system *s = NULL;
                 ck_assert_int_eq(toggle_graph_new_grid(&g, R, C, flags), TOGGLE_OK);
                 ck_assert_int_eq(toggle_system_new(&s, g, k, st, tg), TOGGLE_OK);
-                bool ran = false;
-                toggle_solution *got = solve_canon(s, true, &ran), *ref = solve_canon(s, false, NULL);
+                bool ran = false, sp = false;
+                toggle_solution *got = solve_canon(s, true, &ran, &sp);
+                toggle_solution *ref = solve_canon(s, false, NULL, NULL);
                 ck_assert_ptr_nonnull(got);
                 ck_assert_ptr_nonnull(ref);
                 const char *err = answers_differ(got, ref, n, false);
@@ -378,6 +387,11 @@ START_TEST(local_canonical_form)
                 if ((flags & TOGGLE_GRID_TRI) && d)
                     ck_assert_msg(ran, "%zux%zu flags 0x%x k=%llu: the local form did not "
                                   "apply", R, C, (unsigned)flags, (unsigned long long)k);
+                /* the tri torus keeps vectors that span the board: by one chase */
+                if ((flags & TOGGLE_GRID_TRI) && (flags & TOGGLE_GRID_TORUS) && d)
+                    ck_assert_msg(sp, "%zux%zu flags 0x%x k=%llu: the spanning vectors not "
+                                  "by one chase", R, C, (unsigned)flags, (unsigned long long)k);
+                span_total += sp;
                 ran_total += ran;
                 kernels += d > 0;
                 toggle_solution_free(ref);
@@ -387,8 +401,9 @@ START_TEST(local_canonical_form)
                 free(b);
                 free(x);
             }
-    printf("local canonical form: %zu boards with a kernel, %zu by local vectors (seed %llu)\n",
-           kernels, ran_total, (unsigned long long)tu_seed());
+    printf("local canonical form: %zu boards with a kernel, %zu by local vectors, %zu of them "
+           "with the spanning ones by one chase (seed %llu)\n", kernels, ran_total, span_total,
+           (unsigned long long)tu_seed());
     ck_assert_uint_ge(ran_total, 20);
 }
 END_TEST
