@@ -250,22 +250,17 @@ int cmd_render(int argc, char **argv)
         }
     }
     size_t bytes = 0;
-    if (x && grid && cli_interrupted()) { /* SIGINT after the solve: write nothing */
-        status = cli_cancelled("render");
-        free(x);
-        x = NULL;
-    }
     int drawn = x != NULL;
     if (x)
         status = write_out(o, fmt, x, rows, cols, k, out, &bytes);
-    /* SIGINT while the picture was encoded and written (the solve of a large
-     * board can end before the signal comes): the command was cancelled,
-     * so its file does not stay */
+    /* SIGINT while the picture was encoded and written (grid_solution
+     * checks for one up to the end of the solve, which on a large board
+     * can end before the signal comes): the command was cancelled, so its
+     * file does not stay */
     if (x && grid && !status && cli_interrupted()) {
         if (strcmp(out, "-") != 0)
             remove(out);
         status = cli_cancelled("render");
-        drawn = 0;
     }
     free(x);
     if (drawn && !status && json) {

@@ -688,9 +688,9 @@ int toggle__blas_rref(double *M, size_t rows, size_t cols, size_t ld, uint64_t p
  * MALLOC_PERTURB_, which touches every allocated page): about 12 MiB with
  * the haswell blocking, 18.1 MiB with the generic one (an AMD EPYC with
  * AVX-512, Debian's BLIS 0.9: KC 256, NC 4096, MC 128; one malloc of 17.06
- * MB and one of 0.3 MB). Counted from the configuration BLIS reports: twice
- * KC (NC + NR) + KC (MC + MR) doubles, plus 4 MiB and 6 KiB a column (up
- * to 4096 columns). A fixed constant (14 MiB, the haswell figure) fell
+ * MB and one of 0.3 MB). Counted from the configuration BLIS reports:
+ * twice (KC (NC + NR) + KC (MC + MR)) doubles, plus 4 MiB and 6 KiB a
+ * column (up to 4096 columns). A fixed constant (14 MiB, the haswell figure) fell
  * short by 2.4 MiB on the generic blocking. */
 uint64_t toggle__blas_pool_bytes(size_t cols, size_t threads)
 {
