@@ -983,6 +983,19 @@ static void gather_rows(void *ctx, unsigned t, unsigned nt)
     }
 }
 
+/* Whether rows x nw words at p (stride words apart) are all zero. */
+static bool rows_zero(const uint64_t *p, size_t rows, size_t stride, size_t nw)
+{
+    for (size_t i = 0; i < rows; i++) {
+        uint64_t any = 0;
+        for (size_t w = 0; w < nw; w++)
+            any |= p[i * stride + w];
+        if (any)
+            return false;
+    }
+    return true;
+}
+
 static size_t prod_panel(size_t W, size_t pbw) { return pbw < W ? pbw : W; }
 
 /* Narrowest panel a panel's elimination recurses to: PROD_MIN_PANEL, or
@@ -1161,24 +1174,39 @@ static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
         /* (1) pivots of the lower rows' panel, on a copy: first of its
          * first pcols + PROD_PREFIX_EXTRA rows only, enough when they have
          * a pivot on every column of the panel (no row can add one; a
-         * random dense panel almost surely does), else of all of them */
+         * random dense panel almost surely does) or when the rows after
+         * them are zero on it (a rank-deficient matrix's panels past its
+         * rank); else of the prefix's r1 independent rows and all the rows
+         * after the prefix (the prefix's other rows depend on those r1) */
         size_t low = rows - r0, r1 = 0;
         for (size_t i = 0; i < low; i++)
             w.who[i] = w.where[i] = i;
         size_t take = pcols + PROD_PREFIX_EXTRA < low ? pcols + PROD_PREFIX_EXTRA : low;
-        for (;; take = low) {
-            for (size_t i = 0; i < take; i++) {
-                memcpy(w.P + i * nw0, M + (r0 + i) * stride + pw0, nw * sizeof(uint64_t));
-                w.perm[i] = i;
-            }
+        for (size_t i = 0; i < take; i++) {
+            memcpy(w.P + i * nw0, M + (r0 + i) * stride + pw0, nw * sizeof(uint64_t));
+            w.perm[i] = i;
+        }
+        for (size_t n1 = take, pass = 0;; pass++) {
             if (nw >= 2 * minp)
-                rc = rref_prod(w.P, take, pcols, nw0, w.ppc, &r1, w.perm, nw / 2, minp,
+                rc = rref_prod(w.P, n1, pcols, nw0, w.ppc, &r1, w.perm, nw / 2, minp,
                                fault == 5 ? fault : 0, pool, NULL, 0);
             else
-                rc = rref_plain(w.P, take, pcols, nw0, w.ppc, &r1, w.perm, pool, NULL);
+                rc = rref_plain(w.P, n1, pcols, nw0, w.ppc, &r1, w.perm, pool, NULL);
             /* fault 5 (tests only): a prefix without full rank taken as the panel's */
-            if (rc || take == low || r1 == pcols || fault == 5)
+            if (rc || pass || take == low || r1 == pcols || fault == 5 ||
+                rows_zero(M + (r0 + take) * stride + pw0, low - take, stride, nw))
                 break;
+            /* the prefix's independent rows (originals: perm[l] < take),
+             * then rows take .. low - 1 */
+            for (size_t l = 0; l < r1; l++)
+                memcpy(w.P + l * nw0, M + (r0 + w.perm[l]) * stride + pw0,
+                       nw * sizeof(uint64_t));
+            for (size_t i = take; i < low; i++) {
+                memcpy(w.P + (r1 + i - take) * nw0, M + (r0 + i) * stride + pw0,
+                       nw * sizeof(uint64_t));
+                w.perm[r1 + i - take] = i;
+            }
+            n1 = r1 + (low - take);
         }
         if (rc || r1 == 0)
             continue;

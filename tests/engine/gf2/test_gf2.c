@@ -411,19 +411,22 @@ START_TEST(recursive_matches_plain_around_cutoffs)
 END_TEST
 
 /* Step 1's pivot search looks at a panel's first width + 64 lower rows
- * first and keeps them when they have a pivot on every column: around that
- * boundary (panel 8 words: 576 rows), with a prefix that lacks pivots (a
- * column block zero on the first `zrows` rows, its pivots further down) or
- * a panel of lower rank, against plain at 1, 2, 3 and 8 threads; fault 5
- * (a prefix without full rank taken as the panel's) must differ. */
+ * first and keeps them when they have a pivot on every column or the rows
+ * after them are zero on the panel, else searches the prefix's independent
+ * rows and the rows after it: around that boundary (panel 8 words: 576
+ * rows), with a prefix that lacks pivots (a column block zero on the first
+ * `zrows` rows, its pivots further down; lone: zero on every row but row
+ * zrows, so that only that row holds the pivot) or a panel of lower rank,
+ * against plain at 1, 2, 3 and 8 threads; fault 5 (a prefix without full
+ * rank taken as the panel's) must differ. */
 static void prefix_case(tu_rng *g, size_t rows, size_t cols, size_t rank, size_t zrows,
-                        size_t zc0, size_t zc1, int faulty)
+                        size_t zc0, size_t zc1, int faulty, int lone)
 {
     size_t W = (cols + 63) / 64, r = 0;
     uint64_t *in = calloc(rows * W + 1, sizeof *in), *ref = malloc((rows * W + 1) * sizeof *ref);
     random_matrix(g, in, rows, cols, W, rank, 1);
-    for (size_t i = 0; i < zrows && i < rows; i++)
-        for (size_t j = zc0; j < zc1 && j < cols; j++)
+    for (size_t i = 0; i < (lone ? rows : zrows) && i < rows; i++)
+        for (size_t j = zc0; j < zc1 && j < cols && i != zrows; j++)
             if (getb(in + i * W, j))
                 flipb(in + i * W, j);
     if (zrows && zrows < rows && zc0 < cols && !getb(in + zrows * W, zc0))
@@ -458,15 +461,22 @@ START_TEST(recursive_prefix_around_its_boundary)
     const size_t dense[][2] = {{575, 1100}, {576, 1100}, {577, 1100}, {577, 577},
                                {640, 1025}, {1200, 1200}, {2000, 700}};
     for (size_t s = 0; s < sizeof dense / sizeof *dense; s++)
-        prefix_case(&g, dense[s][0], dense[s][1], 0, 0, 0, 0, 0);
+        prefix_case(&g, dense[s][0], dense[s][1], 0, 0, 0, 0, 0, 0);
     /* prefixes without a pivot on columns 100 .. 199 (first panel) or
      * 600 .. 649 (second), found below them; rank-deficient panels */
-    prefix_case(&g, 1500, 1200, 0, 1000, 100, 200, 1);
-    prefix_case(&g, 2000, 1300, 0, 1300, 600, 650, 1);
-    prefix_case(&g, 578, 1100, 0, 577, 0, 1, 1);
-    prefix_case(&g, 1500, 1500, 300, 0, 0, 0, 0);
-    prefix_case(&g, 1500, 1500, 700, 0, 0, 0, 0);
-    prefix_case(&g, 3000, 1500, 0, 0, 0, 0, 0);
+    prefix_case(&g, 1500, 1200, 0, 1000, 100, 200, 1, 0);
+    prefix_case(&g, 2000, 1300, 0, 1300, 600, 650, 1, 0);
+    prefix_case(&g, 578, 1100, 0, 577, 0, 1, 1, 0);
+    prefix_case(&g, 1500, 1500, 300, 0, 0, 0, 0, 0);
+    prefix_case(&g, 1500, 1500, 700, 0, 0, 0, 0, 0);
+    prefix_case(&g, 3000, 1500, 0, 0, 0, 0, 0, 0);
+    /* one row alone holds a pivot: the first row after the prefix (576),
+     * the last row; rank-deficient panels whose later rows are zero on
+     * them but for that row */
+    prefix_case(&g, 1500, 1200, 0, 576, 100, 101, 1, 1);
+    prefix_case(&g, 1500, 1200, 0, 1499, 700, 701, 1, 1);
+    prefix_case(&g, 1500, 1500, 300, 576, 400, 401, 1, 1);
+    prefix_case(&g, 1500, 1500, 300, 1499, 1000, 1001, 1, 1);
 }
 END_TEST
 
