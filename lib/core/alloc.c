@@ -122,3 +122,17 @@ void *toggle__malloc_array(size_t count, size_t size)
         return NULL;
     return toggle__malloc(bytes);
 }
+
+void *toggle__malloc_lines(size_t count, size_t size)
+{
+    size_t bytes;
+    if (!toggle__mul_ok(count, size, &bytes) || bytes > SIZE_MAX - TOGGLE__LINE)
+        return NULL;
+    if (should_fail())
+        return NULL;
+    /* aligned_alloc wants a multiple of the alignment */
+    bytes = (bytes + TOGGLE__LINE - 1) / TOGGLE__LINE * TOGGLE__LINE;
+    void *p = aligned_alloc(TOGGLE__LINE, bytes ? bytes : TOGGLE__LINE);
+    toggle__alloc_note(p, 1);
+    return p;
+}

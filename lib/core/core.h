@@ -110,6 +110,11 @@ void *toggle__realloc(void *ptr, size_t size);
 void toggle__free(void *ptr);
 /* Allocate count * size bytes, checking the product; NULL on overflow. */
 void *toggle__malloc_array(size_t count, size_t size);
+/* The same, starting on a 64-byte cache line (freed by toggle__free): for
+ * the tables the vector kernels read 64 bytes at a time, which malloc's
+ * 16-byte alignment would split across two lines (docs/gf2.md). */
+#define TOGGLE__LINE 64
+void *toggle__malloc_lines(size_t count, size_t size);
 
 /* Free every pointer given (NULLs are fine): the bodies of destructors,
  * `TOGGLE__FREE_ALL(h->a, h->b, h)` (the values are read before any is

@@ -594,7 +594,7 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
         lead[i] = w;
     }
     for (unsigned t = 0; t < T && !rc; t++)
-        if (!(tabs[t] = toggle__malloc_array(tabw, sizeof(uint64_t))))
+        if (!(tabs[t] = toggle__malloc_lines(tabw, sizeof(uint64_t))))
             rc = TOGGLE_ENOMEM;
     pass_fn pass = TOGGLE__PICK(pass);
     size_t r = 0, c = 0;
@@ -829,7 +829,7 @@ static int rref_blocked(uint64_t *M, size_t rows, size_t cols, size_t stride, si
         !(w.ppc = toggle__malloc_array(pbw * 64, sizeof(size_t))))
         rc = TOGGLE_ENOMEM;
     for (unsigned t = 0; t < T && !rc; t++)
-        if (!(w.tabs[t] = toggle__malloc_array(tabw, sizeof(uint64_t))))
+        if (!(w.tabs[t] = toggle__malloc_lines(tabw, sizeof(uint64_t))))
             rc = TOGGLE_ENOMEM;
     if (rc) {
         blocked_free(&w, T);
@@ -1018,10 +1018,15 @@ static uint64_t prod_bytes(size_t rows, size_t cols, size_t pbw, size_t minp, un
 {
     size_t W = words_for(cols), nw = prod_panel(W, pbw), pr = nw * 64; /* pivots per panel */
     size_t panels = (W + nw - 1) / nw;
+    bool look = threads > 1 && panels > 1;
+    uint64_t fw = (uint64_t)pr * nw;
+    if (look && (uint64_t)rows * nw > fw)
+        fw = (uint64_t)rows * nw;
+    if (fw < W)
+        fw = W;
     uint64_t own = (uint64_t)rows * nw * 8 + (uint64_t)rows * 3 * sizeof(size_t) +
-                   (uint64_t)pr * sizeof(size_t) + (uint64_t)pr * (2 * nw) * 8 +
-                   (uint64_t)pr * W * 8 + (uint64_t)W * 8 + (uint64_t)panels * 2 * sizeof(size_t) +
-                   256;
+                   (uint64_t)pr * sizeof(size_t) + (uint64_t)pr * (2 * nw) * 8 + fw * 8 +
+                   (uint64_t)W * 8 + (uint64_t)panels * 2 * sizeof(size_t) + 256;
     uint64_t inner = nw >= 2 * minp ? prod_bytes(rows, nw * 64, nw / 2, minp, threads, 0)
                                     : plain_bytes(rows, nw, threads);
     uint64_t z = plain_bytes(pr, 2 * nw, threads);
@@ -1030,11 +1035,17 @@ static uint64_t prod_bytes(size_t rows, size_t cols, size_t pbw, size_t minp, un
     uint64_t big = inner > z ? inner : z;
     big = big > m1 ? big : m1;
     big = big > m2 ? big : m2;
+    if (look) { /* the look-ahead: step 1 on one thread beside a product */
+        uint64_t one = nw >= 2 * minp ? prod_bytes(rows, nw * 64, nw / 2, minp, 1, 0)
+                                      : plain_bytes(rows, nw, 1);
+        big = big > one + m2 ? big : one + m2;
+    }
     return own + big + (back ? back_words(rows, cols) * 8 : 0);
 }
 
 typedef struct prod_ws {
     uint64_t *P, *Z, *F, *mask, *X;
+    uint64_t *Y; /* threads: step 5's coefficients, in F (not freed apart) */
     size_t *perm, *who, *where, *ppc, *prow;
 } prod_ws;
 
@@ -1130,6 +1141,81 @@ static int prod_back(uint64_t *M, size_t cols, size_t stride, const size_t *pivo
     return TOGGLE_OK;
 }
 
+static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_t *pivots,
+                     size_t *rank, size_t *perm, size_t pbw, size_t minp, unsigned fault,
+                     toggle__pool *pool, const toggle__progress_state *pr, int back);
+
+/* Step 1 of rref_prod: the pivot columns (w->ppc) and r1 independent rows
+ * (w->perm[0 .. r1), offsets from r0) of the lower rows' panel (words pw0
+ * .. pw0 + nw, pcols columns), on a copy in w->P (panel stride nw0
+ * words); w->who and w->where start as the identity. First of the panel's
+ * first pcols + PROD_PREFIX_EXTRA lower rows only: enough when they have a
+ * pivot on every column of the panel (no row can add one; a random dense
+ * panel almost surely does) or when the rows after them are zero on it (a
+ * rank-deficient matrix's panels past its rank); else of the prefix's r1
+ * independent rows and all the rows after the prefix (the prefix's other
+ * rows depend on those r1 on the panel). Reads M's panel only. */
+static int panel_search(const uint64_t *M, size_t rows, size_t stride, size_t r0, size_t pw0,
+                        size_t nw, size_t nw0, size_t pcols, prod_ws *w, size_t minp,
+                        unsigned fault, toggle__pool *pool, size_t *r1)
+{
+    size_t low = rows - r0;
+    int rc = TOGGLE_OK;
+    *r1 = 0;
+    for (size_t i = 0; i < low; i++)
+        w->who[i] = w->where[i] = i;
+    size_t take = pcols + PROD_PREFIX_EXTRA < low ? pcols + PROD_PREFIX_EXTRA : low;
+    for (size_t i = 0; i < take; i++) {
+        memcpy(w->P + i * nw0, M + (r0 + i) * stride + pw0, nw * sizeof(uint64_t));
+        w->perm[i] = i;
+    }
+    for (size_t n1 = take, pass = 0;; pass++) {
+        if (nw >= 2 * minp)
+            rc = rref_prod(w->P, n1, pcols, nw0, w->ppc, r1, w->perm, nw / 2, minp,
+                           fault == 5 ? fault : 0, pool, NULL, 0);
+        else
+            rc = rref_plain(w->P, n1, pcols, nw0, w->ppc, r1, w->perm, pool, NULL);
+        /* fault 5 (tests only): a prefix without full rank taken as the panel's */
+        if (rc || pass || take == low || *r1 == pcols || fault == 5 ||
+            rows_zero(M + (r0 + take) * stride + pw0, low - take, stride, nw))
+            break;
+        /* the prefix's independent rows (originals: perm[l] < take), then
+         * rows take .. low - 1 */
+        for (size_t l = 0; l < *r1; l++)
+            memcpy(w->P + l * nw0, M + (r0 + w->perm[l]) * stride + pw0, nw * sizeof(uint64_t));
+        for (size_t i = take; i < low; i++) {
+            memcpy(w->P + (*r1 + i - take) * nw0, M + (r0 + i) * stride + pw0,
+                   nw * sizeof(uint64_t));
+            w->perm[*r1 + i - take] = i;
+        }
+        n1 = *r1 + (low - take);
+    }
+    return rc;
+}
+
+/* Step 5's look-ahead (threads): the caller (t = 0) does the next panel's
+ * step 1 on one thread, then takes the rest of the update's tiles; the
+ * other threads take tiles from the start. */
+typedef struct ahead_job {
+    const uint64_t *M;
+    size_t rows, stride, r0, pw0, nw, nw0, pcols, minp;
+    prod_ws *w;
+    unsigned fault;
+    toggle__gf2_mul_job *mul; /* NULL: no columns past the next panel */
+    int rc;
+    size_t r1;
+} ahead_job;
+
+static void ahead_run(void *ctx, unsigned t, unsigned nt)
+{
+    ahead_job *a = ctx;
+    (void)nt;
+    if (t == 0)
+        a->rc = panel_search(a->M, a->rows, a->stride, a->r0, a->pw0, a->nw, a->nw0, a->pcols,
+                             a->w, a->minp, a->fault, NULL, &a->r1);
+    toggle__gf2_mul_tiles(a->mul, t);
+}
+
 /* Gauss-Jordan by panels of pbw words whose updates are products
  * (docs/gf2.md, "Recursive elimination"). Forward, for each panel: (1) the
  * pivot columns and r1 independent rows S are found on a copy of the lower
@@ -1149,6 +1235,15 @@ static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
     *rank = 0;
     prod_ws w = {0};
     size_t zw = 2 * nw0;
+    /* F: step 4's product (a chunk of a panel's width), then (threads)
+     * step 5's coefficients Y, which
+     * the look-ahead keeps apart from P, the next panel's copy */
+    bool look = toggle__pool_threads(pool) > 1 && panels > 1;
+    size_t fw = np * (nw0 < W ? nw0 : W);
+    if (look && rows * nw0 > fw)
+        fw = rows * nw0;
+    if (fw < W) /* prod_back's mask of the non-pivot columns */
+        fw = W;
     int rc = TOGGLE_OK;
     if (!(w.P = toggle__malloc_array(rows, nw0 * sizeof(uint64_t))) ||
         !(w.perm = toggle__malloc_array(rows, sizeof(size_t))) ||
@@ -1156,14 +1251,16 @@ static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
         !(w.where = toggle__malloc_array(rows, sizeof(size_t))) ||
         !(w.ppc = toggle__malloc_array(np, sizeof(size_t))) ||
         !(w.Z = toggle__malloc_array(np, zw * sizeof(uint64_t))) ||
-        !(w.F = toggle__malloc_array(np, W * sizeof(uint64_t))) ||
+        !(w.F = toggle__malloc_array(fw, sizeof(uint64_t))) ||
         !(w.mask = toggle__malloc_array(nw0, sizeof(uint64_t))) ||
         !(w.prow = toggle__calloc(2 * panels, sizeof(size_t)))) {
         prod_free(&w);
         return toggle__error(TOGGLE_ENOMEM, "out of memory for GF(2) recursive elimination");
     }
+    w.Y = look ? w.F : NULL;
     int bmi2 = GF2_HAVE_BMI2();
-    size_t r0 = 0;
+    size_t r0 = 0, ahead_r1 = 0;
+    bool ahead = false; /* step 1 of this panel done (r1 = ahead_r1) */
     for (size_t q = 0, pw0 = 0; pw0 < W && r0 < rows && !rc; q++, pw0 += nw0) {
         if (pr && (rc = toggle__progress(pr, pw0 * 64, cols)))
             break;
@@ -1171,42 +1268,15 @@ static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
         if (pcols > nw * 64)
             pcols = nw * 64;
         w.prow[2 * q] = r0;
-        /* (1) pivots of the lower rows' panel, on a copy: first of its
-         * first pcols + PROD_PREFIX_EXTRA rows only, enough when they have
-         * a pivot on every column of the panel (no row can add one; a
-         * random dense panel almost surely does) or when the rows after
-         * them are zero on it (a rank-deficient matrix's panels past its
-         * rank); else of the prefix's r1 independent rows and all the rows
-         * after the prefix (the prefix's other rows depend on those r1) */
-        size_t low = rows - r0, r1 = 0;
-        for (size_t i = 0; i < low; i++)
-            w.who[i] = w.where[i] = i;
-        size_t take = pcols + PROD_PREFIX_EXTRA < low ? pcols + PROD_PREFIX_EXTRA : low;
-        for (size_t i = 0; i < take; i++) {
-            memcpy(w.P + i * nw0, M + (r0 + i) * stride + pw0, nw * sizeof(uint64_t));
-            w.perm[i] = i;
-        }
-        for (size_t n1 = take, pass = 0;; pass++) {
-            if (nw >= 2 * minp)
-                rc = rref_prod(w.P, n1, pcols, nw0, w.ppc, &r1, w.perm, nw / 2, minp,
-                               fault == 5 ? fault : 0, pool, NULL, 0);
-            else
-                rc = rref_plain(w.P, n1, pcols, nw0, w.ppc, &r1, w.perm, pool, NULL);
-            /* fault 5 (tests only): a prefix without full rank taken as the panel's */
-            if (rc || pass || take == low || r1 == pcols || fault == 5 ||
-                rows_zero(M + (r0 + take) * stride + pw0, low - take, stride, nw))
-                break;
-            /* the prefix's independent rows (originals: perm[l] < take),
-             * then rows take .. low - 1 */
-            for (size_t l = 0; l < r1; l++)
-                memcpy(w.P + l * nw0, M + (r0 + w.perm[l]) * stride + pw0,
-                       nw * sizeof(uint64_t));
-            for (size_t i = take; i < low; i++) {
-                memcpy(w.P + (r1 + i - take) * nw0, M + (r0 + i) * stride + pw0,
-                       nw * sizeof(uint64_t));
-                w.perm[r1 + i - take] = i;
-            }
-            n1 = r1 + (low - take);
+        /* (1) pivots of the lower rows' panel (done ahead, during the
+         * previous panel's update, when there are threads) */
+        size_t r1 = 0;
+        if (ahead) {
+            r1 = ahead_r1;
+            ahead = false;
+        } else {
+            rc = panel_search(M, rows, stride, r0, pw0, nw, nw0, pcols, &w, minp, fault, pool,
+                              &r1);
         }
         if (rc || r1 == 0)
             continue;
@@ -1245,17 +1315,23 @@ static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
         }
         /* (4) S's right part: G times it */
         size_t rw = W - pw0 - nw, rcols = rw ? cols - (pw0 + nw) * 64 : 0;
-        if (rw) {
-            toggle__gf2_view F = {w.F, r1, rcols, rw}, G = {w.Z + nw, r1, r1, zw},
-                             B = {S + pw0 + nw, r1, rcols, stride};
-            memset(w.F, 0, r1 * rw * sizeof *w.F);
+        /* in column chunks of at most a panel's width (F holds one: a
+         * chunk's product reads only its own columns of S) */
+        for (size_t c0 = 0; c0 < rw && !rc; c0 += nw0) {
+            size_t cw = rw - c0 < nw0 ? rw - c0 : nw0;
+            size_t ccols = c0 + cw < rw ? cw * 64 : rcols - c0 * 64;
+            toggle__gf2_view F = {w.F, r1, ccols, cw}, G = {w.Z + nw, r1, r1, zw},
+                             B = {S + pw0 + nw + c0, r1, ccols, stride};
+            memset(w.F, 0, r1 * cw * sizeof *w.F);
             if ((rc = toggle__gf2_mul(F, G, B, 0, 0, pool)))
                 break;
+            for (size_t l = 0; l < r1; l++)
+                memcpy(S + l * stride + pw0 + nw + c0, w.F + l * cw, cw * sizeof *S);
         }
+        if (rc)
+            break;
         for (size_t l = 0; l < r1; l++) {
             memcpy(S + l * stride + pw0, w.Z + l * zw, nw * sizeof *S);
-            if (rw)
-                memcpy(S + l * stride + pw0 + nw, w.F + l * rw, rw * sizeof *S);
             pv[l] += pw0 * 64;
         }
         w.prow[2 * q + 1] = r1;
@@ -1265,16 +1341,45 @@ static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
             memset(w.mask, 0, nw * sizeof *w.mask);
             for (size_t l = 0; l < r1 - (fault == 3); l++)
                 w.mask[w.ppc[l] / 64] |= (uint64_t)1 << (w.ppc[l] % 64);
+            uint64_t *yb = w.Y ? w.Y : w.P;
             gather_job gj = {.M = M, .stride = stride, .lo1 = lo, .hi1 = rows, .lo2 = 0,
-                             .hi2 = 0, .pw0 = pw0, .nw = nw, .mask = w.mask, .Y = w.P,
+                             .hi2 = 0, .pw0 = pw0, .nw = nw, .mask = w.mask, .Y = yb,
                              .yw = gw, .bmi2 = bmi2};
             toggle__pool_run((rows - lo) * gw >= ((size_t)1 << 14) ? pool : NULL, gather_rows,
                              &gj);
-            toggle__gf2_view B = {S + pw0 + nw, r1, rcols, stride};
-            toggle__gf2_view C = {M + lo * stride + pw0 + nw, rows - lo, rcols, stride},
-                             Y = {w.P + lo * gw, rows - lo, r1, gw};
-            if ((rc = toggle__gf2_mul(C, Y, B, 0, 0, pool)))
+            toggle__gf2_view Y = {yb + lo * gw, rows - lo, r1, gw};
+            /* with threads, and at least a panel's width of columns past
+             * the next panel: the next panel's columns first, then the rest
+             * on all threads but the caller, which meanwhile does the next
+             * panel's step 1 on one thread (a look-ahead; it reads only
+             * those columns) and then joins them. (With less to overlap,
+             * the step's own products are better on all threads.) */
+            size_t nw1 = rw < nw0 ? rw : nw0;
+            bool la = w.Y && rw - nw1 >= nw1;
+            if (!la)
+                nw1 = rw;
+            size_t c1 = nw1 < rw ? nw1 * 64 : rcols;
+            toggle__gf2_view B1 = {S + pw0 + nw, r1, c1, stride},
+                             C1 = {M + lo * stride + pw0 + nw, rows - lo, c1, stride};
+            if ((rc = toggle__gf2_mul(C1, Y, B1, 0, 0, pool)))
                 break;
+            if (la) {
+                toggle__gf2_view B2 = {S + pw0 + nw + nw1, r1, rcols - c1, stride},
+                                 C2 = {M + lo * stride + pw0 + nw + nw1, rows - lo, rcols - c1,
+                                       stride};
+                ahead_job aj = {.M = M, .rows = rows, .stride = stride, .r0 = lo,
+                                .pw0 = pw0 + nw, .nw = nw1, .nw0 = nw0,
+                                .pcols = c1, .w = &w, .minp = minp, .fault = fault};
+                if ((rc = toggle__gf2_mul_begin(&aj.mul, C2, Y, B2, 0, 0,
+                                                toggle__pool_threads(pool))))
+                    break;
+                toggle__pool_run(pool, ahead_run, &aj);
+                toggle__gf2_mul_end(aj.mul);
+                if ((rc = aj.rc))
+                    break;
+                ahead = true;
+                ahead_r1 = aj.r1;
+            }
         }
         for (size_t i = lo; i < rows; i++)
             memset(M + i * stride + pw0, 0, nw * sizeof *M);

@@ -339,13 +339,14 @@ static unsigned clamp_threads(unsigned threads)
     return threads < 1 ? 1 : threads > MUL_MAX_THREADS ? MUL_MAX_THREADS : threads;
 }
 
-typedef struct mul_job {
+struct toggle__gf2_mul_job {
     view C, A, B;
     size_t tr, tc, nrt, nct;
     unsigned T;         /* threads with a workspace: t >= T stay idle */
     atomic_size_t next; /* the next tile to take */
     mul_ws ws[MUL_MAX_THREADS];
-} mul_job;
+};
+typedef toggle__gf2_mul_job mul_job;
 
 /* Words of one thread's tables: strips of MUL_SW words when the tiles take
  * a Strassen step, else of MUL_SW_FLAT (half the tables to allocate and
@@ -389,10 +390,11 @@ static void mul_tiles(void *ctx, unsigned t, unsigned nt)
     }
 }
 
-int toggle__gf2_mul(toggle__gf2_view C, toggle__gf2_view A, toggle__gf2_view B, size_t cutoff,
-                    unsigned fault, toggle__pool *pool)
+int toggle__gf2_mul_begin(toggle__gf2_mul_job **out, toggle__gf2_view C, toggle__gf2_view A,
+                          toggle__gf2_view B, size_t cutoff, unsigned fault, unsigned threads)
 {
     size_t m = A.rows, k = A.cols, n = B.cols;
+    *out = NULL;
     if (m == 0 || k == 0 || n == 0)
         return TOGGLE_OK;
     mul_job *j = toggle__calloc(1, sizeof *j);
@@ -402,7 +404,7 @@ int toggle__gf2_mul(toggle__gf2_view C, toggle__gf2_view A, toggle__gf2_view B, 
     j->C = C;
     j->A = A;
     j->B = B;
-    unsigned T = clamp_threads(toggle__pool_threads(pool));
+    unsigned T = clamp_threads(threads);
     tile_shape(m, k, n, cut, T, &j->tr, &j->tc);
     j->nrt = (m + j->tr - 1) / j->tr;
     j->nct = col_tiles(n, j->tc);
@@ -417,16 +419,43 @@ int toggle__gf2_mul(toggle__gf2_view C, toggle__gf2_view A, toggle__gf2_view B, 
         j->ws[t].fn = fn;
         j->ws[t].cutoff = cut;
         j->ws[t].fault = fault;
-        if (words > SIZE_MAX / 8 || !(j->ws[t].tab = toggle__malloc_array((size_t)words, 8)))
+        if (words > SIZE_MAX / 8 || !(j->ws[t].tab = toggle__malloc_lines((size_t)words, 8)))
             rc = TOGGLE_ENOMEM;
         else
             j->ws[t].tmp = j->ws[t].tab + tabw;
     }
     j->T = T;
-    if (!rc)
-        toggle__pool_run(T > 1 ? pool : NULL, mul_tiles, j);
-    for (unsigned t = 0; t < T; t++)
+    if (rc) {
+        toggle__gf2_mul_end(j);
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for a GF(2) product");
+    }
+    *out = j;
+    return TOGGLE_OK;
+}
+
+void toggle__gf2_mul_tiles(toggle__gf2_mul_job *j, unsigned t)
+{
+    if (j)
+        mul_tiles(j, t, j->T);
+}
+
+void toggle__gf2_mul_end(toggle__gf2_mul_job *j)
+{
+    if (!j)
+        return;
+    for (unsigned t = 0; t < j->T; t++)
         toggle__free(j->ws[t].tab);
     toggle__free(j);
-    return rc ? toggle__error(TOGGLE_ENOMEM, "out of memory for a GF(2) product") : TOGGLE_OK;
+}
+
+int toggle__gf2_mul(toggle__gf2_view C, toggle__gf2_view A, toggle__gf2_view B, size_t cutoff,
+                    unsigned fault, toggle__pool *pool)
+{
+    mul_job *j = NULL;
+    int rc = toggle__gf2_mul_begin(&j, C, A, B, cutoff, fault, toggle__pool_threads(pool));
+    if (rc || !j)
+        return rc;
+    toggle__pool_run(j->T > 1 ? pool : NULL, mul_tiles, j);
+    toggle__gf2_mul_end(j);
+    return TOGGLE_OK;
 }
