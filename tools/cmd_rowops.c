@@ -40,7 +40,8 @@ static const char rowops_usage[] =
     "  help               this list\n"
     "  quit               stop (so does the end of the input)\n"
     "'#' starts a comment. A bad command prints one line and changes nothing;\n"
-    "from a pipe the exit status is then 1.\n"
+    "from a pipe the exit status is then 1 (4 when every bad line was a\n"
+    "`solution` of a system without one).\n"
     "\n"
     "Options:\n"
     "  --grid RxC         the rows x cols board of toggle solve --grid, with its\n"
@@ -395,7 +396,11 @@ int cmd_rowops(int argc, char **argv)
             break;
         if ((r = run_line(&se, line)) < 0)
             break;
-        failed |= r;
+        /* the bad lines' status when they agree (4: the only failures
+         * were `solution` on a system without one), else 1; OR-ing the
+         * statuses gave 5 for a 1 and a 4 */
+        if (r)
+            failed = !failed || failed == r ? r : CLI_EXIT_INPUT;
         fflush(stdout);
     }
     free(line);

@@ -1,4 +1,5 @@
 /* The library's one allocator, with thread-local failure injection for tests. */
+#define _DEFAULT_SOURCE /* madvise */
 #include <stdlib.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -7,9 +8,41 @@
 #define BLOCK_SIZE(p) ((void)(p), (size_t)0)
 #endif
 
+#if defined(__linux__)
+#include <errno.h>
+#include <sys/mman.h>
+#endif
+
 #include "core.h"
 
 static _Thread_local toggle__failpoint library;
+
+/* Large blocks (matrices, tables) are asked to be backed by transparent huge
+ * pages where the kernel leaves that to madvise (Debian's default): every
+ * 4 KiB page of a fresh block costs a page fault on first touch, about 1 us
+ * each under a hypervisor, and the eliminations stride over rows a TLB
+ * entry apart. Only the 2 MiB-aligned interior of the block is advised, so
+ * no other block's memory is affected; a refusal (no THP, old kernel) is
+ * ignored: it changes speed, never the result (docs/gf2.md, "Huge pages"). */
+enum { HUGE_MIN = 16u << 20, HUGE_PAGE = 2u << 20 };
+
+static void advise_huge(void *p, size_t size)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (!p || size < HUGE_MIN)
+        return;
+    uintptr_t lo = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+    uintptr_t hi = ((uintptr_t)p + size) & ~(uintptr_t)(HUGE_PAGE - 1);
+    if (hi > lo) {
+        int e = errno; /* a refusal is not the caller's */
+        (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+        errno = e;
+    }
+#else
+    (void)p;
+    (void)size;
+#endif
+}
 
 /* Byte counting (tests only, off by default): the live bytes of the
  * blocks allocated and freed on this thread while it is on, by the
@@ -72,6 +105,7 @@ void *toggle__malloc(size_t size)
     if (should_fail())
         return NULL;
     void *p = malloc(size ? size : 1);
+    advise_huge(p, size);
     toggle__alloc_note(p, 1);
     return p;
 }
@@ -81,6 +115,8 @@ void *toggle__calloc(size_t count, size_t size)
     if (should_fail())
         return NULL;
     void *p = count == 0 || size == 0 ? calloc(1, 1) : calloc(count, size);
+    if (p && count && size <= SIZE_MAX / count)
+        advise_huge(p, count * size);
     toggle__alloc_note(p, 1);
     return p;
 }
@@ -133,6 +169,7 @@ void *toggle__malloc_lines(size_t count, size_t size)
     /* aligned_alloc wants a multiple of the alignment */
     bytes = (bytes + TOGGLE__LINE - 1) / TOGGLE__LINE * TOGGLE__LINE;
     void *p = aligned_alloc(TOGGLE__LINE, bytes ? bytes : TOGGLE__LINE);
+    advise_huge(p, bytes);
     toggle__alloc_note(p, 1);
     return p;
 }
