@@ -341,6 +341,16 @@ for path, want, cmd in expect:
     check(read_system(path, k) == want, f"session: state after '{cmd}' differs")
     check(rref(read_system(path, k), k) == rref(M, k), f"session: '{cmd}' left the row space")
 
+# ---- the exit status of a piped session with bad lines of different statuses ----
+# 0 x = 1 has no solution: `solution` fails with 4, an unknown command with 1;
+# together 1 (the statuses OR-ed gave 5), alone each its own.
+f = os.path.join(tmp, "nosol.txt")
+write_system(f, [[1, 0, 0], [0, 0, 1]], 3)  # reduced: row 1 reads 0 = 1
+for script, want in (("solution\nfrob\n", 1), ("frob\nsolution\n", 1), ("solution\n", 4),
+                     ("solution\nsolution\n", 4), ("frob\n", 1), ("show\n", 0)):
+    rc, out, err = run(["rowops", f, "--mod", "3", "--quiet"], script)
+    check(rc == want, f"rowops {script!r} on a system without solution: exit {rc}, want {want}")
+
 # ---- generate --chaos ---------------------------------------------------------
 
 seed = rng.randrange(1 << 30)
