@@ -23,7 +23,7 @@ static _Thread_local toggle__failpoint library;
  * each under a hypervisor, and the eliminations stride over rows a TLB
  * entry apart. Only the 2 MiB-aligned interior of the block is advised, so
  * no other block's memory is affected; a refusal (no THP, old kernel) is
- * ignored: it changes speed, never the result (docs/gf2.md, "Huge pages"). */
+ * ignored: it changes speed, never the result (docs/gf2.md, "eighth round"). */
 enum { HUGE_MIN = 16u << 20, HUGE_PAGE = 2u << 20 };
 
 static void advise_huge(void *p, size_t size)
@@ -115,8 +115,9 @@ void *toggle__calloc(size_t count, size_t size)
     if (should_fail())
         return NULL;
     void *p = count == 0 || size == 0 ? calloc(1, 1) : calloc(count, size);
-    if (p && count && size <= SIZE_MAX / count)
-        advise_huge(p, count * size);
+    size_t bytes;
+    if (p && toggle__mul_ok(count, size, &bytes))
+        advise_huge(p, bytes);
     toggle__alloc_note(p, 1);
     return p;
 }
