@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "harness.h"
 
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +73,15 @@ uint64_t bench_rng(uint64_t *state)
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
+}
+
+void bench_vec_sweep(uint64_t *a, uint64_t *b, size_t words, unsigned passes)
+{
+    for (unsigned r = 0; r < passes; r++)
+        for (size_t i = 0; i < words; i++) {
+            a[i] ^= b[i];
+            b[i] += a[i] >> 1;
+        }
 }
 
 enum { RES_FAILED = 0, RES_OK = 1, RES_SETUP = 2, RES_CHECK = 3 };
@@ -461,6 +471,11 @@ typedef struct {
     double mem_gib;
     char kernel[200];
     double load[3];
+    char cpus[128];    /* the CPUs the workloads may run on, e.g. "0-1" */
+    int pinned;        /* 1: --cpus chose them */
+    int nspeed;        /* CPUs probed (the first MAX_PROBE of cpus) */
+    int speed_cpu[16]; /* which CPU */
+    double speed[16];  /* its vector probe's time over the fastest one's */
 } machine;
 
 static void trim(char *s)
@@ -494,6 +509,103 @@ static void machine_read(machine *m)
         snprintf(m->kernel, sizeof m->kernel, "%s %s %s", u.sysname, u.release, u.machine);
     if (getloadavg(m->load, 3) != 3)
         m->load[0] = m->load[1] = m->load[2] = -1;
+}
+
+/* ---- the CPUs: --cpus, and how fast each one is ---------------------------- */
+
+/* On a shared machine the processors need not be equal: a virtual CPU whose
+ * core's twin is busy elsewhere runs vector code up to 1.4x slower here
+ * (docs/performance.md, "Pinning"), and a workload's process stays on the
+ * CPU it started on. Each workload then lands fast or slow at random, and
+ * a ratio between two processes moves by as much. --cpus pins every
+ * workload to a set the user chose; the header line says how fast each
+ * allowed CPU runs the vector reference, so a run shows the state it met. */
+#define MAX_PROBE 16
+
+/* "0,2-3" into *set; -1 when malformed or naming no CPU. */
+static int parse_cpus(const char *s, cpu_set_t *set)
+{
+    CPU_ZERO(set);
+    const char *p = s;
+    while (*p) {
+        char *end;
+        long lo = strtol(p, &end, 10), hi = lo;
+        if (end == p || lo < 0 || lo >= CPU_SETSIZE)
+            return -1;
+        p = end;
+        if (*p == '-') {
+            hi = strtol(p + 1, &end, 10);
+            if (end == p + 1 || hi < lo || hi >= CPU_SETSIZE)
+                return -1;
+            p = end;
+        }
+        for (long c = lo; c <= hi; c++)
+            CPU_SET((int)c, set);
+        if (*p == ',')
+            p++;
+        else if (*p)
+            return -1;
+    }
+    return CPU_COUNT(set) ? 0 : -1;
+}
+
+/* set as "0-1,4" */
+static void format_cpus(const cpu_set_t *set, char *out, size_t len)
+{
+    size_t n = 0;
+    out[0] = 0;
+    for (int c = 0; c < CPU_SETSIZE && n < len; c++) {
+        if (!CPU_ISSET(c, set) || (c > 0 && CPU_ISSET(c - 1, set)))
+            continue;
+        int e = c;
+        while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
+            e++;
+        int k = e > c ? snprintf(out + n, len - n, "%s%d-%d", n ? "," : "", c, e)
+                      : snprintf(out + n, len - n, "%s%d", n ? "," : "", c);
+        if (k < 0)
+            break;
+        n += (size_t)k;
+    }
+}
+
+/* Best of three short vector sweeps on each allowed CPU (the first
+ * MAX_PROBE), as a time relative to the fastest; the process's affinity is
+ * restored after. About 30 ms per CPU. */
+static void probe_cpus(machine *m, const cpu_set_t *allowed)
+{
+    static uint64_t a[1024], b[1024];
+    double t[MAX_PROBE], best = 0;
+    int n = 0;
+    for (size_t i = 0; i < 1024; i++) {
+        a[i] = i * 0x9E3779B97F4A7C15ull;
+        b[i] = ~a[i];
+    }
+    for (int c = 0; c < CPU_SETSIZE && n < MAX_PROBE; c++) {
+        if (!CPU_ISSET(c, allowed))
+            continue;
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(c, &one);
+        if (sched_setaffinity(0, sizeof one, &one))
+            continue;
+        double low = 0;
+        for (int r = 0; r < 3; r++) {
+            double t0 = bench_now();
+            bench_vec_sweep(a, b, 1024, 4096);
+            double dt = bench_now() - t0;
+            if (r == 0 || dt < low)
+                low = dt;
+        }
+        m->speed_cpu[n] = c;
+        t[n++] = low;
+        if (best == 0 || low < best)
+            best = low;
+    }
+    sched_setaffinity(0, sizeof *allowed, allowed);
+    m->nspeed = n;
+    for (int i = 0; i < n; i++)
+        m->speed[i] = best > 0 ? t[i] / best : 0;
+    m->speed_cpu[0] += (int)(a[0] & b[0] & 0); /* keeps the sweeps */
 }
 
 /* JSON string: the texts here are ours or the machine's; escape what JSON needs. */
@@ -536,6 +648,9 @@ static void usage(void)
            "                    round, the order rotated each round; ratios are the\n"
            "                    median over rounds of the row's time over its baseline's\n"
            "                    in the same round (for a machine whose load moves)\n"
+           "  --cpus LIST       run every workload on these CPUs only, e.g. 1 or 0,2-3\n"
+           "                    (one-thread ratios on a machine whose CPUs differ; the\n"
+           "                    header line shows each allowed CPU's speed)\n"
            "  --json FILE       also write every result and the machine as JSON\n"
            "  --list            list the selected workloads and exit\n"
            "  -h, --help        this help\n");
@@ -579,6 +694,7 @@ int main(int argc, char **argv)
     const char *json = NULL;
     const char *filters[32];
     int nf = 0;
+    const char *cpus = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int has = i + 1 < argc;
@@ -592,6 +708,8 @@ int main(int argc, char **argv)
             filters[nf++] = argv[++i];
         else if (!strcmp(a, "--reps") && has)
             cf.reps = atoi(argv[++i]);
+        else if (!strcmp(a, "--cpus") && has)
+            cpus = argv[++i];
         else if (!strcmp(a, "--json") && has)
             json = argv[++i];
         else if (!strcmp(a, "--max-time") && has && !parse_seconds(argv[i + 1], &cf.max_time))
@@ -646,6 +764,24 @@ int main(int argc, char **argv)
     }
     machine mc;
     machine_read(&mc);
+    cpu_set_t allowed;
+    if (cpus) {
+        if (parse_cpus(cpus, &allowed)) {
+            fprintf(stderr, "toggle-bench: --cpus wants a list such as 1 or 0,2-3, not '%s'\n",
+                    cpus);
+            return 2;
+        }
+        if (sched_setaffinity(0, sizeof allowed, &allowed)) {
+            fprintf(stderr, "toggle-bench: cannot run on CPUs %s (not online here?)\n", cpus);
+            return 2;
+        }
+        mc.pinned = 1;
+    }
+    if (sched_getaffinity(0, sizeof allowed, &allowed) == 0) {
+        format_cpus(&allowed, mc.cpus, sizeof mc.cpus);
+        if (!cf.quick)
+            probe_cpus(&mc, &allowed);
+    }
     time_t now = time(NULL);
     char date[64];
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
@@ -653,6 +789,14 @@ int main(int argc, char **argv)
            cf.quick ? " (quick)" : "");
     printf("# %s, %ld CPUs, %.1f GiB, load %.2f %.2f %.2f, gcc %s\n", mc.cpu, mc.nproc,
            mc.mem_gib, mc.load[0], mc.load[1], mc.load[2], __VERSION__);
+    if (mc.cpus[0]) {
+        printf("# cpus %s (%s)", mc.cpus, mc.pinned ? "--cpus" : "all allowed");
+        if (mc.nspeed)
+            printf(", vector probe time / the fastest's:");
+        for (int k = 0; k < mc.nspeed; k++)
+            printf(" cpu%d %.2f", mc.speed_cpu[k], mc.speed[k]);
+        printf("\n");
+    }
     int failed = 0, skipped = 0, ran = 0;
     char (*why)[128] = calloc(nall ? nall : 1, sizeof *why);
     char *turned = calloc(nall ? nall : 1, 1); /* --interleave: already run with its group */
@@ -771,6 +915,12 @@ int main(int argc, char **argv)
         json_str(f, mc.kernel);
         fprintf(f, ", \"compiler\": ");
         json_str(f, "gcc " __VERSION__);
+        fprintf(f, ", \"cpus\": ");
+        json_str(f, mc.cpus);
+        fprintf(f, ", \"pinned\": %s, \"cpu_speed\": {", mc.pinned ? "true" : "false");
+        for (int k = 0; k < mc.nspeed; k++)
+            fprintf(f, "%s\"%d\": %.3f", k ? ", " : "", mc.speed_cpu[k], mc.speed[k]);
+        fprintf(f, "}");
         fprintf(f, ",\n  \"load_start\": [%.2f, %.2f, %.2f], \"load_end\": [%.2f, %.2f, %.2f],"
                    " \"m4ri\": %s},\n \"results\": [\n",
                 mc.load[0], mc.load[1], mc.load[2], end.load[0], end.load[1], end.load[2],

@@ -35,6 +35,12 @@ double bench_now(void);
  * the seed and advances). Shared so each workload file need not carry one. */
 uint64_t bench_rng(uint64_t *state);
 
+/* The vector reference's inner loop: PASSES rounds of a ^= b, b += a >> 1
+ * over WORDS words (L1-resident for small WORDS, so the core's loads,
+ * stores and vector units bound it, as in the gf2 kernels). Shared by the
+ * gf2/threads/vector workloads and the per-CPU probe of the header line. */
+void bench_vec_sweep(uint64_t *a, uint64_t *b, size_t words, unsigned passes);
+
 /* Each workload file provides one registration function. harness.c calls
  * every one of these that is linked in (they are weak references there), so
  * a new workload file needs only its line in bench/meson.build. Names are

@@ -538,11 +538,7 @@ typedef struct vec_part {
 static void *vec_sweep(void *arg)
 {
     vec_part *v = arg;
-    for (unsigned r = 0; r < v->passes; r++)
-        for (size_t i = 0; i < VEC_WORDS; i++) {
-            v->a[i] ^= v->b[i];
-            v->b[i] += v->a[i] >> 1;
-        }
+    bench_vec_sweep(v->a, v->b, VEC_WORDS, v->passes);
     return NULL;
 }
 
