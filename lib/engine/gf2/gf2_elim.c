@@ -371,11 +371,16 @@ static unsigned useful_threads(size_t rows, size_t W, unsigned threads)
 
 /* A block's pass runs on the pool from GF2_PAR_MIN_WORDS live words over
  * its active rows (below, the hand-off costs more than it saves; measured,
- * docs/gf2.md), split by columns from GF2_COLS_MIN_WORDS live words per
- * thread, else by rows; runs of live words closer than GF2_RUN_GAP words
- * are merged (a run costs a visit of every active row). */
+ * docs/gf2.md), split by rows; by columns only when the active rows are
+ * fewer than GF2_COLS_MAX_ROWS per thread (too few to share) and there are
+ * GF2_COLS_MIN_WORDS live words per thread: a column split makes every
+ * thread visit every row and costs a join between the index and the pass,
+ * and on 2 threads it ran 2 to 3x slower than the row split from 1024
+ * rows up (docs/gf2.md, "ninth round"). Runs of live words closer than
+ * GF2_RUN_GAP words are merged (a run costs a visit of every active row). */
 #define GF2_PAR_MIN_WORDS ((uint64_t)1 << 12)
 #define GF2_COLS_MIN_WORDS 8
+#define GF2_COLS_MAX_ROWS 256
 #define GF2_RUN_GAP 2
 
 /* [lo, hi) of n items for thread t of nt, in multiples of `align`. */
@@ -633,7 +638,8 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
             plain_work(&j, rows);
             /* small blocks stay on the caller: a hand-off costs microseconds */
             int par = T > 1 && (uint64_t)(j.rb - j.ra) * j.nlive >= GF2_PAR_MIN_WORDS;
-            if (par && j.nlive >= (size_t)GF2_COLS_MIN_WORDS * T) {
+            if (par && j.nlive >= (size_t)GF2_COLS_MIN_WORDS * T &&
+                j.rb - j.ra < (size_t)GF2_COLS_MAX_ROWS * T) {
                 toggle__pool_run(pool, index_rows, &j);
                 toggle__pool_run(pool, pass_cols, &j);
             } else {

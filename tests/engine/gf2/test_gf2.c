@@ -541,8 +541,12 @@ START_TEST(threads_banded_and_uneven)
     const size_t shapes[][5] = {
         /* rows, cols, band half-width (0: dense), far columns, board side */
         {6000, 6001, 40, 0, 0},     /* a few live words: row splits */
-        {2600, 2601, 700, 0, 0},    /* 20+ live words: column splits, then rows */
+        {2600, 2601, 700, 0, 0},    /* 20+ live words: row splits */
         {2400, 3100, 300, 600, 0},  /* two runs of live words */
+        /* fewer than 256 active rows a thread: column splits, over one run
+         * and over two (gf2_elim.c, GF2_COLS_MAX_ROWS) */
+        {400, 30001, 0, 0, 0},
+        {450, 20001, 300, 6000, 0},
         {1101, 1101, 0, 0, 0},      /* dense: the last blocks by rows */
         {15, 140001, 0, 0, 0},      /* fewer rows than threads */
         {0, 0, 0, 0, GF2_TEST_SANITIZED ? 80 : 100}, /* a Lights Out board */
