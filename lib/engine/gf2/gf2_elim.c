@@ -1321,10 +1321,15 @@ static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
         }
         /* (4) S's right part: G times it */
         size_t rw = W - pw0 - nw, rcols = rw ? cols - (pw0 + nw) * 64 : 0;
-        /* in column chunks of at most a panel's width (F holds one: a
-         * chunk's product reads only its own columns of S) */
-        for (size_t c0 = 0; c0 < rw && !rc; c0 += nw0) {
-            size_t cw = rw - c0 < nw0 ? rw - c0 : nw0;
+        /* in column chunks (a chunk's product reads only its own columns
+         * of S) of a panel's width on one thread, as wide as F holds on
+         * more: one product over many chunks' columns gives every thread
+         * whole Strassen tiles, where a panel-wide chunk is one tile that
+         * the threads share as Four-Russians strips (docs/gf2.md, ninth
+         * round) */
+        size_t cwmax = toggle__pool_threads(pool) > 1 && fw / r1 > nw0 ? fw / r1 : nw0;
+        for (size_t c0 = 0; c0 < rw && !rc; c0 += cwmax) {
+            size_t cw = rw - c0 < cwmax ? rw - c0 : cwmax;
             size_t ccols = c0 + cw < rw ? cw * 64 : rcols - c0 * 64;
             toggle__gf2_view F = {w.F, r1, ccols, cw}, G = {w.Z + nw, r1, r1, zw},
                              B = {S + pw0 + nw + c0, r1, ccols, stride};
