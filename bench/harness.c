@@ -137,6 +137,134 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* ---- the CPUs: --cpus, and how fast each one is ---------------------------- */
+
+/* On a shared machine the processors need not be equal: a virtual CPU whose
+ * core's twin is busy elsewhere runs vector code up to 1.4x slower here
+ * (docs/performance.md, "Pinning"), and a workload's process stays on the
+ * CPU it started on. Each workload then lands fast or slow at random, and
+ * a ratio between two processes moves by as much. --cpus pins every
+ * workload to a set the user chose; the header line says how fast each
+ * allowed CPU runs the vector reference, so a run shows the state it met. */
+#define MAX_PROBE 16
+
+/* "0,2-3" into *set; -1 when malformed or naming no CPU. */
+static int parse_cpus(const char *s, cpu_set_t *set)
+{
+    CPU_ZERO(set);
+    const char *p = s;
+    while (*p) {
+        char *end;
+        long lo = strtol(p, &end, 10), hi = lo;
+        if (end == p || lo < 0 || lo >= CPU_SETSIZE)
+            return -1;
+        p = end;
+        if (*p == '-') {
+            hi = strtol(p + 1, &end, 10);
+            if (end == p + 1 || hi < lo || hi >= CPU_SETSIZE)
+                return -1;
+            p = end;
+        }
+        for (long c = lo; c <= hi; c++)
+            CPU_SET((int)c, set);
+        if (*p == ',')
+            p++;
+        else if (*p)
+            return -1;
+    }
+    return CPU_COUNT(set) ? 0 : -1;
+}
+
+/* set as "0-1,4" */
+static void format_cpus(const cpu_set_t *set, char *out, size_t len)
+{
+    size_t n = 0;
+    out[0] = 0;
+    for (int c = 0; c < CPU_SETSIZE && n < len; c++) {
+        if (!CPU_ISSET(c, set) || (c > 0 && CPU_ISSET(c - 1, set)))
+            continue;
+        int e = c;
+        while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
+            e++;
+        int k = e > c ? snprintf(out + n, len - n, "%s%d-%d", n ? "," : "", c, e)
+                      : snprintf(out + n, len - n, "%s%d", n ? "," : "", c);
+        if (k < 0)
+            break;
+        n += (size_t)k;
+    }
+}
+
+/* Best of three short vector sweeps on CPU c (the process moves there);
+ * 0 when it may not run there. */
+static double probe_one(int c)
+{
+    static uint64_t a[1024], b[1024];
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(c, &one);
+    if (sched_setaffinity(0, sizeof one, &one))
+        return 0;
+    for (size_t i = 0; i < 1024; i++) {
+        a[i] = i * 0x9E3779B97F4A7C15ull;
+        b[i] = ~a[i];
+    }
+    double low = 0;
+    for (int r = 0; r < 3; r++) {
+        double t0 = bench_now();
+        bench_vec_sweep(a, b, 1024, 4096);
+        double dt = bench_now() - t0;
+        if (r == 0 || dt < low)
+            low = dt;
+    }
+    return a[0] == b[0] && low < 0 ? 0 : low; /* reads the sweeps' result */
+}
+
+#define MAX_SCALING 16
+static const char *scaling[MAX_SCALING];
+static size_t nscaling;
+
+void bench_scaling(const char *prefix)
+{
+    if (nscaling < MAX_SCALING)
+        scaling[nscaling++] = prefix;
+}
+
+/* The baseline row of a thread-scaling group (bench_scaling) moves to the
+ * allowed CPU that is fastest now. */
+static void pin_if_scaling(const bench_workload *w)
+{
+    int scales = 0, base = 0;
+    for (size_t i = 0; i < nscaling && !scales; i++)
+        scales = !strncmp(w->group, scaling[i], strlen(scaling[i]));
+    for (size_t i = 0; i < nall && scales && !base; i++)
+        base = all[i]->baseline && !strcmp(all[i]->group, w->group) &&
+               !strcmp(all[i]->baseline, w->impl) && all[i] != w;
+    cpu_set_t allowed;
+    if (!base || sched_getaffinity(0, sizeof allowed, &allowed) || CPU_COUNT(&allowed) < 2)
+        return;
+    int best = -1, n = 0;
+    double low = 0;
+    for (int c = 0; c < CPU_SETSIZE && n < MAX_PROBE; c++) {
+        if (!CPU_ISSET(c, &allowed))
+            continue;
+        n++;
+        double t = probe_one(c);
+        if (t > 0 && (best < 0 || t < low)) {
+            best = c;
+            low = t;
+        }
+    }
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    if (best >= 0)
+        CPU_SET(best, &one);
+    if (best < 0 || sched_setaffinity(0, sizeof one, &one))
+        sched_setaffinity(0, sizeof allowed, &allowed);
+    else
+        fprintf(stderr, "  (%s: the baseline of a thread-scaling group, on cpu%d, the fastest now)\n",
+                w->name, best);
+}
+
 /* A child's start: the alarm, setup, then the checked warm-up (its time and
  * the first CPU sample in *cpu0). Returns the state, or NULL with r->status
  * RES_SETUP or RES_CHECK (after a failed check the state is torn down). */
@@ -144,6 +272,7 @@ static void *child_start(const bench_workload *w, const config *cf, result *r, d
 {
     if (cf->timeout > 0)
         alarm((unsigned)(cf->timeout + 0.999));
+    pin_if_scaling(w);
     void *st = w->setup ? w->setup(w->arg) : (void *)1;
     if (!st) {
         r->status = RES_SETUP;
@@ -511,91 +640,19 @@ static void machine_read(machine *m)
         m->load[0] = m->load[1] = m->load[2] = -1;
 }
 
-/* ---- the CPUs: --cpus, and how fast each one is ---------------------------- */
-
-/* On a shared machine the processors need not be equal: a virtual CPU whose
- * core's twin is busy elsewhere runs vector code up to 1.4x slower here
- * (docs/performance.md, "Pinning"), and a workload's process stays on the
- * CPU it started on. Each workload then lands fast or slow at random, and
- * a ratio between two processes moves by as much. --cpus pins every
- * workload to a set the user chose; the header line says how fast each
- * allowed CPU runs the vector reference, so a run shows the state it met. */
-#define MAX_PROBE 16
-
-/* "0,2-3" into *set; -1 when malformed or naming no CPU. */
-static int parse_cpus(const char *s, cpu_set_t *set)
-{
-    CPU_ZERO(set);
-    const char *p = s;
-    while (*p) {
-        char *end;
-        long lo = strtol(p, &end, 10), hi = lo;
-        if (end == p || lo < 0 || lo >= CPU_SETSIZE)
-            return -1;
-        p = end;
-        if (*p == '-') {
-            hi = strtol(p + 1, &end, 10);
-            if (end == p + 1 || hi < lo || hi >= CPU_SETSIZE)
-                return -1;
-            p = end;
-        }
-        for (long c = lo; c <= hi; c++)
-            CPU_SET((int)c, set);
-        if (*p == ',')
-            p++;
-        else if (*p)
-            return -1;
-    }
-    return CPU_COUNT(set) ? 0 : -1;
-}
-
-/* set as "0-1,4" */
-static void format_cpus(const cpu_set_t *set, char *out, size_t len)
-{
-    size_t n = 0;
-    out[0] = 0;
-    for (int c = 0; c < CPU_SETSIZE && n < len; c++) {
-        if (!CPU_ISSET(c, set) || (c > 0 && CPU_ISSET(c - 1, set)))
-            continue;
-        int e = c;
-        while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
-            e++;
-        int k = e > c ? snprintf(out + n, len - n, "%s%d-%d", n ? "," : "", c, e)
-                      : snprintf(out + n, len - n, "%s%d", n ? "," : "", c);
-        if (k < 0)
-            break;
-        n += (size_t)k;
-    }
-}
-
-/* Best of three short vector sweeps on each allowed CPU (the first
- * MAX_PROBE), as a time relative to the fastest; the process's affinity is
- * restored after. About 30 ms per CPU. */
+/* The probe on each allowed CPU (the first MAX_PROBE), as a time relative
+ * to the fastest; the process's affinity is restored after. About 30 ms
+ * per CPU. */
 static void probe_cpus(machine *m, const cpu_set_t *allowed)
 {
-    static uint64_t a[1024], b[1024];
     double t[MAX_PROBE], best = 0;
     int n = 0;
-    for (size_t i = 0; i < 1024; i++) {
-        a[i] = i * 0x9E3779B97F4A7C15ull;
-        b[i] = ~a[i];
-    }
     for (int c = 0; c < CPU_SETSIZE && n < MAX_PROBE; c++) {
         if (!CPU_ISSET(c, allowed))
             continue;
-        cpu_set_t one;
-        CPU_ZERO(&one);
-        CPU_SET(c, &one);
-        if (sched_setaffinity(0, sizeof one, &one))
+        double low = probe_one(c);
+        if (low <= 0)
             continue;
-        double low = 0;
-        for (int r = 0; r < 3; r++) {
-            double t0 = bench_now();
-            bench_vec_sweep(a, b, 1024, 4096);
-            double dt = bench_now() - t0;
-            if (r == 0 || dt < low)
-                low = dt;
-        }
         m->speed_cpu[n] = c;
         t[n++] = low;
         if (best == 0 || low < best)
@@ -605,7 +662,6 @@ static void probe_cpus(machine *m, const cpu_set_t *allowed)
     m->nspeed = n;
     for (int i = 0; i < n; i++)
         m->speed[i] = best > 0 ? t[i] / best : 0;
-    m->speed_cpu[0] += (int)(a[0] & b[0] & 0); /* keeps the sweeps */
 }
 
 /* JSON string: the texts here are ours or the machine's; escape what JSON needs. */

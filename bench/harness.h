@@ -28,6 +28,13 @@ void bench_register(const bench_workload *w, size_t count);
  * fflas-ffpack next to its baseline FLINT). Up to 16 pairs; static strings. */
 void bench_compare(const char *impl, const char *ref);
 
+/* Groups whose names start with PREFIX compare thread counts (their
+ * baseline, the row other rows name, runs on one thread): that row runs on
+ * the allowed CPU that is fastest when it starts (a short probe), so that
+ * t2 / t1 is a speed-up even where the CPUs differ (docs/performance.md,
+ * "Pinning"). Up to 16 prefixes; static strings. */
+void bench_scaling(const char *prefix);
+
 /* A monotonic clock in seconds. */
 double bench_now(void);
 

@@ -24,6 +24,16 @@ for bad in 1x -1 3-2 "" 99999; do
     "$bench" --cpus "$bad" --filter gf2/dense/1024 > /dev/null 2>&1
     [ $? -eq 2 ] || { echo "--cpus '$bad' did not exit 2"; rc=1; }
 done
+# a thread-scaling group's baseline row runs on the fastest allowed CPU
+# (bench_scaling): said on stderr when the process may use two or more
+ncpu=$(awk '/^Cpus_allowed_list/ {print $2}' /proc/self/status | tr ',' '\n' |
+    awk -F- '{n += ($2 == "" ? 1 : $2 - $1 + 1)} END {print n + 0}')
+"$bench" --filter gf2/threads/compute --reps 1 > "$tmp/scale.txt" 2> "$tmp/scale.err" || rc=1
+if [ "${ncpu:-1}" -ge 2 ]; then
+    grep -q "gf2/threads/compute/spin-t1: the baseline of a thread-scaling group, on cpu" \
+        "$tmp/scale.err" || { echo "spin-t1 was not pinned"; rc=1; }
+fi
+grep -q "spin-t2: the baseline" "$tmp/scale.err" && { echo "spin-t2 was pinned"; rc=1; }
 if [ -x /usr/bin/python3 ]; then
     /usr/bin/python3 "$plot" "$tmp/quick.json" --check || rc=1
     /usr/bin/python3 "$plot" "$tmp/turns.json" --check || rc=1

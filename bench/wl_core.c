@@ -321,6 +321,7 @@ static const bench_workload core[] = {
 
 void bench_register_core(void)
 {
+    bench_scaling("gfp/threads/");
 #ifdef HAVE_FFLAS
     bench_compare("toggle-auto", "fflas-pluq");
     bench_compare("toggle-auto", "fflas-rref");

@@ -625,6 +625,7 @@ static const bench_workload gf2_big_workloads[] = {
 
 void bench_register_gf2(void)
 {
+    bench_scaling("gf2/threads/");
     bench_register(gf2_workloads, sizeof gf2_workloads / sizeof *gf2_workloads);
     bench_register(gf2_big_workloads, sizeof gf2_big_workloads / sizeof *gf2_big_workloads);
 }

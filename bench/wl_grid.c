@@ -412,5 +412,6 @@ static const bench_workload grid_workloads[] = {
 
 void bench_register_grid(void)
 {
+    bench_scaling("grid/threads/");
     bench_register(grid_workloads, sizeof grid_workloads / sizeof *grid_workloads);
 }

@@ -137,5 +137,6 @@ static const bench_workload space_workloads[] = {
 
 void bench_register_space(void)
 {
+    bench_scaling("space/fewest/allon-39-mt");
     bench_register(space_workloads, sizeof space_workloads / sizeof *space_workloads);
 }
