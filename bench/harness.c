@@ -75,7 +75,7 @@ uint64_t bench_rng(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-void bench_vec_sweep(uint64_t *a, uint64_t *b, size_t words, unsigned passes)
+void bench_vec_sweep(uint64_t *restrict a, uint64_t *restrict b, size_t words, unsigned passes)
 {
     for (unsigned r = 0; r < passes; r++)
         for (size_t i = 0; i < words; i++) {
@@ -140,7 +140,7 @@ static int cmp_double(const void *a, const void *b)
 /* ---- the CPUs: --cpus, and how fast each one is ---------------------------- */
 
 /* On a shared machine the processors need not be equal: a virtual CPU whose
- * core's twin is busy elsewhere runs vector code up to 1.4x slower here
+ * core's twin is busy elsewhere runs vector code up to 1.5x slower here
  * (docs/performance.md, "Pinning"), and a workload's process stays on the
  * CPU it started on. Each workload then lands fast or slow at random, and
  * a ratio between two processes moves by as much. --cpus pins every
@@ -155,6 +155,8 @@ static int parse_cpus(const char *s, cpu_set_t *set)
     const char *p = s;
     while (*p) {
         char *end;
+        if (*p < '0' || *p > '9') /* strtol would take spaces and signs */
+            return -1;
         long lo = strtol(p, &end, 10), hi = lo;
         if (end == p || lo < 0 || lo >= CPU_SETSIZE)
             return -1;
@@ -167,9 +169,9 @@ static int parse_cpus(const char *s, cpu_set_t *set)
         }
         for (long c = lo; c <= hi; c++)
             CPU_SET((int)c, set);
-        if (*p == ',')
-            p++;
-        else if (*p)
+        if (*p == ',' && !*++p) /* a trailing comma */
+            return -1;
+        else if (*p && (*p < '0' || *p > '9'))
             return -1;
     }
     return CPU_COUNT(set) ? 0 : -1;
@@ -211,7 +213,9 @@ static double probe_one(int c)
     double low = 0;
     for (int r = 0; r < 3; r++) {
         double t0 = bench_now();
+        __asm__ __volatile__("" ::: "memory"); /* the sweep stays between the clocks */
         bench_vec_sweep(a, b, 1024, 4096);
+        __asm__ __volatile__("" ::: "memory");
         double dt = bench_now() - t0;
         if (r == 0 || dt < low)
             low = dt;
@@ -603,8 +607,8 @@ typedef struct {
     char cpus[128];    /* the CPUs the workloads may run on, e.g. "0-1" */
     int pinned;        /* 1: --cpus chose them */
     int nspeed;        /* CPUs probed (the first MAX_PROBE of cpus) */
-    int speed_cpu[16]; /* which CPU */
-    double speed[16];  /* its vector probe's time over the fastest one's */
+    int speed_cpu[MAX_PROBE]; /* which CPU */
+    double speed[MAX_PROBE];  /* its vector probe's time over the fastest one's */
 } machine;
 
 static void trim(char *s)
@@ -641,8 +645,8 @@ static void machine_read(machine *m)
 }
 
 /* The probe on each allowed CPU (the first MAX_PROBE), as a time relative
- * to the fastest; the process's affinity is restored after. About 30 ms
- * per CPU. */
+ * to the fastest; the process's affinity is restored after. A few ms per
+ * CPU. */
 static void probe_cpus(machine *m, const cpu_set_t *allowed)
 {
     double t[MAX_PROBE], best = 0;
@@ -828,7 +832,7 @@ int main(int argc, char **argv)
             return 2;
         }
         if (sched_setaffinity(0, sizeof allowed, &allowed)) {
-            fprintf(stderr, "toggle-bench: cannot run on CPUs %s (not online here?)\n", cpus);
+            fprintf(stderr, "toggle-bench: cannot run on CPUs %s (not online or not allowed here)\n", cpus);
             return 2;
         }
         mc.pinned = 1;

@@ -46,7 +46,7 @@ uint64_t bench_rng(uint64_t *state);
  * over WORDS words (L1-resident for small WORDS, so the core's loads,
  * stores and vector units bound it, as in the gf2 kernels). Shared by the
  * gf2/threads/vector workloads and the per-CPU probe of the header line. */
-void bench_vec_sweep(uint64_t *a, uint64_t *b, size_t words, unsigned passes);
+void bench_vec_sweep(uint64_t *restrict a, uint64_t *restrict b, size_t words, unsigned passes);
 
 /* Each workload file provides one registration function. harness.c calls
  * every one of these that is linked in (they are weak references there), so

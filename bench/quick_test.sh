@@ -16,18 +16,19 @@ grep -q "^# interleaved" "$tmp/turns.txt" || rc=1
 grep -q "^grid/topo/f2/200 .* 1x .* 1x$" "$tmp/turns.txt" || rc=1
 # --cpus: the workloads run on the first CPU this process may use, the
 # header line says so, and a malformed or absent CPU is a usage error (2).
-cpu=$(awk '/^Cpus_allowed_list/ {split($2, r, "[-,]"); print r[1]}' /proc/self/status)
+# (the CPUs the bench itself may use: its header line, "# cpus 0-1 (...")
+cpus=$("$bench" --filter no-such-workload | awk '/^# cpus / {print $3}')
+cpu=$(echo "$cpus" | awk '{split($1, r, "[-,]"); print r[1]}')
 "$bench" --cpus "${cpu:-0}" --filter gf2/dense/1024/toggle --reps 1 > "$tmp/pin.txt" || rc=1
 grep -q "^# cpus ${cpu:-0} (--cpus), vector probe .* cpu${cpu:-0} 1.00$" "$tmp/pin.txt" || rc=1
 grep -q "^gf2/dense/1024 " "$tmp/pin.txt" || rc=1
-for bad in 1x -1 3-2 "" 99999; do
+for bad in 1x -1 3-2 "" 99999 1, " 1" 1,,2; do
     "$bench" --cpus "$bad" --filter gf2/dense/1024 > /dev/null 2>&1
     [ $? -eq 2 ] || { echo "--cpus '$bad' did not exit 2"; rc=1; }
 done
 # a thread-scaling group's baseline row runs on the fastest allowed CPU
 # (bench_scaling): said on stderr when the process may use two or more
-ncpu=$(awk '/^Cpus_allowed_list/ {print $2}' /proc/self/status | tr ',' '\n' |
-    awk -F- '{n += ($2 == "" ? 1 : $2 - $1 + 1)} END {print n + 0}')
+ncpu=$(echo "$cpus" | tr ',' '\n' | awk -F- '{n += ($2 == "" ? 1 : $2 - $1 + 1)} END {print n + 0}')
 "$bench" --filter gf2/threads/compute --reps 1 > "$tmp/scale.txt" 2> "$tmp/scale.err" || rc=1
 if [ "${ncpu:-1}" -ge 2 ]; then
     grep -q "gf2/threads/compute/spin-t1: the baseline of a thread-scaling group, on cpu" \

@@ -375,8 +375,8 @@ static unsigned useful_threads(size_t rows, size_t W, unsigned threads)
  * fewer than GF2_COLS_MAX_ROWS per thread (too few to share) and there are
  * GF2_COLS_MIN_WORDS live words per thread: a column split makes every
  * thread visit every row and costs a join between the index and the pass,
- * and on 2 threads it ran 2 to 3x slower than the row split from 1024
- * rows up (docs/gf2.md, "ninth round"). Runs of live words closer than
+ * and on 2 threads it ran 2 to 3x slower than the row split from 2048
+ * rows up, 1.14x at 1024 (docs/gf2.md, "ninth round"). Runs of live words closer than
  * GF2_RUN_GAP words are merged (a run costs a visit of every active row). */
 #define GF2_PAR_MIN_WORDS ((uint64_t)1 << 12)
 #define GF2_COLS_MIN_WORDS 8
@@ -508,8 +508,10 @@ static bool job_takes(const plain_job *j, unsigned t, unsigned *nt)
     return t < *nt;
 }
 
-/* Wide blocks: the indices by row ranges, then (pass_cols, after a join)
- * the pass by ranges of the live words, each thread on every active row. */
+/* Blocks with few active rows (under GF2_COLS_MAX_ROWS a thread) and
+ * enough live words: the indices by row ranges, then (pass_cols, after a
+ * join) the pass by ranges of the live words, each thread on every active
+ * row. */
 static void index_rows(void *ctx, unsigned t, unsigned nt)
 {
     plain_job *j = ctx;
@@ -536,10 +538,11 @@ static void pass_cols(void *ctx, unsigned t, unsigned nt)
     pass_live(j, a, lo, hi - lo);
 }
 
-/* Narrow blocks (few live words: banded matrices, the last blocks): each
- * thread indexes and updates its own range of the active rows on every
- * live word, with its own tables; one hand-off per block, no join between
- * the phases (a row's indices are read only by its own thread). */
+/* Every other block (most of them: GF2_COLS_MAX_ROWS active rows a thread
+ * or more, or few live words): each thread indexes and updates its own
+ * range of the active rows on every live word, with its own tables; one
+ * hand-off per block, no join between the phases (a row's indices are
+ * read only by its own thread). */
 static void pass_rows(void *ctx, unsigned t, unsigned nt)
 {
     plain_job *j = ctx;
@@ -1241,7 +1244,8 @@ static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
     *rank = 0;
     prod_ws w = {0};
     size_t zw = 2 * nw0;
-    /* F: step 4's product (a chunk of a panel's width), then (threads)
+    /* F: step 4's product (a chunk of a panel's width; with threads, of
+     * as many words as F holds per pivot row), then (threads)
      * step 5's coefficients Y, which
      * the look-ahead keeps apart from P, the next panel's copy */
     bool look = toggle__pool_threads(pool) > 1 && panels > 1;
