@@ -220,7 +220,26 @@ static double probe_one(int c)
         if (r == 0 || dt < low)
             low = dt;
     }
-    return a[0] == b[0] && low < 0 ? 0 : low; /* reads the sweeps' result */
+    return low;
+}
+
+/* probe_one on each allowed CPU (the first MAX_PROBE that take the
+ * process): their numbers in cpu[], their times in t[]; the process's
+ * affinity is restored after. Returns how many. */
+static int probe_each(const cpu_set_t *allowed, int *cpu, double *t)
+{
+    int n = 0;
+    for (int c = 0; c < CPU_SETSIZE && n < MAX_PROBE; c++) {
+        if (!CPU_ISSET(c, allowed))
+            continue;
+        double low = probe_one(c);
+        if (low <= 0)
+            continue;
+        cpu[n] = c;
+        t[n++] = low;
+    }
+    sched_setaffinity(0, sizeof *allowed, allowed);
+    return n;
 }
 
 #define MAX_SCALING 16
@@ -246,27 +265,20 @@ static void pin_if_scaling(const bench_workload *w)
     cpu_set_t allowed;
     if (!base || sched_getaffinity(0, sizeof allowed, &allowed) || CPU_COUNT(&allowed) < 2)
         return;
-    int best = -1, n = 0;
-    double low = 0;
-    for (int c = 0; c < CPU_SETSIZE && n < MAX_PROBE; c++) {
-        if (!CPU_ISSET(c, &allowed))
-            continue;
-        n++;
-        double t = probe_one(c);
-        if (t > 0 && (best < 0 || t < low)) {
-            best = c;
-            low = t;
-        }
-    }
+    int cpu[MAX_PROBE], n;
+    double t[MAX_PROBE];
+    if ((n = probe_each(&allowed, cpu, t)) == 0)
+        return;
+    int best = 0;
+    for (int i = 1; i < n; i++)
+        if (t[i] < t[best])
+            best = i;
     cpu_set_t one;
     CPU_ZERO(&one);
-    if (best >= 0)
-        CPU_SET(best, &one);
-    if (best < 0 || sched_setaffinity(0, sizeof one, &one))
-        sched_setaffinity(0, sizeof allowed, &allowed);
-    else
+    CPU_SET(cpu[best], &one);
+    if (sched_setaffinity(0, sizeof one, &one) == 0)
         fprintf(stderr, "  (%s: the baseline of a thread-scaling group, on cpu%d, the fastest now)\n",
-                w->name, best);
+                w->name, cpu[best]);
 }
 
 /* A child's start: the alarm, setup, then the checked warm-up (its time and
@@ -644,28 +656,18 @@ static void machine_read(machine *m)
         m->load[0] = m->load[1] = m->load[2] = -1;
 }
 
-/* The probe on each allowed CPU (the first MAX_PROBE), as a time relative
- * to the fastest; the process's affinity is restored after. A few ms per
- * CPU. */
+/* The probe on each allowed CPU, as a time relative to the fastest. A few
+ * ms per CPU. */
 static void probe_cpus(machine *m, const cpu_set_t *allowed)
 {
     double t[MAX_PROBE], best = 0;
-    int n = 0;
-    for (int c = 0; c < CPU_SETSIZE && n < MAX_PROBE; c++) {
-        if (!CPU_ISSET(c, allowed))
-            continue;
-        double low = probe_one(c);
-        if (low <= 0)
-            continue;
-        m->speed_cpu[n] = c;
-        t[n++] = low;
-        if (best == 0 || low < best)
-            best = low;
-    }
-    sched_setaffinity(0, sizeof *allowed, allowed);
+    int n = probe_each(allowed, m->speed_cpu, t);
+    for (int i = 0; i < n; i++)
+        if (best == 0 || t[i] < best)
+            best = t[i];
     m->nspeed = n;
     for (int i = 0; i < n; i++)
-        m->speed[i] = best > 0 ? t[i] / best : 0;
+        m->speed[i] = t[i] / best;
 }
 
 /* JSON string: the texts here are ours or the machine's; escape what JSON needs. */

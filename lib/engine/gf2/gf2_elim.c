@@ -376,8 +376,9 @@ static unsigned useful_threads(size_t rows, size_t W, unsigned threads)
  * GF2_COLS_MIN_WORDS live words per thread: a column split makes every
  * thread visit every row and costs a join between the index and the pass,
  * and on 2 threads it ran 2 to 3x slower than the row split from 2048
- * rows up, 1.14x at 1024 (docs/gf2.md, "ninth round"). Runs of live words closer than
- * GF2_RUN_GAP words are merged (a run costs a visit of every active row). */
+ * rows up, 1.14x at 1024 (docs/gf2.md, "ninth round"). Runs of live
+ * words closer than GF2_RUN_GAP words are merged (a run costs a visit of
+ * every active row). */
 #define GF2_PAR_MIN_WORDS ((uint64_t)1 << 12)
 #define GF2_COLS_MIN_WORDS 8
 #define GF2_COLS_MAX_ROWS 256
