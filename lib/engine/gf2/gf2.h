@@ -59,10 +59,13 @@ typedef struct toggle__gf2_view {
  * first words_for(B.cols) words of each row of C are written, so B's
  * padding bits must be zero. C must not overlap A or B. Strassen-Winograd
  * once all three dimensions reach 2 * cutoff bits (0: the tuned cutoff,
- * SIZE_MAX: Four Russians only); output tiles are dealt to the pool's
- * threads (NULL: the caller alone). fault (tests only): 1 drops one
- * Winograd product. Workspace at most toggle__gf2_mul_bytes. Returns
- * TOGGLE_OK or TOGGLE_ENOMEM (C unchanged). */
+ * SIZE_MAX: the base case only), the base case GFNI where the CPU has it,
+ * else Four Russians; output tiles are dealt to the pool's threads (NULL:
+ * the caller alone). fault (tests only, flags): DROP_P7 drops one
+ * Winograd product, M4RM takes the Four-Russians base case on every CPU.
+ * Workspace at most toggle__gf2_mul_bytes. Returns TOGGLE_OK or
+ * TOGGLE_ENOMEM (C unchanged). */
+enum { TOGGLE__GF2_MUL_DROP_P7 = 1, TOGGLE__GF2_MUL_M4RM = 2 };
 struct toggle__pool;
 int toggle__gf2_mul(toggle__gf2_view C, toggle__gf2_view A, toggle__gf2_view B, size_t cutoff,
                     unsigned fault, struct toggle__pool *pool);

@@ -35,6 +35,16 @@ GF2_INLINE void xor_fused(uint64_t *restrict dst, const uint64_t *const *t, unsi
     }
 }
 
+/* The product's base case with GF2P8AFFINEQB (gf2_gfni.c): whether this
+ * CPU runs it (AVX-512 F, BW, VBMI and GFNI), the words of workspace it
+ * takes (64-byte aligned), and C += A * B on it (A m x k bits, bits past k
+ * ignored; B k x n; the first (n + 63) / 64 words of C's rows written). */
+int toggle__gf2_gfni_ok(void);
+size_t toggle__gf2_gfni_words(void);
+void toggle__gf2_gfni_mul(uint64_t *C, size_t cs, const uint64_t *A, size_t as,
+                          const uint64_t *B, size_t bs, size_t m, size_t k, size_t n,
+                          uint64_t *work);
+
 /* The hot bodies NAME_body are compiled once per vector unit by
  * TOGGLE__CLONES (lib/core/core.h) and picked per call by TOGGLE__PICK. */
 

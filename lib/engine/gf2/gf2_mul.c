@@ -106,10 +106,12 @@ TOGGLE__CLONES(m4rm, m4rm_args)
  * temporaries. */
 typedef struct mul_ws {
     m4rm_fn fn;
+    int gfni;         /* the GFNI base case (gf2_gfni.c), in tab */
     uint64_t *tab;
     uint64_t *tmp;    /* Strassen temporaries, used as a stack */
     size_t cutoff;    /* bits; SIZE_MAX: M4RM only */
-    unsigned fault;   /* tests only: 1 drops the P7 product of every Winograd step */
+    unsigned fault;   /* tests only: TOGGLE__GF2_MUL_DROP_P7 drops the P7 product of
+                       * every Winograd step */
 } mul_ws;
 
 typedef toggle__gf2_view view;
@@ -147,6 +149,11 @@ static void mul_base(view C, view A, view B, const mul_ws *ws, size_t maxsw)
         return;
     if (A.rows < 32) { /* the tables would cost more than they save */
         mul_naive(C, A, B);
+        return;
+    }
+    if (ws->gfni) {
+        toggle__gf2_gfni_mul(C.p, C.stride, A.p, A.stride, B.p, B.stride, A.rows, A.cols,
+                             B.cols, ws->tab);
         return;
     }
     size_t sw = MUL_STRIP_WORDS / A.rows;
@@ -243,7 +250,7 @@ static void mul_rec(view C, view A, view B, uint64_t *tmp, const mul_ws *ws, siz
     mat_acc(C21, Q1, nw);
     mat_acc(C22, Q1, nw);
     /* P7 in C21 and C22 */
-    if (ws->fault != 1) {
+    if (!(ws->fault & TOGGLE__GF2_MUL_DROP_P7)) {
         mat_sum(S, A11, &A21, kw);    /* S3 */
         mat_sum(T, B12, &B22, nw);    /* T3 */
         mat_zero(Q2, nw);
@@ -353,8 +360,10 @@ typedef toggle__gf2_mul_job mul_job;
  * fault in for each of the many small products of an elimination). */
 static size_t tab_words(size_t m, size_t k, size_t n, size_t tr, size_t tc, size_t cut)
 {
-    return strassen_splits(min_sz(m, tr), k, col_tile_max(n, tc), cut) ? MUL_TAB_WORDS(MUL_SW)
-                                                                         : MUL_TAB_WORDS(MUL_SW_FLAT);
+    size_t w = strassen_splits(min_sz(m, tr), k, col_tile_max(n, tc), cut)
+                   ? MUL_TAB_WORDS(MUL_SW)
+                   : MUL_TAB_WORDS(MUL_SW_FLAT);
+    return w > toggle__gf2_gfni_words() ? w : toggle__gf2_gfni_words();
 }
 
 /* Per thread: the tables and the Strassen stack of the largest tile (the
@@ -415,8 +424,10 @@ int toggle__gf2_mul_begin(toggle__gf2_mul_job **out, toggle__gf2_view C, toggle_
     uint64_t words = tabw + strassen_words(min_sz(m, j->tr), k, col_tile_max(n, j->tc), cut);
     int rc = TOGGLE_OK;
     m4rm_fn fn = TOGGLE__PICK(m4rm);
+    int gfni = !(fault & TOGGLE__GF2_MUL_M4RM) && toggle__gf2_gfni_ok();
     for (unsigned t = 0; t < T && !rc; t++) {
         j->ws[t].fn = fn;
+        j->ws[t].gfni = gfni;
         j->ws[t].cutoff = cut;
         j->ws[t].fault = fault;
         if (words > SIZE_MAX / 8 || !(j->ws[t].tab = toggle__malloc_lines((size_t)words, 8)))

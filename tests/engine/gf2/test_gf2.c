@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gf2.h"
+#include "gf2_kern.h"
 #include "core.h"
 #include "testutil.h"
 
@@ -693,10 +694,11 @@ static void random_bits(tu_rng *g, uint64_t *M, size_t rows, size_t cols, size_t
 }
 
 /* One m x k x n product with this cutoff, threads and fault against the naive
- * product; A carries garbage past its k columns (it must be ignored), C
- * starts random. Returns whether it matched. */
+ * product (gfni_work: the GFNI base case alone, with this workspace); A
+ * carries garbage past its k columns (it must be ignored), C starts random
+ * and its words past n's must stay. Returns whether it matched. */
 static int mul_matches(tu_rng *g, size_t m, size_t k, size_t n, size_t cutoff, unsigned threads,
-                       unsigned fault)
+                       unsigned fault, uint64_t *gfni_work)
 {
     size_t as = (k + 63) / 64 + 1, bs = (n + 63) / 64 + tu_below(g, 2), cs = (n + 63) / 64 + 1;
     uint64_t *A = malloc((m * as + 1) * 8), *B = malloc((k * bs + 1) * 8),
@@ -706,10 +708,14 @@ static int mul_matches(tu_rng *g, size_t m, size_t k, size_t n, size_t cutoff, u
     random_bits(g, C, m, n, cs, 1);
     memcpy(R, C, m * cs * 8);
     naive_mul(R, cs, A, as, B, bs, m, k, n);
-    toggle__pool *pool = toggle__pool_new(threads);
-    toggle__gf2_view vc = {C, m, n, cs}, va = {A, m, k, as}, vb = {B, k, n, bs};
-    ck_assert_int_eq(toggle__gf2_mul(vc, va, vb, cutoff, fault, pool), TOGGLE_OK);
-    toggle__pool_free(pool);
+    if (gfni_work) {
+        toggle__gf2_gfni_mul(C, cs, A, as, B, bs, m, k, n, gfni_work);
+    } else {
+        toggle__pool *pool = toggle__pool_new(threads);
+        toggle__gf2_view vc = {C, m, n, cs}, va = {A, m, k, as}, vb = {B, k, n, bs};
+        ck_assert_int_eq(toggle__gf2_mul(vc, va, vb, cutoff, fault, pool), TOGGLE_OK);
+        toggle__pool_free(pool);
+    }
     int same = memcmp(C, R, m * cs * 8) == 0;
     free(A);
     free(B);
@@ -730,9 +736,10 @@ START_TEST(mul_matches_naive_around_cutoffs)
         size_t m = tu_below(&g, 700), k = tu_below(&g, 700), n = tu_below(&g, 700);
         const size_t cuts[] = {SIZE_MAX, 64, 128, 192, 256};
         size_t cut = cuts[tu_below(&g, 5)];
-        unsigned thr = 1 + (unsigned)tu_below(&g, 3);
-        ck_assert_msg(mul_matches(&g, m, k, n, cut, thr, 0),
-                      "%zu x %zu x %zu, cutoff %zu, %u threads", m, k, n, cut, thr);
+        unsigned thr = 1 + (unsigned)tu_below(&g, 3), kern = it % 2 ? TOGGLE__GF2_MUL_M4RM : 0;
+        ck_assert_msg(mul_matches(&g, m, k, n, cut, thr, kern, NULL),
+                      "%zu x %zu x %zu, cutoff %zu, %u threads, base case %s", m, k, n, cut,
+                      thr, kern ? "M4RM" : "tuned");
     }
     const size_t shapes[][4] = {
         /* m, k, n, cutoff */
@@ -741,14 +748,15 @@ START_TEST(mul_matches_naive_around_cutoffs)
         {1000, 640, 900, 128}, {31, 500, 500, 64}, {33, 500, 500, 64}, {4096, 4096, 4096, 0},
         {4095, 4097, 4100, 0}, {4096, 4100, 5000, 0}, {8200, 300, 4200, 0}, {4096, 4096, 4096, SIZE_MAX},
     };
-    /* 1 thread, and 2 or 3: uneven tile counts, thin row tiles (gf2_mul.c) */
+    /* 1 thread, and 2 or 3: uneven tile counts, thin row tiles (gf2_mul.c);
+     * the tuned base case (GFNI where the CPU has it) and M4RM */
     for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
-        for (unsigned q = 0; q < 2; q++) {
-            unsigned thr = q == 0 ? 1 : s % 2 ? 3 : 2;
+        for (unsigned q = 0; q < 4; q++) {
+            unsigned thr = q % 2 == 0 ? 1 : s % 2 ? 3 : 2, kern = q / 2 ? TOGGLE__GF2_MUL_M4RM : 0;
             ck_assert_msg(mul_matches(&g, shapes[s][0], shapes[s][1], shapes[s][2], shapes[s][3],
-                                      thr, 0),
-                          "%zu x %zu x %zu, cutoff %zu, %u threads", shapes[s][0], shapes[s][1],
-                          shapes[s][2], shapes[s][3], thr);
+                                      thr, kern, NULL),
+                          "%zu x %zu x %zu, cutoff %zu, %u threads, base case %s", shapes[s][0],
+                          shapes[s][1], shapes[s][2], shapes[s][3], thr, kern ? "M4RM" : "tuned");
         }
     /* a last column tile narrower than a word joins the one before it, and
      * the threads take tiles as they come (gf2_mul.c, col_tiles, mul_tiles):
@@ -762,12 +770,44 @@ START_TEST(mul_matches_naive_around_cutoffs)
     for (size_t s = 0; s < sizeof rest / sizeof *rest; s++)
         for (unsigned q = 0; q < 4; q++)
             ck_assert_msg(mul_matches(&g, rest[s][0], rest[s][1], rest[s][2], rest[s][3],
-                                      rest_thr[q], 0),
+                                      rest_thr[q], 0, NULL),
                           "%zu x %zu x %zu, cutoff %zu, %u threads", rest[s][0], rest[s][1],
                           rest[s][2], rest[s][3], rest_thr[q]);
     /* a Winograd step without its P7 product is caught, at the tuned cutoff too */
-    ck_assert(!mul_matches(&g, 256, 256, 256, 64, 1, 1));
-    ck_assert(!mul_matches(&g, 4096, 4096, 4096, 0, 1, 1));
+    ck_assert(!mul_matches(&g, 256, 256, 256, 64, 1, TOGGLE__GF2_MUL_DROP_P7, NULL));
+    ck_assert(!mul_matches(&g, 4096, 4096, 4096, 0, 1, TOGGLE__GF2_MUL_DROP_P7, NULL));
+    ck_assert(!mul_matches(&g, 4096, 4096, 4096, 0, 1,
+                           TOGGLE__GF2_MUL_DROP_P7 | TOGGLE__GF2_MUL_M4RM, NULL));
+}
+END_TEST
+
+/* The GFNI base case alone (gf2_gfni.c) against the naive product, on
+ * shapes around its chunks: 8-row groups and blocks of 4 groups, 256-row
+ * copies of A, 8-bit inner bytes and 1024-bit inner chunks, 4-word column
+ * blocks and 4096-bit strips (mul_matches with its workspace). */
+START_TEST(gfni_matches_naive_around_chunks)
+{
+    if (!toggle__gf2_gfni_ok()) {
+        printf("gfni_matches_naive_around_chunks: this CPU has no GFNI with AVX-512 "
+               "(the Four-Russians base case is tested instead)\n");
+        return;
+    }
+    tu_rng g = tu_rng_for(347);
+    uint64_t *work = aligned_alloc(64, (toggle__gf2_gfni_words() * 8 + 63) / 64 * 64);
+    const size_t ms[] = {1, 7, 8, 9, 31, 32, 33, 255, 256, 257, 300};
+    const size_t ks[] = {1, 7, 8, 9, 63, 64, 65, 1023, 1024, 1025, 2100};
+    const size_t ns[] = {1, 63, 64, 65, 255, 256, 257, 4095, 4096, 4097, 4200};
+    size_t iters = tu_iters(150);
+    for (size_t it = 0; it < iters; it++) {
+        size_t m = ms[tu_below(&g, 11)], k = ks[tu_below(&g, 11)], n = ns[tu_below(&g, 11)];
+        if (it % 3 == 0) { /* and anywhere in between */
+            m = 1 + tu_below(&g, 600);
+            k = 1 + tu_below(&g, 2200);
+            n = 1 + tu_below(&g, 600);
+        }
+        ck_assert_msg(mul_matches(&g, m, k, n, 0, 1, 0, work), "GFNI %zu x %zu x %zu", m, k, n);
+    }
+    free(work);
 }
 END_TEST
 
@@ -1176,6 +1216,7 @@ int main(void)
     tcase_add_test(tc, rref_gapped_and_low_rank);
     tcase_add_test(tc, blocked_matches_plain_around_cutoffs);
     tcase_add_test(tc, mul_matches_naive_around_cutoffs);
+    tcase_add_test(tc, gfni_matches_naive_around_chunks);
     tcase_add_loop_test(tc, recursive_matches_plain_around_cutoffs, 0, RECURSIVE_SHAPES);
     tcase_add_test(tc, recursive_prefix_around_its_boundary);
     tcase_add_test(tc, recursive_workspace_and_failures);
