@@ -928,6 +928,13 @@ static int rref_blocked(uint64_t *M, size_t rows, size_t cols, size_t stride, si
 /* AUTO's panel below 4 tuned panels of columns (measured, docs/gf2.md:
  * 8192 columns 0.41 s with 32 words against 0.60 s with 64) */
 #define PROD_NARROW 32
+/* AUTO where the products run on GFNI (gf2_gfni.c, measured in
+ * docs/gf2.md, "eleventh round"): the recursive form from 256 KiB of
+ * matrix with at least 512 rows and columns (plain: 1024 x 1024 0.8 ms
+ * against 0.9 ms, 1500 x 1500 1.7 against 1.4 ms), panels by gfni_panel. */
+#define PROD_GFNI_MIN_WORDS ((uint64_t)1 << 15)
+#define PROD_GFNI_MIN_SIDE 512
+#define GF2_SPARSE_WORDS 8
 /* Rows past a panel's width its pivot search first looks at (step 1 of
  * rref_prod): 64 more random rows than columns miss full rank with
  * probability below 2^-64. */
@@ -1410,6 +1417,43 @@ static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
 
 /* ---- entry points ------------------------------------------------------- */
 
+/* AUTO's panel where the products run on GFNI (measured, docs/gf2.md,
+ * "eleventh round"): a sixteenth of the words below 512 words, an eighth
+ * from there (4096 columns: 4 words, 8192: 8, 16384: 16, 32768: 64), a
+ * power of two from 2 to PROD_PANEL, twice as wide for a matrix twice as
+ * tall as wide and four times for eight times (its updates cover many
+ * rows, its pivot searches only a prefix), never wider than the rank can
+ * be. */
+static size_t gfni_panel(size_t rows, size_t W)
+{
+    size_t pw = 2, want = W >= 512 ? W / 8 : W / 16;
+    while (pw * 2 <= want && pw * 2 <= PROD_PANEL)
+        pw *= 2;
+    if (rows / 8 >= W * 64)
+        pw *= 4;
+    else if (rows / 2 >= W * 64)
+        pw *= 2;
+    if (pw > PROD_PANEL)
+        pw = PROD_PANEL;
+    size_t most = (rows < W * 64 ? rows : W * 64) / 64;
+    if (pw > most)
+        pw = most < 1 ? 1 : most;
+    return pw;
+}
+
+/* Whether at most one word in GF2_SPARSE_WORDS of M's rows (up to 4096 of
+ * them, evenly spaced) is nonzero: a banded or sparse matrix, such as a
+ * Lights Out board's, whose fill the plain form's passes skip and the
+ * products do not (docs/gf2.md, "eleventh round"). */
+static bool sparse_words(const uint64_t *M, size_t rows, size_t W, size_t stride)
+{
+    size_t step = rows > 4096 ? rows / 4096 : 1, seen = 0, live = 0;
+    for (size_t i = 0; i < rows; i += step, seen += W)
+        for (size_t w = 0; w < W; w++)
+            live += M[i * stride + w] != 0;
+    return live * GF2_SPARSE_WORDS <= seen;
+}
+
 /* The form used for this shape and configuration (PLAIN, BLOCKED or
  * RECURSIVE) and its panel width in words. */
 static int choose_mode(size_t rows, size_t W, const toggle__gf2_cfg *cfg, size_t *pw)
@@ -1417,6 +1461,14 @@ static int choose_mode(size_t rows, size_t W, const toggle__gf2_cfg *cfg, size_t
     int mode = cfg ? cfg->mode : TOGGLE__GF2_AUTO;
     size_t panel = cfg ? cfg->panel : 0;
     *pw = 0;
+    if (mode == TOGGLE__GF2_AUTO && toggle__gf2_gfni_ok()) {
+        if ((uint64_t)rows * W >= PROD_GFNI_MIN_WORDS && rows >= PROD_GFNI_MIN_SIDE &&
+            W * 64 >= PROD_GFNI_MIN_SIDE) {
+            *pw = gfni_panel(rows, W);
+            return TOGGLE__GF2_RECURSIVE;
+        }
+        return TOGGLE__GF2_PLAIN;
+    }
     if (mode == TOGGLE__GF2_AUTO) {
         if ((uint64_t)rows * W >= PROD_MIN_WORDS && W >= 2 * PROD_NARROW) {
             *pw = W < 4 * PROD_PANEL ? PROD_NARROW : PROD_PANEL;
@@ -1445,9 +1497,12 @@ uint64_t toggle__gf2_workspace_bytes(size_t rows, size_t cols, const toggle__gf2
     int mode = choose_mode(rows, W, cfg, &pw);
     unsigned threads = cfg ? cfg->threads : 1;
     uint64_t pool = threads > 1 ? (uint64_t)threads * 256 + 1024 : 0;
-    return pool + (mode == TOGGLE__GF2_RECURSIVE ? prod_bytes(rows, cols, pw, prod_min(pw), threads, 1)
+    uint64_t plain = plain_bytes(rows, W, threads); /* also AUTO's form on a sparse matrix */
+    uint64_t rec = mode == TOGGLE__GF2_RECURSIVE ? prod_bytes(rows, cols, pw, prod_min(pw), threads, 1)
+                                                 : 0;
+    return pool + (mode == TOGGLE__GF2_RECURSIVE ? (rec > plain ? rec : plain)
                    : mode == TOGGLE__GF2_BLOCKED ? blocked_bytes(rows, W, pw, threads)
-                                                 : plain_bytes(rows, W, threads));
+                                                 : plain);
 }
 
 int toggle__gf2_rref_cfg(uint64_t *M, size_t rows, size_t cols, size_t stride, size_t *pivots,
@@ -1460,6 +1515,9 @@ int toggle__gf2_rref_cfg(uint64_t *M, size_t rows, size_t cols, size_t stride, s
     *rank = 0;
     if (rows == 0 || cols == 0)
         return TOGGLE_OK;
+    if (mode == TOGGLE__GF2_RECURSIVE && (!cfg || cfg->mode == TOGGLE__GF2_AUTO) &&
+        toggle__gf2_gfni_ok() && sparse_words(M, rows, W, stride))
+        mode = TOGGLE__GF2_PLAIN;
     unsigned want = useful_threads(rows, W, cfg ? cfg->threads : 1);
     toggle__pool *pool = toggle__pool_new(want); /* NULL: the caller alone */
     int rc = mode == TOGGLE__GF2_RECURSIVE
