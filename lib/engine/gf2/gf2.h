@@ -25,7 +25,9 @@ enum { TOGGLE__GF2_AUTO = 0, TOGGLE__GF2_PLAIN = 1, TOGGLE__GF2_BLOCKED = 2,
 typedef struct toggle__gf2_cfg {
     unsigned threads; /* threads for the row passes (0 or 1: the caller only); a pool is
                        * created for the call and joined before it returns */
-    int mode;         /* AUTO: recursive from the tuned cutoff up, else plain; PLAIN:
+    int mode;         /* AUTO: recursive from the tuned cutoff up (lower, with panels scaled
+                       * to the matrix, where products run on GFNI, and there plain on a
+                       * sparse matrix), else plain; PLAIN:
                        * Four-Russians blocks only; BLOCKED: panels of `panel` words at every
                        * size; RECURSIVE: panels of `panel` words (0: tuned) updated by
                        * products (toggle__gf2_mul), their own elimination recursing on half

@@ -1016,7 +1016,7 @@ static bool rows_zero(const uint64_t *p, size_t rows, size_t stride, size_t nw)
 static size_t prod_panel(size_t W, size_t pbw) { return pbw < W ? pbw : W; }
 
 /* Narrowest panel a panel's elimination recurses to: PROD_MIN_PANEL, or
- * one word when the caller asked for narrow panels (tests: the whole
+ * one word for narrow panels (AUTO's on GFNI, and tests: the whole
  * recursion on small matrices). */
 static size_t prod_min(size_t pbw) { return pbw < 2 * PROD_MIN_PANEL ? 1 : PROD_MIN_PANEL; }
 
@@ -1422,8 +1422,9 @@ static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
  * from there (4096 columns: 4 words, 8192: 8, 16384: 16, 32768: 64), a
  * power of two from 2 to PROD_PANEL, twice as wide for a matrix twice as
  * tall as wide and four times for eight times (its updates cover many
- * rows, its pivot searches only a prefix), never wider than the rank can
- * be. */
+ * rows, its pivot searches only a prefix), halved while wider than the
+ * rank can be. Panels below 2 * PROD_MIN_PANEL recurse down to one word
+ * (prod_min). */
 static size_t gfni_panel(size_t rows, size_t W)
 {
     size_t pw = 2, want = W >= 512 ? W / 8 : W / 16;
@@ -1436,8 +1437,8 @@ static size_t gfni_panel(size_t rows, size_t W)
     if (pw > PROD_PANEL)
         pw = PROD_PANEL;
     size_t most = (rows < W * 64 ? rows : W * 64) / 64;
-    if (pw > most)
-        pw = most < 1 ? 1 : most;
+    while (pw > 1 && pw > most)
+        pw /= 2;
     return pw;
 }
 
@@ -1447,7 +1448,7 @@ static size_t gfni_panel(size_t rows, size_t W)
  * products do not (docs/gf2.md, "eleventh round"). */
 static bool sparse_words(const uint64_t *M, size_t rows, size_t W, size_t stride)
 {
-    size_t step = rows > 4096 ? rows / 4096 : 1, seen = 0, live = 0;
+    size_t step = (rows + 4095) / 4096, seen = 0, live = 0;
     for (size_t i = 0; i < rows; i += step, seen += W)
         for (size_t w = 0; w < W; w++)
             live += M[i * stride + w] != 0;
@@ -1497,10 +1498,13 @@ uint64_t toggle__gf2_workspace_bytes(size_t rows, size_t cols, const toggle__gf2
     int mode = choose_mode(rows, W, cfg, &pw);
     unsigned threads = cfg ? cfg->threads : 1;
     uint64_t pool = threads > 1 ? (uint64_t)threads * 256 + 1024 : 0;
-    uint64_t plain = plain_bytes(rows, W, threads); /* also AUTO's form on a sparse matrix */
+    uint64_t plain = plain_bytes(rows, W, threads);
     uint64_t rec = mode == TOGGLE__GF2_RECURSIVE ? prod_bytes(rows, cols, pw, prod_min(pw), threads, 1)
                                                  : 0;
-    return pool + (mode == TOGGLE__GF2_RECURSIVE ? (rec > plain ? rec : plain)
+    /* AUTO on GFNI takes the plain form on a sparse matrix (sparse_words) */
+    if ((!cfg || cfg->mode == TOGGLE__GF2_AUTO) && toggle__gf2_gfni_ok() && plain > rec)
+        rec = plain;
+    return pool + (mode == TOGGLE__GF2_RECURSIVE ? rec
                    : mode == TOGGLE__GF2_BLOCKED ? blocked_bytes(rows, W, pw, threads)
                                                  : plain);
 }

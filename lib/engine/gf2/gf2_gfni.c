@@ -200,9 +200,18 @@ GFNI_TARGET static void kern_11(uint64_t *C, size_t cs, size_t rows, size_t g0, 
     kern(C, cs, rows, g0, w0, nk, At, Bt, 1, 1);
 }
 
-size_t toggle__gf2_gfni_words(void)
+/* Bt's words for this shape: a chunk of inner bytes by a strip of words,
+ * 8 qwords each (a multiple of 8: At after it stays on a cache line). */
+static size_t bt_words(size_t k, size_t n)
 {
-    return (size_t)GFNI_KC * GFNI_NW * 8 + (size_t)(GFNI_RC / 8) * GFNI_KC;
+    size_t kb = (k + 7) / 8, nw = (n + 63) / 64;
+    return (kb < GFNI_KC ? kb : GFNI_KC) * (nw < GFNI_NW ? nw : GFNI_NW) * 8;
+}
+
+size_t toggle__gf2_gfni_words(size_t m, size_t k, size_t n)
+{
+    size_t kb = (k + 7) / 8, rows = m < GFNI_RC ? m : GFNI_RC;
+    return bt_words(k, n) + (rows + 7) / 8 * (kb < GFNI_KC ? kb : GFNI_KC);
 }
 
 GFNI_TARGET void toggle__gf2_gfni_mul(uint64_t *C, size_t cs, const uint64_t *A, size_t as,
@@ -210,7 +219,7 @@ GFNI_TARGET void toggle__gf2_gfni_mul(uint64_t *C, size_t cs, const uint64_t *A,
                                       size_t n, uint64_t *work)
 {
     size_t nwall = (n + 63) / 64, kb = (k + 7) / 8;
-    uint64_t *Bt = work, *At = work + (size_t)GFNI_KC * GFNI_NW * 8;
+    uint64_t *Bt = work, *At = work + bt_words(k, n);
     for (size_t c0 = 0; c0 < nwall; c0 += GFNI_NW) {
         size_t nw = nwall - c0 < GFNI_NW ? nwall - c0 : GFNI_NW;
         for (size_t k0 = 0; k0 < kb; k0 += GFNI_KC) {
@@ -244,7 +253,11 @@ GFNI_TARGET void toggle__gf2_gfni_mul(uint64_t *C, size_t cs, const uint64_t *A,
 
 int toggle__gf2_gfni_ok(void) { return 0; }
 
-size_t toggle__gf2_gfni_words(void) { return 0; }
+size_t toggle__gf2_gfni_words(size_t m, size_t k, size_t n)
+{
+    (void)m, (void)k, (void)n;
+    return 0;
+}
 
 void toggle__gf2_gfni_mul(uint64_t *C, size_t cs, const uint64_t *A, size_t as,
                           const uint64_t *B, size_t bs, size_t m, size_t k, size_t n,

@@ -36,11 +36,13 @@ GF2_INLINE void xor_fused(uint64_t *restrict dst, const uint64_t *const *t, unsi
 }
 
 /* The product's base case with GF2P8AFFINEQB (gf2_gfni.c): whether this
- * CPU runs it (AVX-512 F, BW, VBMI and GFNI), the words of workspace it
- * takes (64-byte aligned), and C += A * B on it (A m x k bits, bits past k
- * ignored; B k x n; the first (n + 63) / 64 words of C's rows written). */
+ * CPU runs it (AVX-512 F, BW, VBMI and GFNI), the words of workspace an
+ * m x k x n product (or any smaller one) takes (64-byte aligned), and
+ * C += A * B on it (A m x k bits, bits past k ignored; B k x n, its
+ * padding bits zero: the first (n + 63) / 64 words of C's rows are
+ * written, B's bits past n xored into them). */
 int toggle__gf2_gfni_ok(void);
-size_t toggle__gf2_gfni_words(void);
+size_t toggle__gf2_gfni_words(size_t m, size_t k, size_t n);
 void toggle__gf2_gfni_mul(uint64_t *C, size_t cs, const uint64_t *A, size_t as,
                           const uint64_t *B, size_t bs, size_t m, size_t k, size_t n,
                           uint64_t *work);

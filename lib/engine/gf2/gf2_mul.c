@@ -109,7 +109,7 @@ typedef struct mul_ws {
     int gfni;         /* the GFNI base case (gf2_gfni.c), in tab */
     uint64_t *tab;
     uint64_t *tmp;    /* Strassen temporaries, used as a stack */
-    size_t cutoff;    /* bits; SIZE_MAX: M4RM only */
+    size_t cutoff;    /* bits; SIZE_MAX: the base case only */
     unsigned fault;   /* tests only: TOGGLE__GF2_MUL_DROP_P7 drops the P7 product of
                        * every Winograd step */
 } mul_ws;
@@ -355,15 +355,17 @@ struct toggle__gf2_mul_job {
 };
 typedef toggle__gf2_mul_job mul_job;
 
-/* Words of one thread's tables: strips of MUL_SW words when the tiles take
- * a Strassen step, else of MUL_SW_FLAT (half the tables to allocate and
- * fault in for each of the many small products of an elimination). */
-static size_t tab_words(size_t m, size_t k, size_t n, size_t tr, size_t tc, size_t cut)
+/* Words of one thread's base-case workspace: with GFNI, the copies of B and
+ * A for the largest tile (gf2_gfni.c); else M4RM's tables, on strips of
+ * MUL_SW words when the tiles take a Strassen step, else of MUL_SW_FLAT
+ * (half the tables to allocate and fault in for each of the many small
+ * products of an elimination). */
+static size_t tab_words(size_t m, size_t k, size_t n, size_t tr, size_t tc, size_t cut, int gfni)
 {
-    size_t w = strassen_splits(min_sz(m, tr), k, col_tile_max(n, tc), cut)
-                   ? MUL_TAB_WORDS(MUL_SW)
-                   : MUL_TAB_WORDS(MUL_SW_FLAT);
-    return w > toggle__gf2_gfni_words() ? w : toggle__gf2_gfni_words();
+    if (gfni)
+        return toggle__gf2_gfni_words(min_sz(m, tr), k, col_tile_max(n, tc));
+    return strassen_splits(min_sz(m, tr), k, col_tile_max(n, tc), cut) ? MUL_TAB_WORDS(MUL_SW)
+                                                                         : MUL_TAB_WORDS(MUL_SW_FLAT);
 }
 
 /* Per thread: the tables and the Strassen stack of the largest tile (the
@@ -373,7 +375,7 @@ uint64_t toggle__gf2_mul_bytes(size_t m, size_t k, size_t n, unsigned threads, s
 {
     size_t cut = cutoff_of(cutoff), tr, tc;
     tile_shape(m, k, n, cut, 1, &tr, &tc);
-    uint64_t per = tab_words(m, k, n, tr, tc, cut) +
+    uint64_t per = tab_words(m, k, n, tr, tc, cut, toggle__gf2_gfni_ok()) +
                    strassen_words(min_sz(m, tr), k, col_tile_max(n, tc), cut) + 8;
     return (uint64_t)clamp_threads(threads) * per * 8 + sizeof(mul_job) + 256;
 }
@@ -420,11 +422,11 @@ int toggle__gf2_mul_begin(toggle__gf2_mul_job **out, toggle__gf2_view C, toggle_
     atomic_init(&j->next, 0);
     if ((uint64_t)j->nrt * j->nct < T)
         T = (unsigned)(j->nrt * j->nct);
-    size_t tabw = tab_words(m, k, n, j->tr, j->tc, cut);
+    int gfni = !(fault & TOGGLE__GF2_MUL_M4RM) && toggle__gf2_gfni_ok();
+    size_t tabw = tab_words(m, k, n, j->tr, j->tc, cut, gfni);
     uint64_t words = tabw + strassen_words(min_sz(m, j->tr), k, col_tile_max(n, j->tc), cut);
     int rc = TOGGLE_OK;
     m4rm_fn fn = TOGGLE__PICK(m4rm);
-    int gfni = !(fault & TOGGLE__GF2_MUL_M4RM) && toggle__gf2_gfni_ok();
     for (unsigned t = 0; t < T && !rc; t++) {
         j->ws[t].fn = fn;
         j->ws[t].gfni = gfni;

@@ -4340,7 +4340,9 @@ static int tail_rows_f2(lanes *ln, const toggle_system *s, bool solvable, uint64
             if (U[l * m + i])
                 t.M[l * stride + ((hc + i) >> 6)] |= (uint64_t)1 << ((hc + i) & 63);
     uint64_t *K = t.M + solvable * stride;
-    if ((rc = toggle__gf2_rref(K, dn, n, stride, piv, &rank)))
+    /* PLAIN: the form canonicalise_f2_bytes counts (AUTO may take another) */
+    toggle__gf2_cfg plain = {1, TOGGLE__GF2_PLAIN, 0, 0, NULL};
+    if ((rc = toggle__gf2_rref_cfg(K, dn, n, stride, piv, &rank, &plain)))
         goto out;
     if (rank < dn || (dn && piv[dn - 1] >= hc))
         goto out; /* the restriction does not decide */

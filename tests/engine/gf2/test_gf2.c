@@ -783,8 +783,9 @@ END_TEST
 
 /* The GFNI base case alone (gf2_gfni.c) against the naive product, on
  * shapes around its chunks: 8-row groups and blocks of 4 groups, 256-row
- * copies of A, 8-bit inner bytes and 1024-bit inner chunks, 4-word column
- * blocks and 4096-bit strips (mul_matches with its workspace). */
+ * copies of A, 8-bit inner bytes and 2048-bit inner chunks, 4-word column
+ * blocks and 2048-bit (32-word) strips (mul_matches with its workspace,
+ * sized for the largest shape). */
 START_TEST(gfni_matches_naive_around_chunks)
 {
     if (!toggle__gf2_gfni_ok()) {
@@ -793,10 +794,11 @@ START_TEST(gfni_matches_naive_around_chunks)
         return;
     }
     tu_rng g = tu_rng_for(347);
-    uint64_t *work = aligned_alloc(64, (toggle__gf2_gfni_words() * 8 + 63) / 64 * 64);
+    uint64_t *work = aligned_alloc(64, (toggle__gf2_gfni_words(600, 4200, 4200) * 8 + 63) / 64 * 64);
+    ck_assert(work != NULL);
     const size_t ms[] = {1, 7, 8, 9, 31, 32, 33, 255, 256, 257, 300};
-    const size_t ks[] = {1, 7, 8, 9, 63, 64, 65, 1023, 1024, 1025, 2100};
-    const size_t ns[] = {1, 63, 64, 65, 255, 256, 257, 4095, 4096, 4097, 4200};
+    const size_t ks[] = {1, 7, 8, 9, 63, 64, 65, 2047, 2048, 2049, 4100};
+    const size_t ns[] = {1, 63, 64, 65, 255, 256, 257, 2047, 2048, 2049, 4200};
     size_t iters = tu_iters(150);
     for (size_t it = 0; it < iters; it++) {
         size_t m = ms[tu_below(&g, 11)], k = ks[tu_below(&g, 11)], n = ns[tu_below(&g, 11)];
