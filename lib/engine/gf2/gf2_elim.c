@@ -1456,19 +1456,23 @@ static bool sparse_words(const uint64_t *M, size_t rows, size_t W, size_t stride
 }
 
 /* The form used for this shape and configuration (PLAIN, BLOCKED or
- * RECURSIVE) and its panel width in words. */
-static int choose_mode(size_t rows, size_t W, const toggle__gf2_cfg *cfg, size_t *pw)
+ * RECURSIVE) and its panel width in words. AUTO on GFNI also reads the
+ * matrix (sparse_words: then PLAIN); M NULL (the estimate): the form for a
+ * dense one, and *by_content says the matrix could make it PLAIN. */
+static int choose_mode(const uint64_t *M, size_t stride, size_t rows, size_t W,
+                       const toggle__gf2_cfg *cfg, size_t *pw, bool *by_content)
 {
     int mode = cfg ? cfg->mode : TOGGLE__GF2_AUTO;
     size_t panel = cfg ? cfg->panel : 0;
     *pw = 0;
+    *by_content = false;
     if (mode == TOGGLE__GF2_AUTO && toggle__gf2_gfni_ok()) {
-        if ((uint64_t)rows * W >= PROD_GFNI_MIN_WORDS && rows >= PROD_GFNI_MIN_SIDE &&
-            W * 64 >= PROD_GFNI_MIN_SIDE) {
-            *pw = gfni_panel(rows, W);
-            return TOGGLE__GF2_RECURSIVE;
-        }
-        return TOGGLE__GF2_PLAIN;
+        if ((uint64_t)rows * W < PROD_GFNI_MIN_WORDS || rows < PROD_GFNI_MIN_SIDE ||
+            W * 64 < PROD_GFNI_MIN_SIDE || (M && sparse_words(M, rows, W, stride)))
+            return TOGGLE__GF2_PLAIN;
+        *by_content = !M;
+        *pw = gfni_panel(rows, W);
+        return TOGGLE__GF2_RECURSIVE;
     }
     if (mode == TOGGLE__GF2_AUTO) {
         if ((uint64_t)rows * W >= PROD_MIN_WORDS && W >= 2 * PROD_NARROW) {
@@ -1495,14 +1499,14 @@ static int choose_mode(size_t rows, size_t W, const toggle__gf2_cfg *cfg, size_t
 uint64_t toggle__gf2_workspace_bytes(size_t rows, size_t cols, const toggle__gf2_cfg *cfg)
 {
     size_t W = words_for(cols), pw;
-    int mode = choose_mode(rows, W, cfg, &pw);
+    bool by_content;
+    int mode = choose_mode(NULL, 0, rows, W, cfg, &pw, &by_content);
     unsigned threads = cfg ? cfg->threads : 1;
     uint64_t pool = threads > 1 ? (uint64_t)threads * 256 + 1024 : 0;
     uint64_t plain = plain_bytes(rows, W, threads);
     uint64_t rec = mode == TOGGLE__GF2_RECURSIVE ? prod_bytes(rows, cols, pw, prod_min(pw), threads, 1)
                                                  : 0;
-    /* AUTO on GFNI takes the plain form on a sparse matrix (sparse_words) */
-    if ((!cfg || cfg->mode == TOGGLE__GF2_AUTO) && toggle__gf2_gfni_ok() && plain > rec)
+    if (by_content && plain > rec) /* a sparse matrix takes the plain form */
         rec = plain;
     return pool + (mode == TOGGLE__GF2_RECURSIVE ? rec
                    : mode == TOGGLE__GF2_BLOCKED ? blocked_bytes(rows, W, pw, threads)
@@ -1513,15 +1517,13 @@ int toggle__gf2_rref_cfg(uint64_t *M, size_t rows, size_t cols, size_t stride, s
                          size_t *rank, const toggle__gf2_cfg *cfg)
 {
     size_t W = words_for(cols), pw;
-    int mode = choose_mode(rows, W, cfg, &pw);
     unsigned fault = cfg ? cfg->fault : 0;
     const toggle__progress_state *pr = cfg ? cfg->progress : NULL;
     *rank = 0;
     if (rows == 0 || cols == 0)
         return TOGGLE_OK;
-    if (mode == TOGGLE__GF2_RECURSIVE && (!cfg || cfg->mode == TOGGLE__GF2_AUTO) &&
-        toggle__gf2_gfni_ok() && sparse_words(M, rows, W, stride))
-        mode = TOGGLE__GF2_PLAIN;
+    bool by_content;
+    int mode = choose_mode(M, stride, rows, W, cfg, &pw, &by_content);
     unsigned want = useful_threads(rows, W, cfg ? cfg->threads : 1);
     toggle__pool *pool = toggle__pool_new(want); /* NULL: the caller alone */
     int rc = mode == TOGGLE__GF2_RECURSIVE
