@@ -323,6 +323,20 @@ toggle__pool *toggle__pool_new(unsigned threads);
 unsigned toggle__pool_threads(const toggle__pool *p);
 void toggle__pool_run(toggle__pool *p, toggle__pool_fn fn, void *ctx);
 void toggle__pool_free(toggle__pool *p);
+/* Scratch blocks the pool keeps until toggle__pool_free, one per thread
+ * slot (0 .. toggle__pool_threads - 1), for work that a solve repeats many
+ * times, such as the base-case workspace of every product of an
+ * elimination: memory freed and taken again may go back to the system in
+ * between and fault in anew, which costs more than the work on a machine
+ * with slow page faults (docs/gf2.md, "twelfth round"). take sets *block to
+ * slot's block, grown to at least `bytes` (aligned to TOGGLE__LINE,
+ * contents undefined), and marks it taken until give; it sets NULL, for
+ * the caller to allocate its own, for a NULL pool or a slot out of range or
+ * already taken. Returns 0, or -1 (*block NULL) when the block could not
+ * grow (no memory). Only the pool's owner (the thread that runs
+ * toggle__pool_run) calls them. */
+int toggle__pool_take(toggle__pool *p, unsigned slot, size_t bytes, void **block);
+void toggle__pool_give(toggle__pool *p, unsigned slot);
 
 /* The decimal digits of prod_{i < d} f(i), f(i) = radix[i] when radix is
  * not NULL and k otherwise, into a toggle__malloc'd string (*out; the

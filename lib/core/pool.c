@@ -23,6 +23,19 @@ void toggle__pool_free(toggle__pool *p)
 {
     (void)p;
 }
+int toggle__pool_take(toggle__pool *p, unsigned slot, size_t bytes, void **block)
+{
+    (void)p;
+    (void)slot;
+    (void)bytes;
+    *block = NULL;
+    return 0;
+}
+void toggle__pool_give(toggle__pool *p, unsigned slot)
+{
+    (void)p;
+    (void)slot;
+}
 #else
 #include <pthread.h>
 #include <sched.h>
@@ -32,16 +45,20 @@ void toggle__pool_free(toggle__pool *p)
 #include "core.h"
 
 /* A hand-off is a generation count: the caller publishes fn and ctx, then
- * bumps gen; the workers count pending down when done. Both sides first
- * poll the count, for up to POOL_SPIN_NS of wall time, and only then sleep
- * on the condition variables: a futex wake-up costs about 90 us here
- * against 0.6 us for a polled hand-off (docs/gf2.md, "Threads"), and an
- * elimination hands off a job every 0.05 to 1 ms, its serial step (a pivot
- * search) usually being shorter than the poll. After POOL_YIELD_NS a
- * poller yields the core at each poll, so a thread it waits for that shares
- * its core (a machine busy elsewhere) gets it; once asleep, a woken thread
- * goes to a free core. The caller does not poll at all when a worker has
- * not started the job by the time the caller's share is done. */
+ * bumps gen; each share t >= 1 of the job is then claimed once, by its
+ * worker or by the caller (claim[t] goes from the job before to this one),
+ * and the workers count pending down when their share is done. Both sides
+ * first poll, for up to POOL_SPIN_NS of wall time, and only then sleep on
+ * the condition variables: a futex wake-up costs about 90 us here against
+ * 0.6 us for a polled hand-off (docs/gf2.md, "Threads"), and an elimination
+ * hands off a job every 0.05 to 1 ms, its serial step (a pivot search)
+ * usually being shorter than the poll. After POOL_YIELD_NS a poller yields
+ * the core at each poll, so a thread it waits for that shares its core (a
+ * machine busy elsewhere) gets it; once asleep, a woken thread goes to a
+ * free core. When its own share is done the caller claims and runs every
+ * share whose worker has not started it (asleep, or not on a core), so a
+ * job never waits for a wake-up (docs/gf2.md, "twelfth round"): the
+ * shares must not depend on the thread that runs them beyond t. */
 #define POOL_SPIN_NS 200000
 #define POOL_YIELD_NS 20000
 
@@ -67,11 +84,16 @@ struct toggle__pool {
     unsigned threads;       /* workers + the caller */
     unsigned started;       /* workers running */
     atomic_ulong gen;       /* job generation (release: fn and ctx are set) */
-    atomic_uint pending;    /* workers still on the current job */
-    atomic_uint running;    /* workers that have started the current job */
+    atomic_uint pending;    /* shares t >= 1 of the current job not yet done */
+    atomic_ulong *claim;    /* claim[t]: the last job (gen) whose share t was taken */
     atomic_int quit;
     toggle__pool_fn fn;
     void *ctx;
+    struct pool_scratch {
+        void *block;
+        size_t bytes;
+        int taken;
+    } *scratch; /* threads slots */
     pthread_t tid[];
 };
 
@@ -111,16 +133,19 @@ static int job_ready(toggle__pool *p, unsigned long seen)
            atomic_load_explicit(&p->quit, memory_order_acquire);
 }
 
-/* every worker done with the current job; negative when a worker has not
- * even started it though the caller has done its share: that worker is not
- * on a core (the machine is busy elsewhere, or it still sleeps), so polling
- * would only keep the core from it */
+/* every share of the current job done */
 static int job_done(toggle__pool *p, unsigned long unused)
 {
     (void)unused;
-    if (!atomic_load_explicit(&p->pending, memory_order_acquire))
-        return 1;
-    return atomic_load_explicit(&p->running, memory_order_relaxed) < p->started ? -1 : 0;
+    return !atomic_load_explicit(&p->pending, memory_order_acquire);
+}
+
+/* Take share t of job g unless someone has: claim[t] is g - 1 until then. */
+static int claim_share(toggle__pool *p, unsigned t, unsigned long g)
+{
+    unsigned long before = g - 1;
+    return atomic_compare_exchange_strong_explicit(&p->claim[t], &before, g,
+                                                   memory_order_acq_rel, memory_order_relaxed);
 }
 
 static void *worker(void *arg)
@@ -139,7 +164,10 @@ static void *worker(void *arg)
         if (atomic_load_explicit(&p->quit, memory_order_acquire))
             break;
         seen = atomic_load_explicit(&p->gen, memory_order_acquire);
-        atomic_fetch_add_explicit(&p->running, 1, memory_order_relaxed);
+        /* too late (the caller took the share, or that job is over and
+         * another began since gen was read): wait for the next one */
+        if (!claim_share(p, t, seen))
+            continue;
         p->fn(p->ctx, t, p->threads);
         if (atomic_fetch_sub_explicit(&p->pending, 1, memory_order_acq_rel) == 1) {
             /* the last one: wake the caller if it sleeps */
@@ -160,20 +188,33 @@ toggle__pool *toggle__pool_new(unsigned threads)
         return NULL;
     atomic_init(&p->gen, 0);
     atomic_init(&p->pending, 0);
-    atomic_init(&p->running, 0);
     atomic_init(&p->quit, 0);
+    if (!(p->scratch = toggle__calloc(threads, sizeof *p->scratch)) ||
+        !(p->claim = toggle__calloc(threads, sizeof *p->claim))) {
+        toggle__free(p->scratch);
+        toggle__free(p);
+        return NULL;
+    }
+    for (unsigned t = 0; t < threads; t++)
+        atomic_init(&p->claim[t], 0);
     if (pthread_mutex_init(&p->mu, NULL)) {
+        toggle__free(p->claim);
+        toggle__free(p->scratch);
         toggle__free(p);
         return NULL;
     }
     if (pthread_cond_init(&p->go, NULL)) {
         pthread_mutex_destroy(&p->mu);
+        toggle__free(p->claim);
+        toggle__free(p->scratch);
         toggle__free(p);
         return NULL;
     }
     if (pthread_cond_init(&p->done, NULL)) {
         pthread_cond_destroy(&p->go);
         pthread_mutex_destroy(&p->mu);
+        toggle__free(p->claim);
+        toggle__free(p->scratch);
         toggle__free(p);
         return NULL;
     }
@@ -209,12 +250,16 @@ void toggle__pool_run(toggle__pool *p, toggle__pool_fn fn, void *ctx)
     p->fn = fn;
     p->ctx = ctx;
     atomic_store_explicit(&p->pending, p->started, memory_order_relaxed);
-    atomic_store_explicit(&p->running, 0, memory_order_relaxed);
     pthread_mutex_lock(&p->mu);
-    atomic_fetch_add_explicit(&p->gen, 1, memory_order_release);
+    unsigned long g = atomic_fetch_add_explicit(&p->gen, 1, memory_order_release) + 1;
     pthread_cond_broadcast(&p->go); /* no system call when no worker sleeps */
     pthread_mutex_unlock(&p->mu);
     fn(ctx, 0, p->threads);
+    for (unsigned t = 1; t < p->threads; t++)
+        if (claim_share(p, t, g)) {
+            fn(ctx, t, p->threads);
+            atomic_fetch_sub_explicit(&p->pending, 1, memory_order_acq_rel);
+        }
     if (poll_for(p, 0, job_done))
         return;
     pthread_mutex_lock(&p->mu);
@@ -236,6 +281,34 @@ void toggle__pool_free(toggle__pool *p)
     pthread_cond_destroy(&p->done);
     pthread_cond_destroy(&p->go);
     pthread_mutex_destroy(&p->mu);
+    for (unsigned t = 0; t < p->started + 1; t++)
+        toggle__free(p->scratch[t].block);
+    toggle__free(p->claim);
+    toggle__free(p->scratch);
     toggle__free(p);
+}
+
+int toggle__pool_take(toggle__pool *p, unsigned slot, size_t bytes, void **block)
+{
+    *block = NULL;
+    if (!p || slot >= p->threads || p->scratch[slot].taken)
+        return 0;
+    struct pool_scratch *s = &p->scratch[slot];
+    if (s->bytes < bytes || !s->block) {
+        toggle__free(s->block);
+        s->bytes = 0;
+        if (!(s->block = toggle__malloc_lines(bytes ? bytes : 1, 1)))
+            return -1;
+        s->bytes = bytes;
+    }
+    s->taken = 1;
+    *block = s->block;
+    return 0;
+}
+
+void toggle__pool_give(toggle__pool *p, unsigned slot)
+{
+    if (p && slot < p->threads)
+        p->scratch[slot].taken = 0;
 }
 #endif /* __wasi__ */

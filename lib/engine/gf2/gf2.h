@@ -73,16 +73,19 @@ int toggle__gf2_mul(toggle__gf2_view C, toggle__gf2_view A, toggle__gf2_view B, 
                     unsigned fault, struct toggle__pool *pool);
 uint64_t toggle__gf2_mul_bytes(size_t m, size_t k, size_t n, unsigned threads, size_t cutoff);
 
-/* The same product as a job whose tiles the caller's own threads take
- * (inside a job of theirs that also does other work): begin allocates the
- * workspace of `threads` threads (*out NULL: nothing to compute); threads
- * 0 .. threads - 1 each call toggle__gf2_mul_tiles at most once, and
- * every tile is computed once one of them has called it and all calls
- * have returned (a thread that comes late takes what is left); end, after
- * that, frees the workspace. Returns TOGGLE_OK or TOGGLE_ENOMEM. */
+/* The same product as a job whose tiles the pool's threads take inside a
+ * job of theirs that also does other work: begin takes the workspace of
+ * each of the pool's threads (*out NULL: nothing to compute); threads
+ * 0 .. toggle__pool_threads(pool) - 1 each call toggle__gf2_mul_tiles at
+ * most once, and every tile is computed once one of them has called it and
+ * all calls have returned (a thread that comes late takes what is left);
+ * end, after that, gives the workspace back. Both products take the
+ * workspace from the pool's scratch (toggle__pool_take) when it is free,
+ * else allocate it. Returns TOGGLE_OK or TOGGLE_ENOMEM. */
 typedef struct toggle__gf2_mul_job toggle__gf2_mul_job;
 int toggle__gf2_mul_begin(toggle__gf2_mul_job **out, toggle__gf2_view C, toggle__gf2_view A,
-                          toggle__gf2_view B, size_t cutoff, unsigned fault, unsigned threads);
+                          toggle__gf2_view B, size_t cutoff, unsigned fault,
+                          struct toggle__pool *pool);
 void toggle__gf2_mul_tiles(toggle__gf2_mul_job *j, unsigned t);
 void toggle__gf2_mul_end(toggle__gf2_mul_job *j);
 

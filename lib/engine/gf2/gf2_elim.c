@@ -946,9 +946,16 @@ __attribute__((target("bmi2"))) static uint64_t pext_bmi2(uint64_t x, uint64_t m
 {
     return _pext_u64(x, m);
 }
+/* the instruction (every CPU with BMI2 has it), not libgcc's table: the
+ * gathers count each mask word once per row */
+__attribute__((target("popcnt"))) static unsigned popcnt_hw(uint64_t m)
+{
+    return (unsigned)__builtin_popcountll(m);
+}
 #define GF2_HAVE_BMI2() __builtin_cpu_supports("bmi2")
 #else
 static uint64_t pext_bmi2(uint64_t x, uint64_t m) { (void)x; (void)m; return 0; }
+static unsigned popcnt_hw(uint64_t m) { return (unsigned)__builtin_popcountll(m); }
 #define GF2_HAVE_BMI2() 0
 #endif
 
@@ -990,7 +997,8 @@ static void gather_rows(void *ctx, unsigned t, unsigned nt)
                 uint64_t x = m == ~(uint64_t)0 ? row[w]
                            : j->bmi2           ? pext_bmi2(row[w], m)
                                                : pext_soft(row[w], m);
-                unsigned cnt = (unsigned)__builtin_popcountll(m), sh = (unsigned)(o & 63);
+                unsigned cnt = j->bmi2 ? popcnt_hw(m) : (unsigned)__builtin_popcountll(m),
+                         sh = (unsigned)(o & 63);
                 y[o >> 6] |= x << sh;
                 if (sh && sh + cnt > 64)
                     y[(o >> 6) + 1] |= x >> (64 - sh);
@@ -1057,7 +1065,10 @@ static uint64_t prod_bytes(size_t rows, size_t cols, size_t pbw, size_t minp, un
                                       : plain_bytes(rows, nw, 1);
         big = big > one + m2 ? big : one + m2;
     }
-    return own + big + (back ? back_words(rows, cols) * 8 : 0);
+    /* with threads the pool keeps the products' workspace (the largest
+     * product's) to the end (toggle__pool_take), beside all the rest */
+    uint64_t kept = threads > 1 ? (m1 > m2 ? m1 : m2) : 0;
+    return own + big + kept + (back ? back_words(rows, cols) * 8 : 0);
 }
 
 typedef struct prod_ws {
@@ -1144,7 +1155,8 @@ static int prod_back(uint64_t *M, size_t cols, size_t stride, const size_t *pivo
         for (size_t q = 0; q < W; q++) {
             uint64_t m = npm[q], v = 0;
             if (m) {
-                unsigned cnt = (unsigned)__builtin_popcountll(m), sh = (unsigned)(o & 63);
+                unsigned cnt = bmi2 ? popcnt_hw(m) : (unsigned)__builtin_popcountll(m),
+                         sh = (unsigned)(o & 63);
                 uint64_t bits = x[o >> 6] >> sh;
                 if (sh && sh + cnt > 64)
                     bits |= x[(o >> 6) + 1] << (64 - sh);
@@ -1393,8 +1405,7 @@ static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
                 ahead_job aj = {.M = M, .rows = rows, .stride = stride, .r0 = lo,
                                 .pw0 = pw0 + nw, .nw = nw1, .nw0 = nw0,
                                 .pcols = c1, .w = &w, .minp = minp, .fault = fault};
-                if ((rc = toggle__gf2_mul_begin(&aj.mul, C2, Y, B2, 0, 0,
-                                                toggle__pool_threads(pool))))
+                if ((rc = toggle__gf2_mul_begin(&aj.mul, C2, Y, B2, 0, 0, pool)))
                     break;
                 toggle__pool_run(pool, ahead_run, &aj);
                 toggle__gf2_mul_end(aj.mul);

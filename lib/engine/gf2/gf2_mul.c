@@ -24,6 +24,17 @@
  * inner dimension, so each tile is one square Strassen product). */
 #define MUL_TILE 4096
 #define MUL_MIN_TILE_ROWS 256 /* rows of a tile dealt to a thread, at least */
+/* A product without a Strassen step, on threads: column tiles of this many
+ * bits, a whole strip of the base case (GFNI's 32 words, M4RM's 16: a tile
+ * narrower than a strip makes the base case copy A again for each, and
+ * tiles of one or two cache lines put two threads' writes on lines that
+ * the cores' adjacent-line prefetch shares; docs/gf2.md, twelfth round),
+ * cut into row tiles of a multiple of MUL_MIN_TILE_ROWS rows until every
+ * thread has MUL_FLAT_TILES tiles to take (an elimination's look-ahead
+ * keeps one thread away for part of the product). */
+#define MUL_FLAT_TC_GFNI 2048
+#define MUL_FLAT_TC_M4RM (64 * MUL_SW_FLAT)
+#define MUL_FLAT_TILES 4
 
 static size_t words_for(size_t bits) { return bits / 64 + (bits % 64 != 0); }
 
@@ -110,6 +121,7 @@ typedef struct mul_ws {
     uint64_t *tab;
     uint64_t *tmp;    /* Strassen temporaries, used as a stack */
     size_t cutoff;    /* bits; SIZE_MAX: the base case only */
+    int lent;         /* tab is the pool's scratch (toggle__pool_take), not ours */
     unsigned fault;   /* tests only: TOGGLE__GF2_MUL_DROP_P7 drops the P7 product of
                        * every Winograd step */
 } mul_ws;
@@ -307,19 +319,28 @@ static size_t col_tile_max(size_t n, size_t tc)
     return last > tc ? last : min_sz(n, tc);
 }
 
-/* Tile side in bits for a product with inner dimension k on T threads:
+/* Tile shape in bits for a product with inner dimension k on T threads:
  * square Strassen tiles when it applies (side k, halved while there are
- * fewer than 2 T tiles, down to MUL_TILE), else column strips over all
- * rows. */
-static void tile_shape(size_t m, size_t k, size_t n, size_t cut, unsigned T, size_t *tr,
-                       size_t *tc)
+ * fewer than 2 T tiles, down to MUL_TILE); else one tile on one thread,
+ * and on more, base-case strips cut into row tiles (MUL_FLAT_TC_*). */
+static void tile_shape(size_t m, size_t k, size_t n, size_t cut, unsigned T, int gfni,
+                       size_t *tr, size_t *tc)
 {
     size_t side = k < MUL_TILE ? MUL_TILE : (k + 63) / 64 * 64;
     while (side > MUL_TILE && ((m + side - 1) / side) * ((n + side - 1) / side) < 2 * (size_t)T)
         side = (side / 2 + 63) / 64 * 64;
     if (!strassen_splits(min_sz(m, side), k, min_sz(n, side), cut)) {
         *tr = m ? m : 1;
-        *tc = 512; /* eight words: enough tiles to share among threads */
+        *tc = n ? n : 1;
+        if (T < 2)
+            return;
+        *tc = gfni ? MUL_FLAT_TC_GFNI : MUL_FLAT_TC_M4RM;
+        size_t nct = col_tiles(n, *tc), want = MUL_FLAT_TILES * (size_t)T;
+        if (nct < want) {
+            size_t nr = (want + nct - 1) / nct, rows = (m + nr - 1) / nr;
+            rows = (rows + MUL_MIN_TILE_ROWS - 1) / MUL_MIN_TILE_ROWS * MUL_MIN_TILE_ROWS;
+            *tr = min_sz(*tr, rows);
+        }
         return;
     }
     *tr = side;
@@ -350,6 +371,7 @@ struct toggle__gf2_mul_job {
     view C, A, B;
     size_t tr, tc, nrt, nct;
     unsigned T;         /* threads with a workspace: t >= T stay idle */
+    toggle__pool *pool; /* the lender of lent workspaces */
     atomic_size_t next; /* the next tile to take */
     mul_ws ws[MUL_MAX_THREADS];
 };
@@ -374,8 +396,9 @@ static size_t tab_words(size_t m, size_t k, size_t n, size_t tr, size_t tc, size
 uint64_t toggle__gf2_mul_bytes(size_t m, size_t k, size_t n, unsigned threads, size_t cutoff)
 {
     size_t cut = cutoff_of(cutoff), tr, tc;
-    tile_shape(m, k, n, cut, 1, &tr, &tc);
-    uint64_t per = tab_words(m, k, n, tr, tc, cut, toggle__gf2_gfni_ok()) +
+    int gfni = toggle__gf2_gfni_ok();
+    tile_shape(m, k, n, cut, 1, gfni, &tr, &tc);
+    uint64_t per = tab_words(m, k, n, tr, tc, cut, gfni) +
                    strassen_words(min_sz(m, tr), k, col_tile_max(n, tc), cut) + 8;
     return (uint64_t)clamp_threads(threads) * per * 8 + sizeof(mul_job) + 256;
 }
@@ -402,8 +425,9 @@ static void mul_tiles(void *ctx, unsigned t, unsigned nt)
 }
 
 int toggle__gf2_mul_begin(toggle__gf2_mul_job **out, toggle__gf2_view C, toggle__gf2_view A,
-                          toggle__gf2_view B, size_t cutoff, unsigned fault, unsigned threads)
+                          toggle__gf2_view B, size_t cutoff, unsigned fault, toggle__pool *pool)
 {
+    unsigned threads = toggle__pool_threads(pool);
     size_t m = A.rows, k = A.cols, n = B.cols;
     *out = NULL;
     if (m == 0 || k == 0 || n == 0)
@@ -416,28 +440,36 @@ int toggle__gf2_mul_begin(toggle__gf2_mul_job **out, toggle__gf2_view C, toggle_
     j->A = A;
     j->B = B;
     unsigned T = clamp_threads(threads);
-    tile_shape(m, k, n, cut, T, &j->tr, &j->tc);
+    int gfni = !(fault & TOGGLE__GF2_MUL_M4RM) && toggle__gf2_gfni_ok();
+    tile_shape(m, k, n, cut, T, gfni, &j->tr, &j->tc);
     j->nrt = (m + j->tr - 1) / j->tr;
     j->nct = col_tiles(n, j->tc);
     atomic_init(&j->next, 0);
     if ((uint64_t)j->nrt * j->nct < T)
         T = (unsigned)(j->nrt * j->nct);
-    int gfni = !(fault & TOGGLE__GF2_MUL_M4RM) && toggle__gf2_gfni_ok();
     size_t tabw = tab_words(m, k, n, j->tr, j->tc, cut, gfni);
     uint64_t words = tabw + strassen_words(min_sz(m, j->tr), k, col_tile_max(n, j->tc), cut);
     int rc = TOGGLE_OK;
     m4rm_fn fn = TOGGLE__PICK(m4rm);
+    j->pool = pool;
+    j->T = T;
     for (unsigned t = 0; t < T && !rc; t++) {
         j->ws[t].fn = fn;
         j->ws[t].gfni = gfni;
         j->ws[t].cutoff = cut;
         j->ws[t].fault = fault;
-        if (words > SIZE_MAX / 8 || !(j->ws[t].tab = toggle__malloc_lines((size_t)words, 8)))
+        /* the pool's scratch where there is one (kept between the many
+         * products of a solve: docs/gf2.md, twelfth round), else our own */
+        void *lent = NULL;
+        if (words > SIZE_MAX / 8 || toggle__pool_take(pool, t, (size_t)words * 8, &lent))
             rc = TOGGLE_ENOMEM;
-        else
+        else if ((j->ws[t].tab = lent))
+            j->ws[t].lent = 1;
+        else if (!(j->ws[t].tab = toggle__malloc_lines((size_t)words, 8)))
+            rc = TOGGLE_ENOMEM;
+        if (!rc)
             j->ws[t].tmp = j->ws[t].tab + tabw;
     }
-    j->T = T;
     if (rc) {
         toggle__gf2_mul_end(j);
         return toggle__error(TOGGLE_ENOMEM, "out of memory for a GF(2) product");
@@ -456,8 +488,12 @@ void toggle__gf2_mul_end(toggle__gf2_mul_job *j)
 {
     if (!j)
         return;
-    for (unsigned t = 0; t < j->T; t++)
-        toggle__free(j->ws[t].tab);
+    for (unsigned t = 0; t < j->T; t++) {
+        if (j->ws[t].lent)
+            toggle__pool_give(j->pool, t);
+        else
+            toggle__free(j->ws[t].tab);
+    }
     toggle__free(j);
 }
 
@@ -465,7 +501,7 @@ int toggle__gf2_mul(toggle__gf2_view C, toggle__gf2_view A, toggle__gf2_view B, 
                     unsigned fault, toggle__pool *pool)
 {
     mul_job *j = NULL;
-    int rc = toggle__gf2_mul_begin(&j, C, A, B, cutoff, fault, toggle__pool_threads(pool));
+    int rc = toggle__gf2_mul_begin(&j, C, A, B, cutoff, fault, pool);
     if (rc || !j)
         return rc;
     toggle__pool_run(j->T > 1 ? pool : NULL, mul_tiles, j);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gf2.h"
 #include "gf2_kern.h"
@@ -1192,6 +1193,72 @@ static void *worker(void *arg)
     return NULL;
 }
 
+/* The pool (lib/core/pool.c): every share of every job runs exactly once
+ * and sees the pool's thread count, also when the workers have gone to
+ * sleep between jobs (the caller then runs their shares itself), and the
+ * scratch blocks are lent once at a time and kept between takes. */
+typedef struct share_job {
+    unsigned runs[4];
+    unsigned nt_seen;
+} share_job;
+
+static void count_share(void *ctx, unsigned t, unsigned nt)
+{
+    share_job *j = ctx;
+    if (t < 4)
+        j->runs[t]++; /* share t alone writes runs[t] */
+    if (t == 0)
+        j->nt_seen = nt;
+}
+
+START_TEST(pool_shares_once_and_scratch)
+{
+    tu_rng g = tu_rng_for(353);
+    for (unsigned threads = 2; threads <= 4; threads++) {
+        toggle__pool *pool = toggle__pool_new(threads);
+        ck_assert_ptr_nonnull(pool);
+        unsigned nt = toggle__pool_threads(pool);
+        for (unsigned it = 0; it < 300; it++) {
+            share_job j = {{0}, 0};
+            /* now and then a pause past the workers' poll: they sleep */
+            if (tu_below(&g, 8) == 0) {
+                struct timespec ts = {0, 1000000};
+                nanosleep(&ts, NULL);
+            }
+            toggle__pool_run(pool, count_share, &j);
+            ck_assert_uint_eq(j.nt_seen, nt);
+            for (unsigned t = 0; t < nt; t++)
+                ck_assert_msg(j.runs[t] == 1, "%u threads, job %u: share %u ran %u times",
+                              nt, it, t, j.runs[t]);
+        }
+        void *a = NULL, *b = NULL, *c = NULL;
+        ck_assert_int_eq(toggle__pool_take(pool, 0, 100, &a), 0);
+        ck_assert_ptr_nonnull(a);
+        ck_assert_uint_eq((uintptr_t)a % 64, 0);
+        memset(a, 1, 100);
+        ck_assert_int_eq(toggle__pool_take(pool, 0, 100, &b), 0);
+        ck_assert_ptr_null(b); /* taken */
+        ck_assert_int_eq(toggle__pool_take(pool, nt, 100, &b), 0);
+        ck_assert_ptr_null(b); /* no such slot */
+        toggle__pool_give(pool, 0);
+        ck_assert_int_eq(toggle__pool_take(pool, 0, 50, &b), 0);
+        ck_assert_ptr_eq(a, b); /* kept */
+        toggle__pool_give(pool, 0);
+        ck_assert_int_eq(toggle__pool_take(pool, 0, 1 << 20, &c), 0);
+        ck_assert_ptr_nonnull(c);
+        memset(c, 2, 1 << 20); /* grown */
+        toggle__pool_give(pool, 0);
+        ck_assert_int_eq(toggle__pool_take(pool, nt - 1, 64, &b), 0);
+        ck_assert_ptr_nonnull(b);
+        toggle__pool_free(pool); /* frees the blocks, taken or not */
+    }
+    void *none = &g;
+    ck_assert_int_eq(toggle__pool_take(NULL, 0, 64, &none), 0);
+    ck_assert_ptr_null(none);
+    toggle__pool_give(NULL, 0);
+}
+END_TEST
+
 START_TEST(eight_threads)
 {
     pthread_t th[8];
@@ -1231,6 +1298,7 @@ int main(void)
     tcase_add_test(tc, supports_only_modulus_2);
     tcase_add_test(tc, budget_uses_packed_size);
     tcase_add_test(tc, allocation_failures);
+    tcase_add_test(tc, pool_shares_once_and_scratch);
     tcase_add_test(tc, eight_threads);
     suite_add_tcase(su, tc);
     SRunner *sr = srunner_create(su);
