@@ -939,6 +939,13 @@ static int rref_blocked(uint64_t *M, size_t rows, size_t cols, size_t stride, si
  * rref_prod): 64 more random rows than columns miss full rank with
  * probability below 2^-64. */
 #define PROD_PREFIX_EXTRA 64
+/* Where the products run on GFNI, a pivot search recurses into half panels
+ * only on at least this many rows per column of the panel (a rank-deficient
+ * panel's search over all lower rows); on fewer, such as the prefix, Four
+ * Russians is faster (measured, docs/gf2.md, twelfth round: 1088 x 1024
+ * 0.6 ms against 1.8 ms, 4096 x 1024 1.6 against 1.9 ms, 8192 x 1024 2.6
+ * against 2.1 ms). */
+#define PROD_SEARCH_TALL 8
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #include <immintrin.h>
@@ -1052,8 +1059,12 @@ static uint64_t prod_bytes(size_t rows, size_t cols, size_t pbw, size_t minp, un
     uint64_t own = (uint64_t)rows * nw * 8 + (uint64_t)rows * 3 * sizeof(size_t) +
                    (uint64_t)pr * sizeof(size_t) + (uint64_t)pr * (2 * nw) * 8 + fw * 8 +
                    (uint64_t)W * 8 + (uint64_t)panels * 2 * sizeof(size_t) + 256;
-    uint64_t inner = nw >= 2 * minp ? prod_bytes(rows, nw * 64, nw / 2, minp, threads, 0)
-                                    : plain_bytes(rows, nw, threads);
+    /* the pivot search: recursive or plain (panel_search) */
+    uint64_t inner = plain_bytes(rows, nw, threads);
+    if (nw >= 2 * minp) {
+        uint64_t rec = prod_bytes(rows, nw * 64, nw / 2, minp, threads, 0);
+        inner = rec > inner ? rec : inner;
+    }
     uint64_t z = plain_bytes(pr, 2 * nw, threads);
     uint64_t m1 = toggle__gf2_mul_bytes(pr, pr, cols, threads, 0);
     uint64_t m2 = toggle__gf2_mul_bytes(rows, pr, cols, threads, 0);
@@ -1061,8 +1072,11 @@ static uint64_t prod_bytes(size_t rows, size_t cols, size_t pbw, size_t minp, un
     big = big > m1 ? big : m1;
     big = big > m2 ? big : m2;
     if (look) { /* the look-ahead: step 1 on one thread beside a product */
-        uint64_t one = nw >= 2 * minp ? prod_bytes(rows, nw * 64, nw / 2, minp, 1, 0)
-                                      : plain_bytes(rows, nw, 1);
+        uint64_t one = plain_bytes(rows, nw, 1);
+        if (nw >= 2 * minp) {
+            uint64_t rec = prod_bytes(rows, nw * 64, nw / 2, minp, 1, 0);
+            one = rec > one ? rec : one;
+        }
         big = big > one + m2 ? big : one + m2;
     }
     /* with threads the pool keeps the products' workspace (the largest
@@ -1072,6 +1086,7 @@ static uint64_t prod_bytes(size_t rows, size_t cols, size_t pbw, size_t minp, un
 }
 
 typedef struct prod_ws {
+    int gfni; /* the products run on GFNI (the pivot search's form) */
     uint64_t *P, *Z, *F, *mask, *X;
     uint64_t *Y; /* threads: step 5's coefficients, in F (not freed apart) */
     size_t *perm, *who, *where, *ppc, *prow;
@@ -1199,7 +1214,7 @@ static int panel_search(const uint64_t *M, size_t rows, size_t stride, size_t r0
         w->perm[i] = i;
     }
     for (size_t n1 = take, pass = 0;; pass++) {
-        if (nw >= 2 * minp)
+        if (nw >= 2 * minp && (!w->gfni || n1 >= PROD_SEARCH_TALL * pcols))
             rc = rref_prod(w->P, n1, pcols, nw0, w->ppc, r1, w->perm, nw / 2, minp,
                            fault == 5 ? fault : 0, pool, NULL, 0);
         else
@@ -1288,6 +1303,7 @@ static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
         return toggle__error(TOGGLE_ENOMEM, "out of memory for GF(2) recursive elimination");
     }
     w.Y = look ? w.F : NULL;
+    w.gfni = toggle__gf2_gfni_ok();
     int bmi2 = GF2_HAVE_BMI2();
     size_t r0 = 0, ahead_r1 = 0;
     bool ahead = false; /* step 1 of this panel done (r1 = ahead_r1) */
