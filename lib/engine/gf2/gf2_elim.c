@@ -946,6 +946,14 @@ static int rref_blocked(uint64_t *M, size_t rows, size_t cols, size_t stride, si
  * 0.6 ms against 1.8 ms, 4096 x 1024 1.6 against 1.9 ms, 8192 x 1024 2.6
  * against 2.1 ms). */
 #define PROD_SEARCH_TALL 8
+/* ... on panels of at least this many words. On 2-word panels (N up to
+ * 2048) the plain search saves less (dense 2048 1.9 against 2.3 ms a
+ * solve), and with it the rank N/8 2048 benchmark's solves fault in 200
+ * pages more each, not in the search: its buffers change the heap so that
+ * glibc trims it after every solve (14,708 page faults in 65 solves
+ * against 1,797; 3.4 against 0.77 ms a solve on this VM; docs/gf2.md,
+ * twelfth round). */
+#define PROD_SEARCH_PLAIN_MIN 4
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #include <immintrin.h>
@@ -1214,7 +1222,8 @@ static int panel_search(const uint64_t *M, size_t rows, size_t stride, size_t r0
         w->perm[i] = i;
     }
     for (size_t n1 = take, pass = 0;; pass++) {
-        if (nw >= 2 * minp && (!w->gfni || n1 >= PROD_SEARCH_TALL * pcols))
+        if (nw >= 2 * minp &&
+            (!w->gfni || nw < PROD_SEARCH_PLAIN_MIN || n1 >= PROD_SEARCH_TALL * pcols))
             rc = rref_prod(w->P, n1, pcols, nw0, w->ppc, r1, w->perm, nw / 2, minp,
                            fault == 5 ? fault : 0, pool, NULL, 0);
         else
