@@ -312,8 +312,14 @@ void toggle__bits_transpose(uint64_t *dst, size_t dstride, const uint64_t *src, 
 
 /* ---- fork-join thread pool (lib/core/pool.c) --------------------------- */
 /* Owned by one caller (created per solve, never shared between systems).
- * toggle__pool_run calls fn(ctx, t, nt) once on each of the nt threads (the
- * caller is t = 0) and returns when all have returned. toggle__pool_new
+ * toggle__pool_run calls fn(ctx, t, nt) once for each share t = 0 .. nt - 1
+ * and returns when all have returned: share 0 on the caller, share t >= 1
+ * on worker t or, when that worker has not started it by the time share 0
+ * is done, on the caller after share 0 (lib/core/pool.c). So a share must
+ * not wait for another share (no barriers, no spinning on another share's
+ * flag: on one thread that never ends), nor depend on the thread it runs
+ * on (the allocator's counters and failure injection and the last error
+ * are per thread: a share neither allocates nor reports errors). toggle__pool_new
  * returns NULL for threads < 2 or when no worker could be started (a NULL
  * pool runs fn(ctx, 0, 1) on the caller); it may start fewer threads than
  * asked (toggle__pool_threads says how many). */

@@ -47,7 +47,7 @@ void toggle__pool_give(toggle__pool *p, unsigned slot)
 /* A hand-off is a generation count: the caller publishes fn and ctx, then
  * bumps gen; each share t >= 1 of the job is then claimed once, by its
  * worker or by the caller (claim[t] goes from the job before to this one),
- * and the workers count pending down when their share is done. Both sides
+ * and whoever ran it counts pending down when it is done. Both sides
  * first poll, for up to POOL_SPIN_NS of wall time, and only then sleep on
  * the condition variables: a futex wake-up costs about 90 us here against
  * 0.6 us for a polled hand-off (docs/gf2.md, "Threads"), and an elimination

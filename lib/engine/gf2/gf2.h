@@ -21,7 +21,7 @@ int toggle__gf2_rref(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
 
 /* How toggle__gf2_rref_cfg works (NULL = {1 thread, AUTO}). */
 enum { TOGGLE__GF2_AUTO = 0, TOGGLE__GF2_PLAIN = 1, TOGGLE__GF2_BLOCKED = 2,
-       TOGGLE__GF2_RECURSIVE = 3 };
+       TOGGLE__GF2_RECURSIVE = 3, TOGGLE__GF2_RECURSIVE_DEEP = 4 };
 typedef struct toggle__gf2_cfg {
     unsigned threads; /* threads for the row passes (0 or 1: the caller only); a pool is
                        * created for the call and joined before it returns */
@@ -31,7 +31,8 @@ typedef struct toggle__gf2_cfg {
                        * Four-Russians blocks only; BLOCKED: panels of `panel` words at every
                        * size; RECURSIVE: panels of `panel` words (0: tuned) updated by
                        * products (toggle__gf2_mul), their own elimination recursing on half
-                       * panels, at every size */
+                       * panels, at every size; RECURSIVE_DEEP (tests): RECURSIVE whose
+                       * panels' pivot searches recurse as on CPUs without GFNI */
     size_t panel;     /* BLOCKED: panel width in words, 1 .. 16; RECURSIVE: any, 0 = tuned */
     unsigned fault;   /* tests only: 1 drops each panel's last pivot row from its update,
                        * 2 ends each panel's pivot search one column early (BLOCKED);
@@ -65,7 +66,9 @@ typedef struct toggle__gf2_view {
  * else Four Russians; output tiles are dealt to the pool's threads (NULL:
  * the caller alone). fault (tests only, flags): DROP_P7 drops one
  * Winograd product, M4RM takes the Four-Russians base case on every CPU.
- * Workspace at most toggle__gf2_mul_bytes. Returns TOGGLE_OK or
+ * Workspace at most toggle__gf2_mul_bytes; with a pool, taken from its
+ * scratch blocks, which stay allocated (grown to the largest product's)
+ * until toggle__pool_free. Returns TOGGLE_OK or
  * TOGGLE_ENOMEM (C unchanged). */
 enum { TOGGLE__GF2_MUL_DROP_P7 = 1, TOGGLE__GF2_MUL_M4RM = 2 };
 struct toggle__pool;

@@ -961,17 +961,19 @@ __attribute__((target("bmi2"))) static uint64_t pext_bmi2(uint64_t x, uint64_t m
 {
     return _pext_u64(x, m);
 }
-/* the instruction (every CPU with BMI2 has it), not libgcc's table: the
- * gathers count each mask word once per row */
+/* the instruction where the CPU has it, not libgcc's table: the gathers
+ * count each mask word once per row */
 __attribute__((target("popcnt"))) static unsigned popcnt_hw(uint64_t m)
 {
     return (unsigned)__builtin_popcountll(m);
 }
 #define GF2_HAVE_BMI2() __builtin_cpu_supports("bmi2")
+#define GF2_HAVE_POPCNT() __builtin_cpu_supports("popcnt")
 #else
 static uint64_t pext_bmi2(uint64_t x, uint64_t m) { (void)x; (void)m; return 0; }
 static unsigned popcnt_hw(uint64_t m) { return (unsigned)__builtin_popcountll(m); }
 #define GF2_HAVE_BMI2() 0
+#define GF2_HAVE_POPCNT() 0
 #endif
 
 static uint64_t pext_soft(uint64_t x, uint64_t m)
@@ -989,7 +991,7 @@ typedef struct gather_job {
     const uint64_t *mask;              /* its pivot columns, per word */
     uint64_t *Y;                       /* row i's bits on them at Y + i * yw */
     size_t yw;
-    int bmi2;
+    int bmi2, popcnt;
 } gather_job;
 
 /* Y[i] = row i's bits on the panel's pivot columns, in order: the
@@ -1012,7 +1014,7 @@ static void gather_rows(void *ctx, unsigned t, unsigned nt)
                 uint64_t x = m == ~(uint64_t)0 ? row[w]
                            : j->bmi2           ? pext_bmi2(row[w], m)
                                                : pext_soft(row[w], m);
-                unsigned cnt = j->bmi2 ? popcnt_hw(m) : (unsigned)__builtin_popcountll(m),
+                unsigned cnt = j->popcnt ? popcnt_hw(m) : (unsigned)__builtin_popcountll(m),
                          sh = (unsigned)(o & 63);
                 y[o >> 6] |= x << sh;
                 if (sh && sh + cnt > 64)
@@ -1094,7 +1096,7 @@ static uint64_t prod_bytes(size_t rows, size_t cols, size_t pbw, size_t minp, un
 }
 
 typedef struct prod_ws {
-    int gfni; /* the products run on GFNI (the pivot search's form) */
+    int psearch; /* a prefix's pivot search may take Four Russians (GFNI products) */
     uint64_t *P, *Z, *F, *mask, *X;
     uint64_t *Y; /* threads: step 5's coefficients, in F (not freed apart) */
     size_t *perm, *who, *where, *ppc, *prow;
@@ -1136,7 +1138,7 @@ static uint64_t pdep_bmi2(uint64_t x, uint64_t m) { return pdep_soft(x, m); }
  * rewritten as its pivot bit plus X deposited on the non-pivot columns. */
 static int prod_back(uint64_t *M, size_t cols, size_t stride, const size_t *pivots, size_t rank,
                      prod_ws *w, size_t np, size_t nw0, unsigned fault, toggle__pool *pool,
-                     int bmi2)
+                     int bmi2, int popcnt)
 {
     size_t W = words_for(cols), f = cols - rank, xw = words_for(f);
     if (rank == 0)
@@ -1150,7 +1152,8 @@ static int prod_back(uint64_t *M, size_t cols, size_t stride, const size_t *pivo
         if (!(w->X = toggle__malloc_array(rank, xw * sizeof(uint64_t))))
             return toggle__error(TOGGLE_ENOMEM, "out of memory for GF(2) back substitution");
         gather_job gx = {.M = M, .stride = stride, .lo1 = 0, .hi1 = rank, .lo2 = 0, .hi2 = 0,
-                         .pw0 = 0, .nw = W, .mask = npm, .Y = w->X, .yw = xw, .bmi2 = bmi2};
+                         .pw0 = 0, .nw = W, .mask = npm, .Y = w->X, .yw = xw, .bmi2 = bmi2,
+                         .popcnt = popcnt};
         toggle__pool_run(rank * W >= ((size_t)1 << 14) ? pool : NULL, gather_rows, &gx);
         for (size_t q = np; q-- > 1;) {
             size_t r0 = w->prow[2 * q], r1 = w->prow[2 * q + 1], pw0 = q * nw0;
@@ -1162,7 +1165,7 @@ static int prod_back(uint64_t *M, size_t cols, size_t stride, const size_t *pivo
                 w->mask[(pivots[r0 + l] / 64) - pw0] |= (uint64_t)1 << (pivots[r0 + l] % 64);
             gather_job gu = {.M = M, .stride = stride, .lo1 = 0, .hi1 = r0, .lo2 = 0, .hi2 = 0,
                              .pw0 = pw0, .nw = nw, .mask = w->mask, .Y = w->P, .yw = gw,
-                             .bmi2 = bmi2};
+                             .bmi2 = bmi2, .popcnt = popcnt};
             toggle__pool_run(r0 * gw >= ((size_t)1 << 14) ? pool : NULL, gather_rows, &gu);
             toggle__gf2_view C = {w->X, r0, f, xw}, A = {w->P, r0, r1, gw},
                              B = {w->X + r0 * xw, r1, f, xw};
@@ -1178,7 +1181,7 @@ static int prod_back(uint64_t *M, size_t cols, size_t stride, const size_t *pivo
         for (size_t q = 0; q < W; q++) {
             uint64_t m = npm[q], v = 0;
             if (m) {
-                unsigned cnt = bmi2 ? popcnt_hw(m) : (unsigned)__builtin_popcountll(m),
+                unsigned cnt = popcnt ? popcnt_hw(m) : (unsigned)__builtin_popcountll(m),
                          sh = (unsigned)(o & 63);
                 uint64_t bits = x[o >> 6] >> sh;
                 if (sh && sh + cnt > 64)
@@ -1195,7 +1198,8 @@ static int prod_back(uint64_t *M, size_t cols, size_t stride, const size_t *pivo
 
 static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_t *pivots,
                      size_t *rank, size_t *perm, size_t pbw, size_t minp, unsigned fault,
-                     toggle__pool *pool, const toggle__progress_state *pr, int back);
+                     toggle__pool *pool, const toggle__progress_state *pr, int back,
+                     int psearch);
 
 /* Step 1 of rref_prod: the pivot columns (w->ppc) and r1 independent rows
  * (w->perm[0 .. r1), offsets from r0) of the lower rows' panel (words pw0
@@ -1223,9 +1227,9 @@ static int panel_search(const uint64_t *M, size_t rows, size_t stride, size_t r0
     }
     for (size_t n1 = take, pass = 0;; pass++) {
         if (nw >= 2 * minp &&
-            (!w->gfni || nw < PROD_SEARCH_PLAIN_MIN || n1 >= PROD_SEARCH_TALL * pcols))
+            (!w->psearch || nw0 < PROD_SEARCH_PLAIN_MIN || n1 >= PROD_SEARCH_TALL * pcols))
             rc = rref_prod(w->P, n1, pcols, nw0, w->ppc, r1, w->perm, nw / 2, minp,
-                           fault == 5 ? fault : 0, pool, NULL, 0);
+                           fault == 5 ? fault : 0, pool, NULL, 0, w->psearch);
         else
             rc = rref_plain(w->P, n1, pcols, nw0, w->ppc, r1, w->perm, pool, NULL);
         /* fault 5 (tests only): a prefix without full rank taken as the panel's */
@@ -1281,7 +1285,8 @@ static void ahead_run(void *ctx, unsigned t, unsigned nt)
  * perm (may be NULL) mirrors the row swaps. Same RREF as plain. */
 static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_t *pivots,
                      size_t *rank, size_t *perm, size_t pbw, size_t minp, unsigned fault,
-                     toggle__pool *pool, const toggle__progress_state *pr, int back)
+                     toggle__pool *pool, const toggle__progress_state *pr, int back,
+                     int psearch)
 {
     size_t W = words_for(cols), nw0 = prod_panel(W, pbw), np = nw0 * 64;
     size_t panels = (W + nw0 - 1) / nw0;
@@ -1312,8 +1317,8 @@ static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
         return toggle__error(TOGGLE_ENOMEM, "out of memory for GF(2) recursive elimination");
     }
     w.Y = look ? w.F : NULL;
-    w.gfni = toggle__gf2_gfni_ok();
-    int bmi2 = GF2_HAVE_BMI2();
+    w.psearch = psearch;
+    int bmi2 = GF2_HAVE_BMI2(), popcnt = GF2_HAVE_POPCNT();
     size_t r0 = 0, ahead_r1 = 0;
     bool ahead = false; /* step 1 of this panel done (r1 = ahead_r1) */
     for (size_t q = 0, pw0 = 0; pw0 < W && r0 < rows && !rc; q++, pw0 += nw0) {
@@ -1404,7 +1409,7 @@ static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
             uint64_t *yb = w.Y ? w.Y : w.P;
             gather_job gj = {.M = M, .stride = stride, .lo1 = lo, .hi1 = rows, .lo2 = 0,
                              .hi2 = 0, .pw0 = pw0, .nw = nw, .mask = w.mask, .Y = yb,
-                             .yw = gw, .bmi2 = bmi2};
+                             .yw = gw, .bmi2 = bmi2, .popcnt = popcnt};
             toggle__pool_run((rows - lo) * gw >= ((size_t)1 << 14) ? pool : NULL, gather_rows,
                              &gj);
             toggle__gf2_view Y = {yb + lo * gw, rows - lo, r1, gw};
@@ -1446,7 +1451,7 @@ static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
     }
     *rank = r0;
     if (!rc && back)
-        rc = prod_back(M, cols, stride, pivots, r0, &w, panels, nw0, fault, pool, bmi2);
+        rc = prod_back(M, cols, stride, pivots, r0, &w, panels, nw0, fault, pool, bmi2, popcnt);
     prod_free(&w);
     return rc;
 }
@@ -1521,9 +1526,9 @@ static int choose_mode(const uint64_t *M, size_t stride, size_t rows, size_t W,
         }
         return TOGGLE__GF2_PLAIN;
     }
-    if (mode == TOGGLE__GF2_RECURSIVE) {
+    if (mode == TOGGLE__GF2_RECURSIVE || mode == TOGGLE__GF2_RECURSIVE_DEEP) {
         *pw = panel < 1 ? PROD_PANEL : panel;
-        return mode;
+        return TOGGLE__GF2_RECURSIVE; /* DEEP: psearch 0 (toggle__gf2_rref_cfg) */
     }
     if (mode == TOGGLE__GF2_BLOCKED) {
         *pw = panel < 1 ? 1 : panel > GF2_MAX_PANEL ? GF2_MAX_PANEL : panel;
@@ -1562,9 +1567,12 @@ int toggle__gf2_rref_cfg(uint64_t *M, size_t rows, size_t cols, size_t stride, s
     int mode = choose_mode(M, stride, rows, W, cfg, &pw, &by_content);
     unsigned want = useful_threads(rows, W, cfg ? cfg->threads : 1);
     toggle__pool *pool = toggle__pool_new(want); /* NULL: the caller alone */
+    /* the search's form (PROD_SEARCH_TALL): tuned where products run on
+     * GFNI, recursive on every panel when a test asks */
+    int psearch = toggle__gf2_gfni_ok() && !(cfg && cfg->mode == TOGGLE__GF2_RECURSIVE_DEEP);
     int rc = mode == TOGGLE__GF2_RECURSIVE
                  ? rref_prod(M, rows, cols, stride, pivots, rank, NULL, pw, prod_min(pw), fault,
-                             pool, pr, 1)
+                             pool, pr, 1, psearch)
              : mode == TOGGLE__GF2_BLOCKED
                  ? rref_blocked(M, rows, cols, stride, pivots, rank, pw, fault, pool)
                  : rref_plain(M, rows, cols, stride, pivots, rank, NULL, pool, pr);

@@ -35,6 +35,7 @@
 #define MUL_FLAT_TC_GFNI 2048
 #define MUL_FLAT_TC_M4RM (64 * MUL_SW_FLAT)
 #define MUL_FLAT_TILES 4
+#define MUL_FLAT_TC_NARROW 512 /* ... but a product that would be one tile */
 
 static size_t words_for(size_t bits) { return bits / 64 + (bits % 64 != 0); }
 
@@ -341,6 +342,10 @@ static void tile_shape(size_t m, size_t k, size_t n, size_t cut, unsigned T, int
             rows = (rows + MUL_MIN_TILE_ROWS - 1) / MUL_MIN_TILE_ROWS * MUL_MIN_TILE_ROWS;
             *tr = min_sz(*tr, rows);
         }
+        /* one tile (few rows, one strip): narrower columns, so that the
+         * threads can still share it (an elimination's last panels) */
+        if (col_tiles(n, *tc) == 1 && *tr >= m && n > MUL_FLAT_TC_NARROW)
+            *tc = MUL_FLAT_TC_NARROW;
         return;
     }
     *tr = side;

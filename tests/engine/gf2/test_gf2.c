@@ -345,6 +345,9 @@ static void recursive_vs_plain(tu_rng *g, size_t rows, size_t cols, size_t rank,
         {1, TOGGLE__GF2_RECURSIVE, 0, 0, NULL}, {2, TOGGLE__GF2_RECURSIVE, 0, 0, NULL},
         {3, TOGGLE__GF2_RECURSIVE, 8, 0, NULL}, {1, TOGGLE__GF2_RECURSIVE, 5, 0, NULL},
         {2, TOGGLE__GF2_RECURSIVE, 32, 0, NULL}, {1, TOGGLE__GF2_AUTO, 0, 0, NULL},
+        /* the panels' searches recursing as without GFNI (the tuned ones
+         * take Four Russians on a prefix where products run on GFNI) */
+        {1, TOGGLE__GF2_RECURSIVE_DEEP, 8, 0, NULL}, {2, TOGGLE__GF2_RECURSIVE_DEEP, 32, 0, NULL},
     };
     for (size_t c = 0; c < sizeof cfgs / sizeof *cfgs; c++)
         ck_assert_msg(same_rref(&cfgs[c], in, ref, r, p, rows, cols),
@@ -440,16 +443,20 @@ static void prefix_case(tu_rng *g, size_t rows, size_t cols, size_t rank, size_t
     const toggle__gf2_cfg cfgs[] = {
         {1, TOGGLE__GF2_RECURSIVE, 8, 0, NULL}, {2, TOGGLE__GF2_RECURSIVE, 8, 0, NULL},
         {3, TOGGLE__GF2_RECURSIVE, 4, 0, NULL}, {8, TOGGLE__GF2_RECURSIVE, 16, 0, NULL},
-        {1, TOGGLE__GF2_RECURSIVE, 1, 0, NULL},
+        {1, TOGGLE__GF2_RECURSIVE, 1, 0, NULL}, {1, TOGGLE__GF2_RECURSIVE_DEEP, 8, 0, NULL},
+        {2, TOGGLE__GF2_RECURSIVE_DEEP, 16, 0, NULL},
     };
     for (size_t c = 0; c < sizeof cfgs / sizeof *cfgs; c++)
         ck_assert_msg(same_rref(&cfgs[c], in, ref, r, p, rows, cols),
                       "%zu x %zu (rank %zu, zero rows %zu): panel %zu threads %u differs from "
                       "plain", rows, cols, rank, zrows, cfgs[c].panel, cfgs[c].threads);
     if (faulty) {
-        const toggle__gf2_cfg bad = {1, TOGGLE__GF2_RECURSIVE, 8, 5, NULL};
-        ck_assert_msg(!same_rref(&bad, in, ref, r, p, rows, cols),
-                      "fault 5 not detected on %zu x %zu", rows, cols);
+        const toggle__gf2_cfg bad[] = {{1, TOGGLE__GF2_RECURSIVE, 8, 5, NULL},
+                                       {1, TOGGLE__GF2_RECURSIVE_DEEP, 8, 5, NULL}};
+        for (size_t c = 0; c < 2; c++)
+            ck_assert_msg(!same_rref(&bad[c], in, ref, r, p, rows, cols),
+                          "fault 5 not detected on %zu x %zu (mode %d)", rows, cols,
+                          bad[c].mode);
     }
     free(in);
     free(ref);
