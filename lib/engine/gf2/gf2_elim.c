@@ -961,19 +961,10 @@ __attribute__((target("bmi2"))) static uint64_t pext_bmi2(uint64_t x, uint64_t m
 {
     return _pext_u64(x, m);
 }
-/* the instruction where the CPU has it, not libgcc's table: the gathers
- * count each mask word once per row */
-__attribute__((target("popcnt"))) static unsigned popcnt_hw(uint64_t m)
-{
-    return (unsigned)__builtin_popcountll(m);
-}
 #define GF2_HAVE_BMI2() __builtin_cpu_supports("bmi2")
-#define GF2_HAVE_POPCNT() __builtin_cpu_supports("popcnt")
 #else
 static uint64_t pext_bmi2(uint64_t x, uint64_t m) { (void)x; (void)m; return 0; }
-static unsigned popcnt_hw(uint64_t m) { return (unsigned)__builtin_popcountll(m); }
 #define GF2_HAVE_BMI2() 0
-#define GF2_HAVE_POPCNT() 0
 #endif
 
 static uint64_t pext_soft(uint64_t x, uint64_t m)
@@ -991,12 +982,13 @@ typedef struct gather_job {
     const uint64_t *mask;              /* its pivot columns, per word */
     uint64_t *Y;                       /* row i's bits on them at Y + i * yw */
     size_t yw;
-    int bmi2, popcnt;
+    int bmi2;
 } gather_job;
 
 /* Y[i] = row i's bits on the panel's pivot columns, in order: the
- * coefficients of the panel's pivot rows in row i's update. */
-static void gather_rows(void *ctx, unsigned t, unsigned nt)
+ * coefficients of the panel's pivot rows in row i's update (TOGGLE__HOT:
+ * the POPCNT instruction where the CPU has it, not libgcc's table). */
+TOGGLE__HOT static void gather_rows(void *ctx, unsigned t, unsigned nt)
 {
     gather_job *j = ctx;
     for (int part = 0; part < 2; part++) {
@@ -1014,8 +1006,7 @@ static void gather_rows(void *ctx, unsigned t, unsigned nt)
                 uint64_t x = m == ~(uint64_t)0 ? row[w]
                            : j->bmi2           ? pext_bmi2(row[w], m)
                                                : pext_soft(row[w], m);
-                unsigned cnt = j->popcnt ? popcnt_hw(m) : (unsigned)__builtin_popcountll(m),
-                         sh = (unsigned)(o & 63);
+                unsigned cnt = (unsigned)__builtin_popcountll(m), sh = (unsigned)(o & 63);
                 y[o >> 6] |= x << sh;
                 if (sh && sh + cnt > 64)
                     y[(o >> 6) + 1] |= x >> (64 - sh);
@@ -1053,6 +1044,20 @@ static uint64_t back_words(size_t rows, size_t cols)
     return (uint64_t)r * words_for(cols - r) + (rows < cols ? rows : cols) + 1;
 }
 
+static uint64_t prod_bytes(size_t rows, size_t cols, size_t pbw, size_t minp, unsigned threads,
+                           int back);
+
+/* Workspace of a panel's pivot search on rows x nw words: the recursive
+ * form or Four Russians, whichever panel_search takes (both bounded). */
+static uint64_t search_bytes(size_t rows, size_t nw, size_t minp, unsigned threads)
+{
+    uint64_t plain = plain_bytes(rows, nw, threads);
+    if (nw < 2 * minp)
+        return plain;
+    uint64_t rec = prod_bytes(rows, nw * 64, nw / 2, minp, threads, 0);
+    return rec > plain ? rec : plain;
+}
+
 /* Workspace of rref_prod with panels of pbw words (threads T); back: with
  * the back substitution. */
 static uint64_t prod_bytes(size_t rows, size_t cols, size_t pbw, size_t minp, unsigned threads,
@@ -1069,12 +1074,7 @@ static uint64_t prod_bytes(size_t rows, size_t cols, size_t pbw, size_t minp, un
     uint64_t own = (uint64_t)rows * nw * 8 + (uint64_t)rows * 3 * sizeof(size_t) +
                    (uint64_t)pr * sizeof(size_t) + (uint64_t)pr * (2 * nw) * 8 + fw * 8 +
                    (uint64_t)W * 8 + (uint64_t)panels * 2 * sizeof(size_t) + 256;
-    /* the pivot search: recursive or plain (panel_search) */
-    uint64_t inner = plain_bytes(rows, nw, threads);
-    if (nw >= 2 * minp) {
-        uint64_t rec = prod_bytes(rows, nw * 64, nw / 2, minp, threads, 0);
-        inner = rec > inner ? rec : inner;
-    }
+    uint64_t inner = search_bytes(rows, nw, minp, threads);
     uint64_t z = plain_bytes(pr, 2 * nw, threads);
     uint64_t m1 = toggle__gf2_mul_bytes(pr, pr, cols, threads, 0);
     uint64_t m2 = toggle__gf2_mul_bytes(rows, pr, cols, threads, 0);
@@ -1082,11 +1082,7 @@ static uint64_t prod_bytes(size_t rows, size_t cols, size_t pbw, size_t minp, un
     big = big > m1 ? big : m1;
     big = big > m2 ? big : m2;
     if (look) { /* the look-ahead: step 1 on one thread beside a product */
-        uint64_t one = plain_bytes(rows, nw, 1);
-        if (nw >= 2 * minp) {
-            uint64_t rec = prod_bytes(rows, nw * 64, nw / 2, minp, 1, 0);
-            one = rec > one ? rec : one;
-        }
+        uint64_t one = search_bytes(rows, nw, minp, 1);
         big = big > one + m2 ? big : one + m2;
     }
     /* with threads the pool keeps the products' workspace (the largest
@@ -1129,6 +1125,33 @@ __attribute__((target("bmi2"))) static uint64_t pdep_bmi2(uint64_t x, uint64_t m
 static uint64_t pdep_bmi2(uint64_t x, uint64_t m) { return pdep_soft(x, m); }
 #endif
 
+/* prod_back's last step: row i (< rank) becomes its pivot bit plus X's row
+ * i (compact, NULL: none) deposited on the non-pivot columns npm (W
+ * words). TOGGLE__HOT: the POPCNT instruction where the CPU has it. */
+TOGGLE__HOT static void deposit_rows(uint64_t *M, size_t stride, size_t W, const uint64_t *npm,
+                                     const uint64_t *X, size_t xw, const size_t *pivots,
+                                     size_t rank, int bmi2)
+{
+    for (size_t i = 0; i < rank; i++) {
+        uint64_t *row = M + i * stride;
+        const uint64_t *x = X ? X + i * xw : NULL;
+        size_t o = 0;
+        for (size_t q = 0; q < W; q++) {
+            uint64_t m = npm[q], v = 0;
+            if (m) {
+                unsigned cnt = (unsigned)__builtin_popcountll(m), sh = (unsigned)(o & 63);
+                uint64_t bits = x[o >> 6] >> sh;
+                if (sh && sh + cnt > 64)
+                    bits |= x[(o >> 6) + 1] << (64 - sh);
+                v = m == ~(uint64_t)0 ? bits : bmi2 ? pdep_bmi2(bits, m) : pdep_soft(bits, m);
+                o += cnt;
+            }
+            row[q] = v;
+        }
+        row[pivots[i] / 64] |= (uint64_t)1 << (pivots[i] % 64);
+    }
+}
+
 /* The reduced form from the echelon form rref_prod's forward phase leaves:
  * rows 0 .. rank - 1 are reduced on their own panel's pivot columns and
  * zero left of them; panel q holds rows prow[2q] .. + prow[2q + 1]. With
@@ -1138,7 +1161,7 @@ static uint64_t pdep_bmi2(uint64_t x, uint64_t m) { return pdep_soft(x, m); }
  * rewritten as its pivot bit plus X deposited on the non-pivot columns. */
 static int prod_back(uint64_t *M, size_t cols, size_t stride, const size_t *pivots, size_t rank,
                      prod_ws *w, size_t np, size_t nw0, unsigned fault, toggle__pool *pool,
-                     int bmi2, int popcnt)
+                     int bmi2)
 {
     size_t W = words_for(cols), f = cols - rank, xw = words_for(f);
     if (rank == 0)
@@ -1152,8 +1175,7 @@ static int prod_back(uint64_t *M, size_t cols, size_t stride, const size_t *pivo
         if (!(w->X = toggle__malloc_array(rank, xw * sizeof(uint64_t))))
             return toggle__error(TOGGLE_ENOMEM, "out of memory for GF(2) back substitution");
         gather_job gx = {.M = M, .stride = stride, .lo1 = 0, .hi1 = rank, .lo2 = 0, .hi2 = 0,
-                         .pw0 = 0, .nw = W, .mask = npm, .Y = w->X, .yw = xw, .bmi2 = bmi2,
-                         .popcnt = popcnt};
+                         .pw0 = 0, .nw = W, .mask = npm, .Y = w->X, .yw = xw, .bmi2 = bmi2};
         toggle__pool_run(rank * W >= ((size_t)1 << 14) ? pool : NULL, gather_rows, &gx);
         for (size_t q = np; q-- > 1;) {
             size_t r0 = w->prow[2 * q], r1 = w->prow[2 * q + 1], pw0 = q * nw0;
@@ -1165,7 +1187,7 @@ static int prod_back(uint64_t *M, size_t cols, size_t stride, const size_t *pivo
                 w->mask[(pivots[r0 + l] / 64) - pw0] |= (uint64_t)1 << (pivots[r0 + l] % 64);
             gather_job gu = {.M = M, .stride = stride, .lo1 = 0, .hi1 = r0, .lo2 = 0, .hi2 = 0,
                              .pw0 = pw0, .nw = nw, .mask = w->mask, .Y = w->P, .yw = gw,
-                             .bmi2 = bmi2, .popcnt = popcnt};
+                             .bmi2 = bmi2};
             toggle__pool_run(r0 * gw >= ((size_t)1 << 14) ? pool : NULL, gather_rows, &gu);
             toggle__gf2_view C = {w->X, r0, f, xw}, A = {w->P, r0, r1, gw},
                              B = {w->X + r0 * xw, r1, f, xw};
@@ -1174,25 +1196,7 @@ static int prod_back(uint64_t *M, size_t cols, size_t stride, const size_t *pivo
                 return rc;
         }
     }
-    for (size_t i = 0; i < rank; i++) {
-        uint64_t *row = M + i * stride;
-        const uint64_t *x = f ? w->X + i * xw : NULL;
-        size_t o = 0;
-        for (size_t q = 0; q < W; q++) {
-            uint64_t m = npm[q], v = 0;
-            if (m) {
-                unsigned cnt = popcnt ? popcnt_hw(m) : (unsigned)__builtin_popcountll(m),
-                         sh = (unsigned)(o & 63);
-                uint64_t bits = x[o >> 6] >> sh;
-                if (sh && sh + cnt > 64)
-                    bits |= x[(o >> 6) + 1] << (64 - sh);
-                v = m == ~(uint64_t)0 ? bits : bmi2 ? pdep_bmi2(bits, m) : pdep_soft(bits, m);
-                o += cnt;
-            }
-            row[q] = v;
-        }
-        row[pivots[i] / 64] |= (uint64_t)1 << (pivots[i] % 64);
-    }
+    deposit_rows(M, stride, W, npm, f ? w->X : NULL, xw, pivots, rank, bmi2);
     return TOGGLE_OK;
 }
 
@@ -1318,7 +1322,7 @@ static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
     }
     w.Y = look ? w.F : NULL;
     w.psearch = psearch;
-    int bmi2 = GF2_HAVE_BMI2(), popcnt = GF2_HAVE_POPCNT();
+    int bmi2 = GF2_HAVE_BMI2();
     size_t r0 = 0, ahead_r1 = 0;
     bool ahead = false; /* step 1 of this panel done (r1 = ahead_r1) */
     for (size_t q = 0, pw0 = 0; pw0 < W && r0 < rows && !rc; q++, pw0 += nw0) {
@@ -1409,7 +1413,7 @@ static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
             uint64_t *yb = w.Y ? w.Y : w.P;
             gather_job gj = {.M = M, .stride = stride, .lo1 = lo, .hi1 = rows, .lo2 = 0,
                              .hi2 = 0, .pw0 = pw0, .nw = nw, .mask = w.mask, .Y = yb,
-                             .yw = gw, .bmi2 = bmi2, .popcnt = popcnt};
+                             .yw = gw, .bmi2 = bmi2};
             toggle__pool_run((rows - lo) * gw >= ((size_t)1 << 14) ? pool : NULL, gather_rows,
                              &gj);
             toggle__gf2_view Y = {yb + lo * gw, rows - lo, r1, gw};
@@ -1451,7 +1455,7 @@ static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
     }
     *rank = r0;
     if (!rc && back)
-        rc = prod_back(M, cols, stride, pivots, r0, &w, panels, nw0, fault, pool, bmi2, popcnt);
+        rc = prod_back(M, cols, stride, pivots, r0, &w, panels, nw0, fault, pool, bmi2);
     prod_free(&w);
     return rc;
 }
