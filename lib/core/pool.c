@@ -102,15 +102,13 @@ typedef struct {
     unsigned t;
 } worker_arg;
 
-/* Poll until ready(p, arg) is positive, for up to POOL_SPIN_NS and while
- * it is not negative (no point); true if it became positive. */
+/* Poll until ready(p, arg), for up to POOL_SPIN_NS; true if it became so. */
 static int poll_for(toggle__pool *p, unsigned long arg, int (*ready)(toggle__pool *, unsigned long))
 {
     long long t0 = 0, dt = 0;
     for (unsigned i = 0;; i++) {
-        int r = ready(p, arg);
-        if (r)
-            return r > 0;
+        if (ready(p, arg))
+            return 1;
         if (i % 64 == 0) {
             long long t = now_ns();
             if (!t0)
