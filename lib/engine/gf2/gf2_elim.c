@@ -976,13 +976,14 @@ static uint64_t pext_soft(uint64_t x, uint64_t m)
 }
 
 typedef struct gather_job {
-    const uint64_t *M;
+    uint64_t *M;
     size_t stride, lo1, hi1, lo2, hi2; /* rows [lo1, hi1) and [lo2, hi2) */
     size_t pw0, nw;                    /* the panel's words */
     const uint64_t *mask;              /* its pivot columns, per word */
     uint64_t *Y;                       /* row i's bits on them at Y + i * yw */
     size_t yw;
     int bmi2;
+    int clear; /* then zero the rows on the panel (their update is Y's) */
 } gather_job;
 
 /* Y[i] = row i's bits on the panel's pivot columns, in order: the
@@ -995,7 +996,7 @@ TOGGLE__HOT static void gather_rows(void *ctx, unsigned t, unsigned nt)
         size_t a = part ? j->lo2 : j->lo1, b = part ? j->hi2 : j->hi1, lo, hi;
         split(b - a, t, nt, 64, &lo, &hi);
         for (size_t i = a + lo; i < a + hi; i++) {
-            const uint64_t *row = j->M + i * j->stride + j->pw0;
+            uint64_t *row = j->M + i * j->stride + j->pw0;
             uint64_t *y = j->Y + i * j->yw;
             memset(y, 0, j->yw * sizeof *y);
             size_t o = 0;
@@ -1012,6 +1013,8 @@ TOGGLE__HOT static void gather_rows(void *ctx, unsigned t, unsigned nt)
                     y[(o >> 6) + 1] |= x >> (64 - sh);
                 o += cnt;
             }
+            if (j->clear)
+                memset(row, 0, j->nw * sizeof *row);
         }
     }
 }
@@ -1081,8 +1084,9 @@ static uint64_t prod_bytes(size_t rows, size_t cols, size_t pbw, size_t minp, un
     uint64_t big = inner > z ? inner : z;
     big = big > m1 ? big : m1;
     big = big > m2 ? big : m2;
-    if (look) { /* the look-ahead: step 1 on one thread beside a product */
-        uint64_t one = search_bytes(rows, nw, minp, 1);
+    if (look) { /* the look-ahead: steps 1 and 3 on one thread beside a product */
+        uint64_t one = search_bytes(rows, nw, minp, 1), z1 = plain_bytes(pr, 2 * nw, 1);
+        one = one > z1 ? one : z1;
         big = big > one + m2 ? big : one + m2;
     }
     /* with threads the pool keeps the products' workspace (the largest
@@ -1125,17 +1129,37 @@ __attribute__((target("bmi2"))) static uint64_t pdep_bmi2(uint64_t x, uint64_t m
 static uint64_t pdep_bmi2(uint64_t x, uint64_t m) { return pdep_soft(x, m); }
 #endif
 
+typedef struct deposit_job {
+    uint64_t *M;
+    size_t stride, W;
+    const uint64_t *npm, *X;
+    size_t xw;
+    const size_t *pivots;
+    size_t rank;
+    int bmi2;
+} deposit_job;
+
 /* prod_back's last step: row i (< rank) becomes its pivot bit plus X's row
  * i (compact, NULL: none) deposited on the non-pivot columns npm (W
- * words). TOGGLE__HOT: the POPCNT instruction where the CPU has it. */
-TOGGLE__HOT static void deposit_rows(uint64_t *M, size_t stride, size_t W, const uint64_t *npm,
-                                     const uint64_t *X, size_t xw, const size_t *pivots,
-                                     size_t rank, int bmi2)
+ * words); rows dealt to threads in blocks. TOGGLE__HOT: the POPCNT
+ * instruction where the CPU has it. */
+TOGGLE__HOT static void deposit_rows(void *ctx, unsigned t, unsigned nt)
 {
-    for (size_t i = 0; i < rank; i++) {
+    const deposit_job *j = ctx;
+    uint64_t *M = j->M;
+    size_t stride = j->stride, W = j->W, xw = j->xw, lo, hi;
+    const uint64_t *npm = j->npm, *X = j->X;
+    int bmi2 = j->bmi2;
+    split(j->rank, t, nt, 64, &lo, &hi);
+    for (size_t i = lo; i < hi; i++) {
         uint64_t *row = M + i * stride;
         const uint64_t *x = X ? X + i * xw : NULL;
         size_t o = 0;
+        if (!x) {
+            memset(row, 0, W * sizeof *row);
+            row[j->pivots[i] / 64] |= (uint64_t)1 << (j->pivots[i] % 64);
+            continue;
+        }
         for (size_t q = 0; q < W; q++) {
             uint64_t m = npm[q], v = 0;
             if (m) {
@@ -1148,7 +1172,7 @@ TOGGLE__HOT static void deposit_rows(uint64_t *M, size_t stride, size_t W, const
             }
             row[q] = v;
         }
-        row[pivots[i] / 64] |= (uint64_t)1 << (pivots[i] % 64);
+        row[j->pivots[i] / 64] |= (uint64_t)1 << (j->pivots[i] % 64);
     }
 }
 
@@ -1196,7 +1220,9 @@ static int prod_back(uint64_t *M, size_t cols, size_t stride, const size_t *pivo
                 return rc;
         }
     }
-    deposit_rows(M, stride, W, npm, f ? w->X : NULL, xw, pivots, rank, bmi2);
+    deposit_job dj = {.M = M, .stride = stride, .W = W, .npm = npm, .X = f ? w->X : NULL,
+                      .xw = xw, .pivots = pivots, .rank = rank, .bmi2 = bmi2};
+    toggle__pool_run(rank * W >= ((size_t)1 << 14) ? pool : NULL, deposit_rows, &dj);
     return TOGGLE_OK;
 }
 
@@ -1254,13 +1280,35 @@ static int panel_search(const uint64_t *M, size_t rows, size_t stride, size_t r0
     return rc;
 }
 
+/* Step 3 of rref_prod: [S's panel | I] -> [E | G] in w->Z (row stride
+ * 2 nw0 words), E the RREF of S's panel, its pivots (offsets in the
+ * panel) in pv. S's rows are r0 + w->perm[l] (before step 2 moves them;
+ * moved: NULL, rows r0 + l); reads only the panel's columns of M. */
+static int panel_inverse(const uint64_t *M, size_t stride, size_t r0, size_t pw0, size_t nw,
+                         size_t nw0, size_t r1, const size_t *perm, prod_ws *w, size_t *pv,
+                         toggle__pool *pool)
+{
+    size_t gw = words_for(r1), rr = 0, zw = 2 * nw0;
+    for (size_t l = 0; l < r1; l++) {
+        uint64_t *z = w->Z + l * zw;
+        memcpy(z, M + (r0 + (perm ? perm[l] : l)) * stride + pw0, nw * sizeof *z);
+        memset(z + nw, 0, gw * sizeof *z);
+        z[nw + l / 64] |= (uint64_t)1 << (l % 64);
+    }
+    int rc = rref_plain(w->Z, r1, nw * 64 + r1, zw, pv, &rr, NULL, pool, NULL);
+    if (!rc && (rr != r1 || pv[r1 - 1] != w->ppc[r1 - 1]))
+        rc = toggle__error(TOGGLE_EINTERNAL, "GF(2) panel rank %zu, reduced rank %zu", r1, rr);
+    return rc;
+}
+
 /* Step 5's look-ahead (threads): the caller (t = 0) does the next panel's
- * step 1 on one thread, then takes the rest of the update's tiles; the
- * other threads take tiles from the start. */
+ * steps 1 and 3 on one thread, then takes the rest of the update's tiles;
+ * the other threads take tiles from the start. */
 typedef struct ahead_job {
     const uint64_t *M;
     size_t rows, stride, r0, pw0, nw, nw0, pcols, minp;
     prod_ws *w;
+    size_t *pv; /* step 3's pivots */
     unsigned fault;
     toggle__gf2_mul_job *mul; /* NULL: no columns past the next panel */
     int rc;
@@ -1271,9 +1319,13 @@ static void ahead_run(void *ctx, unsigned t, unsigned nt)
 {
     ahead_job *a = ctx;
     (void)nt;
-    if (t == 0)
+    if (t == 0) {
         a->rc = panel_search(a->M, a->rows, a->stride, a->r0, a->pw0, a->nw, a->nw0, a->pcols,
                              a->w, a->minp, a->fault, NULL, &a->r1);
+        if (!a->rc && a->r1)
+            a->rc = panel_inverse(a->M, a->stride, a->r0, a->pw0, a->nw, a->nw0, a->r1,
+                                  a->w->perm, a->w, a->pv, NULL);
+    }
     toggle__gf2_mul_tiles(a->mul, t);
 }
 
@@ -1335,6 +1387,7 @@ static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
         /* (1) pivots of the lower rows' panel (done ahead, during the
          * previous panel's update, when there are threads) */
         size_t r1 = 0;
+        bool inverted = ahead;
         if (ahead) {
             r1 = ahead_r1;
             ahead = false;
@@ -1361,22 +1414,13 @@ static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
                 w.where[o2] = at;
             }
         }
-        /* (3) [S's panel | I] -> [E | G], E the RREF of S's panel */
-        size_t gw = words_for(r1), rr = 0;
+        /* (3) [S's panel | I] -> [E | G], E the RREF of S's panel (done
+         * ahead with step 1) */
+        size_t gw = words_for(r1);
         uint64_t *S = M + r0 * stride;
-        for (size_t l = 0; l < r1; l++) {
-            uint64_t *z = w.Z + l * zw;
-            memcpy(z, S + l * stride + pw0, nw * sizeof *z);
-            memset(z + nw, 0, gw * sizeof *z);
-            z[nw + l / 64] |= (uint64_t)1 << (l % 64);
-        }
         size_t *pv = pivots + r0;
-        if ((rc = rref_plain(w.Z, r1, nw * 64 + r1, zw, pv, &rr, NULL, pool, NULL)))
+        if (!inverted && (rc = panel_inverse(M, stride, r0, pw0, nw, nw0, r1, NULL, &w, pv, pool)))
             break;
-        if (rr != r1 || pv[r1 - 1] != w.ppc[r1 - 1]) {
-            rc = toggle__error(TOGGLE_EINTERNAL, "GF(2) panel rank %zu, reduced rank %zu", r1, rr);
-            break;
-        }
         /* (4) S's right part: G times it */
         size_t rw = W - pw0 - nw, rcols = rw ? cols - (pw0 + nw) * 64 : 0;
         /* in column chunks (a chunk's product reads only its own columns
@@ -1413,7 +1457,7 @@ static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
             uint64_t *yb = w.Y ? w.Y : w.P;
             gather_job gj = {.M = M, .stride = stride, .lo1 = lo, .hi1 = rows, .lo2 = 0,
                              .hi2 = 0, .pw0 = pw0, .nw = nw, .mask = w.mask, .Y = yb,
-                             .yw = gw, .bmi2 = bmi2};
+                             .yw = gw, .bmi2 = bmi2, .clear = 1};
             toggle__pool_run((rows - lo) * gw >= ((size_t)1 << 14) ? pool : NULL, gather_rows,
                              &gj);
             toggle__gf2_view Y = {yb + lo * gw, rows - lo, r1, gw};
@@ -1438,7 +1482,8 @@ static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
                                        stride};
                 ahead_job aj = {.M = M, .rows = rows, .stride = stride, .r0 = lo,
                                 .pw0 = pw0 + nw, .nw = nw1, .nw0 = nw0,
-                                .pcols = c1, .w = &w, .minp = minp, .fault = fault};
+                                .pcols = c1, .w = &w, .pv = pivots + lo, .minp = minp,
+                                .fault = fault};
                 if ((rc = toggle__gf2_mul_begin(&aj.mul, C2, Y, B2, 0, 0, pool)))
                     break;
                 toggle__pool_run(pool, ahead_run, &aj);
@@ -1448,9 +1493,10 @@ static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
                 ahead = true;
                 ahead_r1 = aj.r1;
             }
+        } else { /* (else the gather zeroed them) */
+            for (size_t i = lo; i < rows; i++)
+                memset(M + i * stride + pw0, 0, nw * sizeof *M);
         }
-        for (size_t i = lo; i < rows; i++)
-            memset(M + i * stride + pw0, 0, nw * sizeof *M);
         r0 += r1;
     }
     *rank = r0;

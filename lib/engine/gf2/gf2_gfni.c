@@ -208,10 +208,36 @@ static size_t bt_words(size_t k, size_t n)
     return (kb < GFNI_KC ? kb : GFNI_KC) * (nw < GFNI_NW ? nw : GFNI_NW) * 8;
 }
 
-size_t toggle__gf2_gfni_words(size_t m, size_t k, size_t n)
+size_t toggle__gf2_gfni_rows_words(size_t m, size_t k)
 {
     size_t kb = (k + 7) / 8, rows = m < GFNI_RC ? m : GFNI_RC;
-    return bt_words(k, n) + (rows + 7) / 8 * (kb < GFNI_KC ? kb : GFNI_KC);
+    return (rows + 7) / 8 * (kb < GFNI_KC ? kb : GFNI_KC);
+}
+
+size_t toggle__gf2_gfni_words(size_t m, size_t k, size_t n)
+{
+    return bt_words(k, n) + toggle__gf2_gfni_rows_words(m, k);
+}
+
+/* The kernels over one block of rows (At) and one strip of nw words (Bt). */
+GFNI_TARGET static void strip_kernels(uint64_t *Cb, size_t cs, size_t rows, size_t nw,
+                                      size_t nk, const uint64_t *At, const uint64_t *Bt)
+{
+    size_t ng = (rows + 7) / 8, w = 0;
+    for (; w + GFNI_J <= nw; w += GFNI_J) {
+        size_t g = 0;
+        for (; g + GFNI_R <= ng; g += GFNI_R)
+            kern_44(Cb, cs, rows, g, w, nk, At, Bt);
+        for (; g < ng; g++)
+            kern_14(Cb, cs, rows, g, w, nk, At, Bt);
+    }
+    for (; w < nw; w++) {
+        size_t g = 0;
+        for (; g + GFNI_R <= ng; g += GFNI_R)
+            kern_41(Cb, cs, rows, g, w, nk, At, Bt);
+        for (; g < ng; g++)
+            kern_11(Cb, cs, rows, g, w, nk, At, Bt);
+    }
 }
 
 GFNI_TARGET void toggle__gf2_gfni_mul(uint64_t *C, size_t cs, const uint64_t *A, size_t as,
@@ -226,24 +252,52 @@ GFNI_TARGET void toggle__gf2_gfni_mul(uint64_t *C, size_t cs, const uint64_t *A,
             size_t nk = kb - k0 < GFNI_KC ? kb - k0 : GFNI_KC;
             prep_b(B, bs, k, k0, nk, c0, nw, Bt);
             for (size_t r0 = 0; r0 < m; r0 += GFNI_RC) {
-                size_t rows = m - r0 < GFNI_RC ? m - r0 : GFNI_RC, ng = (rows + 7) / 8;
+                size_t rows = m - r0 < GFNI_RC ? m - r0 : GFNI_RC;
                 prep_a(A + r0 * as, as, k0, nk, rows, At);
-                uint64_t *Cb = C + r0 * cs + c0;
-                size_t w = 0;
-                for (; w + GFNI_J <= nw; w += GFNI_J) {
-                    size_t g = 0;
-                    for (; g + GFNI_R <= ng; g += GFNI_R)
-                        kern_44(Cb, cs, rows, g, w, nk, At, Bt);
-                    for (; g < ng; g++)
-                        kern_14(Cb, cs, rows, g, w, nk, At, Bt);
-                }
-                for (; w < nw; w++) {
-                    size_t g = 0;
-                    for (; g + GFNI_R <= ng; g += GFNI_R)
-                        kern_41(Cb, cs, rows, g, w, nk, At, Bt);
-                    for (; g < ng; g++)
-                        kern_11(Cb, cs, rows, g, w, nk, At, Bt);
-                }
+                strip_kernels(C + r0 * cs + c0, cs, rows, nw, nk, At, Bt);
+            }
+        }
+    }
+}
+
+/* B copied once for all rows (threads, docs/gf2.md "thirteenth round"):
+ * block s * nq + q is strip s (GFNI_NW words) by inner chunk q (GFNI_KC
+ * bytes), each bt_words(k, n) words. */
+static size_t chunks(size_t k) { return ((k + 7) / 8 + GFNI_KC - 1) / GFNI_KC; }
+
+size_t toggle__gf2_gfni_prep_blocks(size_t k, size_t n)
+{
+    return chunks(k) * (((n + 63) / 64 + GFNI_NW - 1) / GFNI_NW);
+}
+
+size_t toggle__gf2_gfni_prep_words(size_t k, size_t n)
+{
+    return toggle__gf2_gfni_prep_blocks(k, n) * bt_words(k, n);
+}
+
+GFNI_TARGET void toggle__gf2_gfni_prep(const uint64_t *B, size_t bs, size_t k, size_t n,
+                                       size_t blk, uint64_t *Bt)
+{
+    size_t nq = chunks(k), q = blk % nq, s = blk / nq, kb = (k + 7) / 8;
+    size_t nwall = (n + 63) / 64, c0 = s * GFNI_NW, k0 = q * GFNI_KC;
+    size_t nw = nwall - c0 < GFNI_NW ? nwall - c0 : GFNI_NW;
+    size_t nk = kb - k0 < GFNI_KC ? kb - k0 : GFNI_KC;
+    prep_b(B, bs, k, k0, nk, c0, nw, Bt + blk * bt_words(k, n));
+}
+
+GFNI_TARGET void toggle__gf2_gfni_mul_prepped(uint64_t *C, size_t cs, const uint64_t *A,
+                                              size_t as, const uint64_t *Bt, size_t m,
+                                              size_t k, size_t n, uint64_t *At)
+{
+    size_t nwall = (n + 63) / 64, kb = (k + 7) / 8, nq = chunks(k), bw = bt_words(k, n);
+    for (size_t q = 0, k0 = 0; k0 < kb; q++, k0 += GFNI_KC) {
+        size_t nk = kb - k0 < GFNI_KC ? kb - k0 : GFNI_KC;
+        for (size_t r0 = 0; r0 < m; r0 += GFNI_RC) {
+            size_t rows = m - r0 < GFNI_RC ? m - r0 : GFNI_RC;
+            prep_a(A + r0 * as, as, k0, nk, rows, At);
+            for (size_t s = 0, c0 = 0; c0 < nwall; s++, c0 += GFNI_NW) {
+                size_t nw = nwall - c0 < GFNI_NW ? nwall - c0 : GFNI_NW;
+                strip_kernels(C + r0 * cs + c0, cs, rows, nw, nk, At, Bt + (s * nq + q) * bw);
             }
         }
     }
@@ -265,6 +319,37 @@ void toggle__gf2_gfni_mul(uint64_t *C, size_t cs, const uint64_t *A, size_t as,
 {
     (void)C, (void)cs, (void)A, (void)as, (void)B, (void)bs, (void)m, (void)k, (void)n,
         (void)work;
+}
+
+size_t toggle__gf2_gfni_prep_blocks(size_t k, size_t n)
+{
+    (void)k, (void)n;
+    return 0;
+}
+
+size_t toggle__gf2_gfni_prep_words(size_t k, size_t n)
+{
+    (void)k, (void)n;
+    return 0;
+}
+
+size_t toggle__gf2_gfni_rows_words(size_t m, size_t k)
+{
+    (void)m, (void)k;
+    return 0;
+}
+
+void toggle__gf2_gfni_prep(const uint64_t *B, size_t bs, size_t k, size_t n, size_t blk,
+                           uint64_t *Bt)
+{
+    (void)B, (void)bs, (void)k, (void)n, (void)blk, (void)Bt;
+}
+
+void toggle__gf2_gfni_mul_prepped(uint64_t *C, size_t cs, const uint64_t *A, size_t as,
+                                  const uint64_t *Bt, size_t m, size_t k, size_t n,
+                                  uint64_t *At)
+{
+    (void)C, (void)cs, (void)A, (void)as, (void)Bt, (void)m, (void)k, (void)n, (void)At;
 }
 
 #endif

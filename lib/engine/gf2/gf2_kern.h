@@ -46,6 +46,20 @@ size_t toggle__gf2_gfni_words(size_t m, size_t k, size_t n);
 void toggle__gf2_gfni_mul(uint64_t *C, size_t cs, const uint64_t *A, size_t as,
                           const uint64_t *B, size_t bs, size_t m, size_t k, size_t n,
                           uint64_t *work);
+/* The same product with B copied once for all row tiles (threads): B's
+ * copy is toggle__gf2_gfni_prep_blocks(k, n) blocks of a shared area of
+ * toggle__gf2_gfni_prep_words(k, n) words, each filled once by
+ * toggle__gf2_gfni_prep (any thread, any order); then any rows of C and A
+ * multiply by it with a workspace At of toggle__gf2_gfni_rows_words(m, k)
+ * words. */
+size_t toggle__gf2_gfni_prep_blocks(size_t k, size_t n);
+size_t toggle__gf2_gfni_prep_words(size_t k, size_t n);
+size_t toggle__gf2_gfni_rows_words(size_t m, size_t k);
+void toggle__gf2_gfni_prep(const uint64_t *B, size_t bs, size_t k, size_t n, size_t blk,
+                           uint64_t *Bt);
+void toggle__gf2_gfni_mul_prepped(uint64_t *C, size_t cs, const uint64_t *A, size_t as,
+                                  const uint64_t *Bt, size_t m, size_t k, size_t n,
+                                  uint64_t *At);
 
 /* The hot bodies NAME_body are compiled once per vector unit by
  * TOGGLE__CLONES (lib/core/core.h) and picked per call by TOGGLE__PICK. */

@@ -24,18 +24,21 @@
  * inner dimension, so each tile is one square Strassen product). */
 #define MUL_TILE 4096
 #define MUL_MIN_TILE_ROWS 256 /* rows of a tile dealt to a thread, at least */
-/* A product without a Strassen step, on threads: column tiles of this many
- * bits, a whole strip of the base case (GFNI's 32 words, M4RM's 16: a tile
- * narrower than a strip makes the base case copy A again for each, and
- * tiles of one or two cache lines put two threads' writes on lines that
- * the cores' adjacent-line prefetch shares; docs/gf2.md, twelfth round),
- * cut into row tiles of a multiple of MUL_MIN_TILE_ROWS rows until every
- * thread has MUL_FLAT_TILES tiles to take (an elimination's look-ahead
- * keeps one thread away for part of the product). */
-#define MUL_FLAT_TC_GFNI 2048
+/* A product without a Strassen step, on threads: with GFNI, tiles of
+ * whole rows, a multiple of MUL_PREP_ROWS, as many as gives every thread
+ * MUL_FLAT_TILES to take (an elimination's look-ahead keeps one thread
+ * away for part of the product), B copied once for all of them. Two
+ * threads writing the same rows slow each other down even 256 bytes apart
+ * (the cores' prefetch; docs/gf2.md, thirteenth round), and B copied per
+ * tile would be copied whole for each. Without GFNI, Four-Russians
+ * strips of MUL_FLAT_TC_M4RM bits (a tile narrower than a strip makes the
+ * base case copy A again for each) cut into row tiles of a multiple of
+ * MUL_MIN_TILE_ROWS rows until every thread has MUL_FLAT_TILES tiles, and
+ * a product that would be one tile takes MUL_FLAT_TC_NARROW columns. */
 #define MUL_FLAT_TC_M4RM (64 * MUL_SW_FLAT)
 #define MUL_FLAT_TILES 4
-#define MUL_FLAT_TC_NARROW 512 /* ... but a product that would be one tile */
+#define MUL_FLAT_TC_NARROW 512
+#define MUL_PREP_ROWS 64
 
 static size_t words_for(size_t bits) { return bits / 64 + (bits % 64 != 0); }
 
@@ -323,10 +326,12 @@ static size_t col_tile_max(size_t n, size_t tc)
 /* Tile shape in bits for a product with inner dimension k on T threads:
  * square Strassen tiles when it applies (side k, halved while there are
  * fewer than 2 T tiles, down to MUL_TILE); else one tile on one thread,
- * and on more, base-case strips cut into row tiles (MUL_FLAT_TC_*). */
+ * and on more, row tiles of whole rows with GFNI, else base-case
+ * strips cut into row tiles (MUL_FLAT_*). */
 static void tile_shape(size_t m, size_t k, size_t n, size_t cut, unsigned T, int gfni,
-                       size_t *tr, size_t *tc)
+                       size_t *tr, size_t *tc, int *prep)
 {
+    *prep = 0;
     size_t side = k < MUL_TILE ? MUL_TILE : (k + 63) / 64 * 64;
     while (side > MUL_TILE && ((m + side - 1) / side) * ((n + side - 1) / side) < 2 * (size_t)T)
         side = (side / 2 + 63) / 64 * 64;
@@ -335,7 +340,13 @@ static void tile_shape(size_t m, size_t k, size_t n, size_t cut, unsigned T, int
         *tc = n ? n : 1;
         if (T < 2)
             return;
-        *tc = gfni ? MUL_FLAT_TC_GFNI : MUL_FLAT_TC_M4RM;
+        if (gfni) { /* whole rows, B copied once (see MUL_PREP_ROWS) */
+            size_t want = MUL_FLAT_TILES * (size_t)T, rows = (m + want - 1) / want;
+            *tr = min_sz(m, (rows + MUL_PREP_ROWS - 1) / MUL_PREP_ROWS * MUL_PREP_ROWS);
+            *prep = 1;
+            return;
+        }
+        *tc = MUL_FLAT_TC_M4RM;
         size_t nct = col_tiles(n, *tc), want = MUL_FLAT_TILES * (size_t)T;
         if (nct < want) {
             size_t nr = (want + nct - 1) / nct, rows = (m + nr - 1) / nr;
@@ -378,6 +389,9 @@ struct toggle__gf2_mul_job {
     unsigned T;         /* threads with a workspace: t >= T stay idle */
     toggle__pool *pool; /* the lender of lent workspaces */
     atomic_size_t next; /* the next tile to take */
+    uint64_t *bt;       /* B's copy for all tiles (tile_shape's prep), in ws[0]'s block */
+    size_t nblk;        /* ... of this many blocks */
+    atomic_size_t nextblk;
     mul_ws ws[MUL_MAX_THREADS];
 };
 typedef toggle__gf2_mul_job mul_job;
@@ -387,8 +401,11 @@ typedef toggle__gf2_mul_job mul_job;
  * MUL_SW words when the tiles take a Strassen step, else of MUL_SW_FLAT
  * (half the tables to allocate and fault in for each of the many small
  * products of an elimination). */
-static size_t tab_words(size_t m, size_t k, size_t n, size_t tr, size_t tc, size_t cut, int gfni)
+static size_t tab_words(size_t m, size_t k, size_t n, size_t tr, size_t tc, size_t cut, int gfni,
+                        int prep)
 {
+    if (prep)
+        return toggle__gf2_gfni_rows_words(min_sz(m, tr), k);
     if (gfni)
         return toggle__gf2_gfni_words(min_sz(m, tr), k, col_tile_max(n, tc));
     return strassen_splits(min_sz(m, tr), k, col_tile_max(n, tc), cut) ? MUL_TAB_WORDS(MUL_SW)
@@ -401,11 +418,15 @@ static size_t tab_words(size_t m, size_t k, size_t n, size_t tr, size_t tc, size
 uint64_t toggle__gf2_mul_bytes(size_t m, size_t k, size_t n, unsigned threads, size_t cutoff)
 {
     size_t cut = cutoff_of(cutoff), tr, tc;
-    int gfni = toggle__gf2_gfni_ok();
-    tile_shape(m, k, n, cut, 1, gfni, &tr, &tc);
-    uint64_t per = tab_words(m, k, n, tr, tc, cut, gfni) +
+    int gfni = toggle__gf2_gfni_ok(), prep;
+    tile_shape(m, k, n, cut, 1, gfni, &tr, &tc, &prep);
+    uint64_t per = tab_words(m, k, n, tr, tc, cut, gfni, prep) +
                    strassen_words(min_sz(m, tr), k, col_tile_max(n, tc), cut) + 8;
-    return (uint64_t)clamp_threads(threads) * per * 8 + sizeof(mul_job) + 256;
+    uint64_t shared = 0; /* B's copy for all threads (only on more than one) */
+    tile_shape(m, k, n, cut, clamp_threads(threads), gfni, &tr, &tc, &prep);
+    if (prep)
+        shared = (uint64_t)toggle__gf2_gfni_prep_words(k, n) * 8 + 64;
+    return (uint64_t)clamp_threads(threads) * per * 8 + shared + sizeof(mul_job) + 256;
 }
 
 /* Each thread takes the next tile until none is left (tiles differ in
@@ -423,9 +444,28 @@ static void mul_tiles(void *ctx, unsigned t, unsigned nt)
             break;
         size_t r0 = q / j->nct * j->tr, c0 = q % j->nct * j->tc;
         size_t rows = min_sz(j->tr, j->C.rows - r0);
+        if (j->bt) {
+            toggle__gf2_gfni_mul_prepped(j->C.p + r0 * j->C.stride, j->C.stride,
+                                         j->A.p + r0 * j->A.stride, j->A.stride, j->bt, rows,
+                                         j->A.cols, j->B.cols, j->ws[t].tab);
+            continue;
+        }
         size_t cols = q % j->nct == j->nct - 1 ? j->B.cols - c0 : j->tc;
         mul_rec(sub(j->C, r0, rows, c0 / 64, cols), sub(j->A, r0, rows, 0, j->A.cols),
                 sub(j->B, 0, j->B.rows, c0 / 64, cols), j->ws[t].tmp, &j->ws[t], MUL_SW_FLAT);
+    }
+}
+
+/* B's copy, its blocks taken in turn (any share may take any block). */
+static void mul_prep(void *ctx, unsigned t, unsigned nt)
+{
+    mul_job *j = ctx;
+    (void)t, (void)nt;
+    for (;;) {
+        size_t b = atomic_fetch_add_explicit(&j->nextblk, 1, memory_order_relaxed);
+        if (b >= j->nblk)
+            break;
+        toggle__gf2_gfni_prep(j->B.p, j->B.stride, j->B.rows, j->B.cols, b, j->bt);
     }
 }
 
@@ -445,15 +485,19 @@ int toggle__gf2_mul_begin(toggle__gf2_mul_job **out, toggle__gf2_view C, toggle_
     j->A = A;
     j->B = B;
     unsigned T = clamp_threads(threads);
-    int gfni = !(fault & TOGGLE__GF2_MUL_M4RM) && toggle__gf2_gfni_ok();
-    tile_shape(m, k, n, cut, T, gfni, &j->tr, &j->tc);
+    int gfni = !(fault & TOGGLE__GF2_MUL_M4RM) && toggle__gf2_gfni_ok(), prep;
+    tile_shape(m, k, n, cut, T, gfni, &j->tr, &j->tc, &prep);
     j->nrt = (m + j->tr - 1) / j->tr;
     j->nct = col_tiles(n, j->tc);
     atomic_init(&j->next, 0);
     if ((uint64_t)j->nrt * j->nct < T)
         T = (unsigned)(j->nrt * j->nct);
-    size_t tabw = tab_words(m, k, n, j->tr, j->tc, cut, gfni);
+    size_t tabw = tab_words(m, k, n, j->tr, j->tc, cut, gfni, prep);
     uint64_t words = tabw + strassen_words(min_sz(m, j->tr), k, col_tile_max(n, j->tc), cut);
+    uint64_t bw = prep ? toggle__gf2_gfni_prep_words(k, n) : 0;
+    if (prep) /* B's copy after it, on a cache line (aligned stores) */
+        words = (words + 7) / 8 * 8;
+    atomic_init(&j->nextblk, 0);
     int rc = TOGGLE_OK;
     m4rm_fn fn = TOGGLE__PICK(m4rm);
     j->pool = pool;
@@ -466,14 +510,20 @@ int toggle__gf2_mul_begin(toggle__gf2_mul_job **out, toggle__gf2_view C, toggle_
         /* the pool's scratch where there is one (kept between the many
          * products of a solve: docs/gf2.md, twelfth round), else our own */
         void *lent = NULL;
-        if (words > SIZE_MAX / 8 || toggle__pool_take(pool, t, (size_t)words * 8, &lent))
+        uint64_t tw = words + (t == 0 ? bw : 0);
+        if (tw > SIZE_MAX / 8 || toggle__pool_take(pool, t, (size_t)tw * 8, &lent))
             rc = TOGGLE_ENOMEM;
         else if ((j->ws[t].tab = lent))
             j->ws[t].lent = 1;
-        else if (!(j->ws[t].tab = toggle__malloc_lines((size_t)words, 8)))
+        else if (!(j->ws[t].tab = toggle__malloc_lines((size_t)tw, 8)))
             rc = TOGGLE_ENOMEM;
         if (!rc)
             j->ws[t].tmp = j->ws[t].tab + tabw;
+    }
+    if (!rc && prep) {
+        j->bt = j->ws[0].tab + words;
+        j->nblk = toggle__gf2_gfni_prep_blocks(k, n);
+        toggle__pool_run(T > 1 ? pool : NULL, mul_prep, j);
     }
     if (rc) {
         toggle__gf2_mul_end(j);

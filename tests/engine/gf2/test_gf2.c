@@ -769,10 +769,13 @@ START_TEST(mul_matches_naive_around_cutoffs)
     /* a last column tile narrower than a word joins the one before it, and
      * the threads take tiles as they come (gf2_mul.c, col_tiles, mul_tiles):
      * M4RM tiles of 512 columns and Strassen tiles of 4096 with a few bits
-     * left over, more threads than tiles, on 1, 2, 3 and 8 threads */
+     * left over, more threads than tiles, on 1, 2, 3 and 8 threads; with
+     * GFNI on threads, B's shared copy in two inner chunks by two strips,
+     * and row tiles of 64 rows with a short last one */
     const size_t rest[][4] = {
         {300, 200, 1541, SIZE_MAX}, {300, 128, 8200, 64}, {301, 130, 4100, 64},
-        {700, 64, 2049, SIZE_MAX}, {65, 100, 8255, 64},
+        {700, 64, 2049, SIZE_MAX},  {65, 100, 8255, 64},  {700, 2100, 2200, SIZE_MAX},
+        {197, 2049, 4100, SIZE_MAX},
     };
     const unsigned rest_thr[] = {1, 2, 3, 8};
     for (size_t s = 0; s < sizeof rest / sizeof *rest; s++)
