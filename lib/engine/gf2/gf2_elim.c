@@ -1019,6 +1019,32 @@ TOGGLE__HOT static void gather_rows(void *ctx, unsigned t, unsigned nt)
     }
 }
 
+/* Whether a panel's pivot columns (mask, nw words) are all its columns:
+ * then its rows' bits on them are the panel's words as they stand, and the
+ * products read them there instead of a gathered copy. */
+static bool mask_whole(const uint64_t *mask, size_t nw)
+{
+    for (size_t w = 0; w < nw; w++)
+        if (mask[w] != ~(uint64_t)0)
+            return false;
+    return true;
+}
+
+typedef struct clear_job {
+    uint64_t *M;
+    size_t stride, lo, hi, pw0, nw;
+} clear_job;
+
+/* Rows [lo, hi) zeroed on words pw0 .. pw0 + nw, in blocks per thread. */
+static void clear_rows(void *ctx, unsigned t, unsigned nt)
+{
+    const clear_job *j = ctx;
+    size_t lo, hi;
+    split(j->hi - j->lo, t, nt, 64, &lo, &hi);
+    for (size_t i = j->lo + lo; i < j->lo + hi; i++)
+        memset(j->M + i * j->stride + j->pw0, 0, j->nw * sizeof *j->M);
+}
+
 /* Whether rows x nw words at p (stride words apart) are all zero. */
 static bool rows_zero(const uint64_t *p, size_t rows, size_t stride, size_t nw)
 {
@@ -1209,12 +1235,16 @@ static int prod_back(uint64_t *M, size_t cols, size_t stride, const size_t *pivo
             memset(w->mask, 0, nw * sizeof *w->mask);
             for (size_t l = 0; l < r1 - (fault == 4); l++)
                 w->mask[(pivots[r0 + l] / 64) - pw0] |= (uint64_t)1 << (pivots[r0 + l] % 64);
-            gather_job gu = {.M = M, .stride = stride, .lo1 = 0, .hi1 = r0, .lo2 = 0, .hi2 = 0,
-                             .pw0 = pw0, .nw = nw, .mask = w->mask, .Y = w->P, .yw = gw,
-                             .bmi2 = bmi2};
-            toggle__pool_run(r0 * gw >= ((size_t)1 << 14) ? pool : NULL, gather_rows, &gu);
             toggle__gf2_view C = {w->X, r0, f, xw}, A = {w->P, r0, r1, gw},
                              B = {w->X + r0 * xw, r1, f, xw};
+            if (mask_whole(w->mask, nw)) {
+                A = (toggle__gf2_view){M + pw0, r0, r1, stride};
+            } else {
+                gather_job gu = {.M = M, .stride = stride, .lo1 = 0, .hi1 = r0, .lo2 = 0,
+                                 .hi2 = 0, .pw0 = pw0, .nw = nw, .mask = w->mask, .Y = w->P,
+                                 .yw = gw, .bmi2 = bmi2};
+                toggle__pool_run(r0 * gw >= ((size_t)1 << 14) ? pool : NULL, gather_rows, &gu);
+            }
             int rc = toggle__gf2_mul(C, A, B, 0, 0, pool);
             if (rc)
                 return rc;
@@ -1455,12 +1485,17 @@ static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
             for (size_t l = 0; l < r1 - (fault == 3); l++)
                 w.mask[w.ppc[l] / 64] |= (uint64_t)1 << (w.ppc[l] % 64);
             uint64_t *yb = w.Y ? w.Y : w.P;
-            gather_job gj = {.M = M, .stride = stride, .lo1 = lo, .hi1 = rows, .lo2 = 0,
-                             .hi2 = 0, .pw0 = pw0, .nw = nw, .mask = w.mask, .Y = yb,
-                             .yw = gw, .bmi2 = bmi2, .clear = 1};
-            toggle__pool_run((rows - lo) * gw >= ((size_t)1 << 14) ? pool : NULL, gather_rows,
-                             &gj);
+            bool whole = mask_whole(w.mask, nw); /* Y: the panel itself, zeroed after */
             toggle__gf2_view Y = {yb + lo * gw, rows - lo, r1, gw};
+            if (whole) {
+                Y = (toggle__gf2_view){M + lo * stride + pw0, rows - lo, r1, stride};
+            } else {
+                gather_job gj = {.M = M, .stride = stride, .lo1 = lo, .hi1 = rows, .lo2 = 0,
+                                 .hi2 = 0, .pw0 = pw0, .nw = nw, .mask = w.mask, .Y = yb,
+                                 .yw = gw, .bmi2 = bmi2, .clear = 1};
+                toggle__pool_run((rows - lo) * gw >= ((size_t)1 << 14) ? pool : NULL,
+                                 gather_rows, &gj);
+            }
             /* with threads, and at least a panel's width of columns past
              * the next panel: the next panel's columns first, then the rest
              * on all threads but the caller, which meanwhile does the next
@@ -1492,6 +1527,12 @@ static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
                     break;
                 ahead = true;
                 ahead_r1 = aj.r1;
+            }
+            if (whole) {
+                clear_job cj = {.M = M, .stride = stride, .lo = lo, .hi = rows, .pw0 = pw0,
+                                .nw = nw};
+                toggle__pool_run((rows - lo) * nw >= ((size_t)1 << 14) ? pool : NULL,
+                                 clear_rows, &cj);
             }
         } else { /* (else the gather zeroed them) */
             for (size_t i = lo; i < rows; i++)
