@@ -14,8 +14,10 @@
  * when rows == 0) receives the pivot column of each of the first *rank rows,
  * ascending. Workspace comes from toggle__malloc and is bounded by
  * toggle__gf2_workspace_bytes(rows, cols, NULL) bytes.
- * Returns TOGGLE_OK or TOGGLE_ENOMEM (then M holds a partially reduced
- * matrix with the same row space). */
+ * Returns TOGGLE_OK or TOGGLE_ENOMEM (then M's contents are unspecified:
+ * the recursive form can stop between two products of one step, e.g. with
+ * a panel's pivot rows transformed on some columns only; every caller
+ * discards M on an error). */
 int toggle__gf2_rref(uint64_t *M, size_t rows, size_t cols, size_t stride, size_t *pivots,
                      size_t *rank);
 

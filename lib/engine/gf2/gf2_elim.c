@@ -976,14 +976,13 @@ static uint64_t pext_soft(uint64_t x, uint64_t m)
 }
 
 typedef struct gather_job {
-    uint64_t *M;
+    const uint64_t *M;
     size_t stride, lo1, hi1, lo2, hi2; /* rows [lo1, hi1) and [lo2, hi2) */
     size_t pw0, nw;                    /* the panel's words */
     const uint64_t *mask;              /* its pivot columns, per word */
     uint64_t *Y;                       /* row i's bits on them at Y + i * yw */
     size_t yw;
     int bmi2;
-    int clear; /* then zero the rows on the panel (their update is Y's) */
 } gather_job;
 
 /* Y[i] = row i's bits on the panel's pivot columns, in order: the
@@ -996,7 +995,7 @@ TOGGLE__HOT static void gather_rows(void *ctx, unsigned t, unsigned nt)
         size_t a = part ? j->lo2 : j->lo1, b = part ? j->hi2 : j->hi1, lo, hi;
         split(b - a, t, nt, 64, &lo, &hi);
         for (size_t i = a + lo; i < a + hi; i++) {
-            uint64_t *row = j->M + i * j->stride + j->pw0;
+            const uint64_t *row = j->M + i * j->stride + j->pw0;
             uint64_t *y = j->Y + i * j->yw;
             memset(y, 0, j->yw * sizeof *y);
             size_t o = 0;
@@ -1013,8 +1012,6 @@ TOGGLE__HOT static void gather_rows(void *ctx, unsigned t, unsigned nt)
                     y[(o >> 6) + 1] |= x >> (64 - sh);
                 o += cnt;
             }
-            if (j->clear)
-                memset(row, 0, j->nw * sizeof *row);
         }
     }
 }
@@ -1485,14 +1482,14 @@ static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
             for (size_t l = 0; l < r1 - (fault == 3); l++)
                 w.mask[w.ppc[l] / 64] |= (uint64_t)1 << (w.ppc[l] % 64);
             uint64_t *yb = w.Y ? w.Y : w.P;
-            bool whole = mask_whole(w.mask, nw); /* Y: the panel itself, zeroed after */
+            bool whole = mask_whole(w.mask, nw); /* Y: the panel itself */
             toggle__gf2_view Y = {yb + lo * gw, rows - lo, r1, gw};
             if (whole) {
                 Y = (toggle__gf2_view){M + lo * stride + pw0, rows - lo, r1, stride};
             } else {
                 gather_job gj = {.M = M, .stride = stride, .lo1 = lo, .hi1 = rows, .lo2 = 0,
                                  .hi2 = 0, .pw0 = pw0, .nw = nw, .mask = w.mask, .Y = yb,
-                                 .yw = gw, .bmi2 = bmi2, .clear = 1};
+                                 .yw = gw, .bmi2 = bmi2};
                 toggle__pool_run((rows - lo) * gw >= ((size_t)1 << 14) ? pool : NULL,
                                  gather_rows, &gj);
             }
@@ -1528,16 +1525,12 @@ static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
                 ahead = true;
                 ahead_r1 = aj.r1;
             }
-            if (whole) {
-                clear_job cj = {.M = M, .stride = stride, .lo = lo, .hi = rows, .pw0 = pw0,
-                                .nw = nw};
-                toggle__pool_run((rows - lo) * nw >= ((size_t)1 << 14) ? pool : NULL,
-                                 clear_rows, &cj);
-            }
-        } else { /* (else the gather zeroed them) */
-            for (size_t i = lo; i < rows; i++)
-                memset(M + i * stride + pw0, 0, nw * sizeof *M);
         }
+        /* zero on the panel, once their update is in (an ENOMEM before
+         * leaves the row space as it was) */
+        clear_job cj = {.M = M, .stride = stride, .lo = lo, .hi = rows, .pw0 = pw0, .nw = nw};
+        toggle__pool_run(lo < rows && (rows - lo) * nw >= ((size_t)1 << 14) ? pool : NULL,
+                         clear_rows, &cj);
         r0 += r1;
     }
     *rank = r0;

@@ -340,7 +340,7 @@ static void tile_shape(size_t m, size_t k, size_t n, size_t cut, unsigned T, int
         *tc = n ? n : 1;
         if (T < 2)
             return;
-        if (gfni) { /* whole rows, B copied once (see MUL_PREP_ROWS) */
+        if (gfni && m >= 2 * MUL_PREP_ROWS) { /* whole rows, B copied once (see MUL_PREP_ROWS) */
             size_t want = MUL_FLAT_TILES * (size_t)T, rows = (m + want - 1) / want;
             *tr = min_sz(m, (rows + MUL_PREP_ROWS - 1) / MUL_PREP_ROWS * MUL_PREP_ROWS);
             *prep = 1;
@@ -422,9 +422,11 @@ uint64_t toggle__gf2_mul_bytes(size_t m, size_t k, size_t n, unsigned threads, s
     tile_shape(m, k, n, cut, 1, gfni, &tr, &tc, &prep);
     uint64_t per = tab_words(m, k, n, tr, tc, cut, gfni, prep) +
                    strassen_words(min_sz(m, tr), k, col_tile_max(n, tc), cut) + 8;
-    uint64_t shared = 0; /* B's copy for all threads (only on more than one) */
-    tile_shape(m, k, n, cut, clamp_threads(threads), gfni, &tr, &tc, &prep);
-    if (prep)
+    /* B's copy for all threads (only on more than one), counted whatever
+     * this shape's tiles: an elimination bounds all its products, some of
+     * them flat where this one takes a Strassen step, by the largest */
+    uint64_t shared = 0;
+    if (gfni && clamp_threads(threads) > 1)
         shared = (uint64_t)toggle__gf2_gfni_prep_words(k, n) * 8 + 64;
     return (uint64_t)clamp_threads(threads) * per * 8 + shared + sizeof(mul_job) + 256;
 }

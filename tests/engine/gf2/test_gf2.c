@@ -611,6 +611,9 @@ START_TEST(recursive_workspace_and_failures)
         /* rows, cols, rank (0: dense), panel words, threads */
         {3000, 9000, 0, 0, 1}, {9000, 3000, 0, 8, 2}, {4096, 8192, 512, 0, 2},
         {2000, 4000, 1000, 4, 3}, {24576, 8192, 0, 0, 1}, {300, 700, 0, 2, 1},
+        /* 64-word panels: the estimate's products take a Strassen step, the
+         * last panels' are flat and (GFNI, threads) copy B whole */
+        {4500, 32768, 0, 0, 2},
     };
     for (size_t c = 0; c < sizeof shapes / sizeof *shapes; c++) {
         size_t rows = shapes[c][0], cols = shapes[c][1], W = (cols + 63) / 64, r = 0;
