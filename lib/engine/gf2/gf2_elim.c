@@ -561,6 +561,62 @@ static void pass_rows(void *ctx, unsigned t, unsigned nt)
     pass_live(j, a, 0, j->nlive);
 }
 
+/* A block's pass with the next block's pivot search ahead (threads, rows
+ * split): the caller (t = 0) first passes the active rows below the pivot
+ * rows, the only rows the next search reads that this pass changes, then
+ * runs that search (it changes only rows from the next pivot row down,
+ * which no one else touches now), then passes the last of the rows above
+ * the pivot rows, [split, r); the others share [ra, split). split comes
+ * from the last block's times (rref_plain), so that each thread keeps
+ * about the same rows from block to block and builds its tables once
+ * (docs/gf2.md, thirteenth round). */
+typedef struct plain_ahead {
+    plain_job *j;
+    size_t below_lo, below_hi; /* [r + kbar, rb): the caller's, first */
+    size_t up_lo, up_hi, split; /* [ra, r) */
+    long long serial, others;  /* ns: the caller's part before its rows; share 1's */
+    int search; /* the next block's pivots: */
+    uint64_t *M;
+    size_t stride, rows, r, c, W, cols;
+    unsigned K, kbar;
+    size_t *pc, *perm, *lead, *grp, after;
+} plain_ahead;
+
+static void pass_range(plain_job *j, unsigned t, size_t lo, size_t hi)
+{
+    pass_args a = j->a;
+    index_range(j, lo, hi);
+    a.r_lo = lo;
+    a.r_hi = hi;
+    a.tab = j->tabs[t];
+    pass_live(j, a, 0, j->nlive);
+}
+
+static void plain_ahead_run(void *ctx, unsigned t, unsigned nt)
+{
+    plain_ahead *h = ctx;
+    if (!job_takes(h->j, t, &nt))
+        return;
+    long long t0 = toggle__pool_clock_ns();
+    if (t == 0) {
+        if (h->below_lo < h->below_hi)
+            pass_range(h->j, 0, h->below_lo, h->below_hi);
+        if (h->search)
+            h->kbar = find_pivots(h->M, h->stride, h->rows, h->r, h->c, h->K, h->W, h->cols,
+                                  h->pc, &h->after, h->perm, h->lead, h->grp);
+        h->serial = toggle__pool_clock_ns() - t0;
+        if (h->split < h->up_hi)
+            pass_range(h->j, 0, h->split, h->up_hi);
+        return;
+    }
+    size_t lo, hi;
+    split(h->split - h->up_lo, t - 1, nt - 1, 8, &lo, &hi);
+    if (lo < hi)
+        pass_range(h->j, t, h->up_lo + lo, h->up_lo + hi);
+    if (t == 1)
+        h->others = toggle__pool_clock_ns() - t0;
+}
+
 static uint64_t plain_bytes(size_t rows, size_t W, unsigned threads)
 {
     plan p;
@@ -568,7 +624,7 @@ static uint64_t plain_bytes(size_t rows, size_t W, unsigned threads)
     uint64_t tw = (uint64_t)p.nt << p.k;
     unsigned T = useful_threads(rows, W, threads);
     return T * (tw * p.strip * 8 + 64) + (uint64_t)rows * (GF2_MAXT + sizeof(size_t)) +
-           (uint64_t)(W + 1) * 2 * sizeof(size_t) + GF2_LUTB * 256 * 8 + 64;
+           (uint64_t)(W + 1) * 2 * sizeof(size_t) * (T > 1 ? 2 : 1) + GF2_LUTB * 256 * 8 + 64;
 }
 
 /* RREF of M in place by Four-Russians blocks (docs/gf2.md); perm (may be
@@ -591,8 +647,10 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
     uint8_t *idx = toggle__calloc(idxb, 1);
     size_t *lead = toggle__malloc_array(rows, sizeof *lead);
     size_t *runs = toggle__malloc_array(W + 1, 2 * sizeof *runs);
+    /* the look-ahead's search's scratch (runs is the pass's then) */
+    size_t *grp2 = T > 1 ? toggle__malloc_array(W + 1, 2 * sizeof *grp2) : NULL;
     uint64_t (*lut)[256] = NULL; /* allocated at the first block with gaps */
-    int rc = idx && lead && runs ? TOGGLE_OK : TOGGLE_ENOMEM;
+    int rc = idx && lead && runs && (T < 2 || grp2) ? TOGGLE_OK : TOGGLE_ENOMEM;
     /* lead[i]: a lower bound on row i's first nonzero word (W: none); rows
      * that are zero on a block's pivot columns are then skipped unread */
     for (size_t i = 0; i < rows && !rc; i++) {
@@ -609,12 +667,23 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
     size_t r = 0, c = 0;
     unsigned Kmax = p.k * p.nt;
     int cancel = TOGGLE_OK; /* the progress callback's verdict, once per pivot block */
+    bool ahead = false;     /* this block's pivots were found during the last pass */
+    unsigned ahead_kbar = 0;
+    size_t ahead_next = 0;
+    double serial_rows = 0; /* the caller's search, in rows of a pass (last blocks) */
     while (!rc && r < rows && c < cols) {
         if (pr && (cancel = toggle__progress(pr, c, cols)))
             break;
         size_t next, *pc = pivots + r;
-        unsigned kbar = find_pivots(M, stride, rows, r, c, Kmax, W, cols, pc, &next, perm, lead,
-                                     runs /* free until plain_work */);
+        unsigned kbar;
+        if (ahead) {
+            kbar = ahead_kbar;
+            next = ahead_next;
+            ahead = false;
+        } else {
+            kbar = find_pivots(M, stride, rows, r, c, Kmax, W, cols, pc, &next, perm, lead,
+                               runs /* free until plain_work */);
+        }
         if (kbar > 0) {
             /* rows r.. are zero left of column c: the pivot rows, combined
              * among themselves, start at word c / 64 or later */
@@ -646,6 +715,29 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
                 j.rb - j.ra < (size_t)GF2_COLS_MAX_ROWS * T) {
                 toggle__pool_run(pool, index_rows, &j);
                 toggle__pool_run(pool, pass_cols, &j);
+            } else if (par && j.ra < r) {
+                /* the caller's rows: its search plus them as long as each
+                 * other thread's share */
+                size_t up = r - j.ra, mine = 0;
+                double want = ((double)up - (T - 1) * serial_rows) / T;
+                if (want > 0)
+                    mine = want < (double)up ? (size_t)want : up;
+                plain_ahead h = {.j = &j, .below_lo = r + kbar, .below_hi = j.rb,
+                                 .up_lo = j.ra, .up_hi = r, .split = r - mine,
+                                 .search = r + kbar < rows && next < cols, .M = M,
+                                 .stride = stride, .rows = rows, .r = r + kbar, .c = next,
+                                 .W = W, .cols = cols, .K = Kmax, .pc = pc + kbar,
+                                 .perm = perm, .lead = lead, .grp = grp2};
+                toggle__pool_run(pool, plain_ahead_run, &h);
+                size_t theirs = (h.split - j.ra + (T - 2)) / (T - 1);
+                if (h.others > 0 && theirs > 0) /* ns per row on the others */
+                    serial_rows = (serial_rows + (double)h.serial * (double)theirs /
+                                                     (double)h.others) / 2;
+                if (h.search) {
+                    ahead = true;
+                    ahead_kbar = h.kbar;
+                    ahead_next = h.after;
+                }
             } else {
                 toggle__pool_run(par ? pool : NULL, pass_rows, &j);
             }
@@ -659,6 +751,7 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
     toggle__free(idx);
     toggle__free(lead);
     toggle__free(runs);
+    toggle__free(grp2);
     toggle__free(lut);
     if (rc)
         return toggle__error(TOGGLE_ENOMEM, "out of memory for GF(2) elimination tables");
