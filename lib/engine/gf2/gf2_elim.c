@@ -544,21 +544,26 @@ static void pass_cols(void *ctx, unsigned t, unsigned nt)
  * range of the active rows on every live word, with its own tables; one
  * hand-off per block, no join between the phases (a row's indices are
  * read only by its own thread). */
+/* Rows [lo, hi): their indices, then the pass with thread t's tables. */
+static void pass_range(plain_job *j, unsigned t, size_t lo, size_t hi)
+{
+    pass_args a = j->a;
+    index_range(j, lo, hi);
+    a.r_lo = lo;
+    a.r_hi = hi;
+    a.tab = j->tabs[t];
+    pass_live(j, a, 0, j->nlive);
+}
+
 static void pass_rows(void *ctx, unsigned t, unsigned nt)
 {
     plain_job *j = ctx;
     if (!job_takes(j, t, &nt))
         return;
-    pass_args a = j->a;
     size_t lo, hi;
     split(j->rb - j->ra, t, nt, 8, &lo, &hi);
-    if (lo >= hi)
-        return;
-    index_range(j, j->ra + lo, j->ra + hi);
-    a.r_lo = j->ra + lo;
-    a.r_hi = j->ra + hi;
-    a.tab = j->tabs[t];
-    pass_live(j, a, 0, j->nlive);
+    if (lo < hi)
+        pass_range(j, t, j->ra + lo, j->ra + hi);
 }
 
 /* A block's pass with the next block's pivot search ahead (threads, rows
@@ -581,16 +586,6 @@ typedef struct plain_ahead {
     unsigned K, kbar;
     size_t *pc, *perm, *lead, *grp, after;
 } plain_ahead;
-
-static void pass_range(plain_job *j, unsigned t, size_t lo, size_t hi)
-{
-    pass_args a = j->a;
-    index_range(j, lo, hi);
-    a.r_lo = lo;
-    a.r_hi = hi;
-    a.tab = j->tabs[t];
-    pass_live(j, a, 0, j->nlive);
-}
 
 static void plain_ahead_run(void *ctx, unsigned t, unsigned nt)
 {
@@ -1109,15 +1104,23 @@ TOGGLE__HOT static void gather_rows(void *ctx, unsigned t, unsigned nt)
     }
 }
 
-/* Whether a panel's pivot columns (mask, nw words) are all its columns:
- * then its rows' bits on them are the panel's words as they stand, and the
- * products read them there instead of a gathered copy. */
-static bool mask_whole(const uint64_t *mask, size_t nw)
+/* Rows [lo, hi)'s bits on a panel's r1 pivot columns (mask; words pw0 ..
+ * pw0 + nw), as a product's operand: the panel's words as they stand when
+ * its pivot columns are all its columns, else gathered into Y (row i at
+ * Y + i * yw). */
+static toggle__gf2_view panel_coeffs(uint64_t *M, size_t stride, size_t lo, size_t hi,
+                                     size_t pw0, size_t nw, const uint64_t *mask, size_t r1,
+                                     uint64_t *Y, size_t yw, int bmi2, toggle__pool *pool)
 {
-    for (size_t w = 0; w < nw; w++)
-        if (mask[w] != ~(uint64_t)0)
-            return false;
-    return true;
+    size_t w = 0;
+    while (w < nw && mask[w] == ~(uint64_t)0)
+        w++;
+    if (w == nw)
+        return (toggle__gf2_view){M + lo * stride + pw0, hi - lo, r1, stride};
+    gather_job g = {.M = M, .stride = stride, .lo1 = lo, .hi1 = hi, .lo2 = 0, .hi2 = 0,
+                    .pw0 = pw0, .nw = nw, .mask = mask, .Y = Y, .yw = yw, .bmi2 = bmi2};
+    toggle__pool_run((hi - lo) * yw >= ((size_t)1 << 14) ? pool : NULL, gather_rows, &g);
+    return (toggle__gf2_view){Y + lo * yw, hi - lo, r1, yw};
 }
 
 typedef struct clear_job {
@@ -1325,16 +1328,10 @@ static int prod_back(uint64_t *M, size_t cols, size_t stride, const size_t *pivo
             memset(w->mask, 0, nw * sizeof *w->mask);
             for (size_t l = 0; l < r1 - (fault == 4); l++)
                 w->mask[(pivots[r0 + l] / 64) - pw0] |= (uint64_t)1 << (pivots[r0 + l] % 64);
-            toggle__gf2_view C = {w->X, r0, f, xw}, A = {w->P, r0, r1, gw},
+            toggle__gf2_view C = {w->X, r0, f, xw},
+                             A = panel_coeffs(M, stride, 0, r0, pw0, nw, w->mask, r1, w->P, gw,
+                                              bmi2, pool),
                              B = {w->X + r0 * xw, r1, f, xw};
-            if (mask_whole(w->mask, nw)) {
-                A = (toggle__gf2_view){M + pw0, r0, r1, stride};
-            } else {
-                gather_job gu = {.M = M, .stride = stride, .lo1 = 0, .hi1 = r0, .lo2 = 0,
-                                 .hi2 = 0, .pw0 = pw0, .nw = nw, .mask = w->mask, .Y = w->P,
-                                 .yw = gw, .bmi2 = bmi2};
-                toggle__pool_run(r0 * gw >= ((size_t)1 << 14) ? pool : NULL, gather_rows, &gu);
-            }
             int rc = toggle__gf2_mul(C, A, B, 0, 0, pool);
             if (rc)
                 return rc;
@@ -1574,18 +1571,8 @@ static int rref_prod(uint64_t *M, size_t rows, size_t cols, size_t stride, size_
             memset(w.mask, 0, nw * sizeof *w.mask);
             for (size_t l = 0; l < r1 - (fault == 3); l++)
                 w.mask[w.ppc[l] / 64] |= (uint64_t)1 << (w.ppc[l] % 64);
-            uint64_t *yb = w.Y ? w.Y : w.P;
-            bool whole = mask_whole(w.mask, nw); /* Y: the panel itself */
-            toggle__gf2_view Y = {yb + lo * gw, rows - lo, r1, gw};
-            if (whole) {
-                Y = (toggle__gf2_view){M + lo * stride + pw0, rows - lo, r1, stride};
-            } else {
-                gather_job gj = {.M = M, .stride = stride, .lo1 = lo, .hi1 = rows, .lo2 = 0,
-                                 .hi2 = 0, .pw0 = pw0, .nw = nw, .mask = w.mask, .Y = yb,
-                                 .yw = gw, .bmi2 = bmi2};
-                toggle__pool_run((rows - lo) * gw >= ((size_t)1 << 14) ? pool : NULL,
-                                 gather_rows, &gj);
-            }
+            toggle__gf2_view Y = panel_coeffs(M, stride, lo, rows, pw0, nw, w.mask, r1,
+                                              w.Y ? w.Y : w.P, gw, bmi2, pool);
             /* with threads, and at least a panel's width of columns past
              * the next panel: the next panel's columns first, then the rest
              * on all threads but the caller, which meanwhile does the next
