@@ -343,9 +343,6 @@ void toggle__pool_free(toggle__pool *p);
  * toggle__pool_run) calls them. */
 int toggle__pool_take(toggle__pool *p, unsigned slot, size_t bytes, void **block);
 void toggle__pool_give(toggle__pool *p, unsigned slot);
-/* A monotonic clock in nanoseconds (0 where there are no threads), for
- * work that balances its shares by how long the last ones took. */
-long long toggle__pool_clock_ns(void);
 
 /* The decimal digits of prod_{i < d} f(i), f(i) = radix[i] when radix is
  * not NULL and k otherwise, into a toggle__malloc'd string (*out; the

@@ -36,7 +36,6 @@ void toggle__pool_give(toggle__pool *p, unsigned slot)
     (void)p;
     (void)slot;
 }
-long long toggle__pool_clock_ns(void) { return 0; }
 #else
 #include <pthread.h>
 #include <sched.h>
@@ -78,8 +77,6 @@ static long long now_ns(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (long long)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
-
-long long toggle__pool_clock_ns(void) { return now_ns(); }
 
 struct toggle__pool {
     pthread_mutex_t mu;

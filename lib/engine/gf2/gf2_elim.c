@@ -158,6 +158,10 @@ typedef struct pass_args {
     size_t strip;
     uint64_t *tab;                         /* nt << k rows of strip words */
     const uint8_t *idx;                    /* rows * GF2_MAXT table indices */
+    /* nruns > 0: one visit of each row for all the word runs
+     * [runs[2q], runs[2q + 1]) instead (their words, gathered, fit a strip) */
+    const size_t *runs;
+    size_t nruns;
 } pass_args;
 
 GF2_INLINE void build_tables(const pass_args *a, size_t ws, size_t n)
@@ -171,16 +175,23 @@ GF2_INLINE void build_tables(const pass_args *a, size_t ws, size_t n)
         for (size_t i = 1; i < ((size_t)1 << kt); i++) {
             size_t g = i ^ (i >> 1);
             unsigned b = (unsigned)__builtin_ctzll((unsigned long long)i);
-            const uint64_t *restrict src = a->piv + (lo + b) * a->stride + ws;
+            const uint64_t *restrict src = a->piv + (lo + b) * a->stride;
             const uint64_t *restrict pt = T + prev * a->strip;
             uint64_t *restrict dt = T + g * a->strip;
-            for (size_t w = 0; w < n; w++)
-                dt[w] = pt[w] ^ src[w];
+            if (a->nruns) /* the runs' words side by side */
+                for (size_t q = 0, o = 0; q < a->nruns; q++)
+                    for (size_t w = a->runs[2 * q]; w < a->runs[2 * q + 1]; w++, o++)
+                        dt[o] = pt[o] ^ src[w];
+            else
+                for (size_t w = 0; w < n; w++)
+                    dt[w] = pt[w] ^ src[ws + w];
             prev = g;
         }
     }
 }
 
+/* Rows r_lo .. r_hi get their tables' entries on words [ws, ws + n), or
+ * (a->nruns > 0) on the runs' words in turn, each row visited once. */
 GF2_INLINE void process_rows(const pass_args *a, size_t ws, size_t n, unsigned NT)
 {
     const uint64_t *t[GF2_MAXT];
@@ -198,26 +209,46 @@ GF2_INLINE void process_rows(const pass_args *a, size_t ws, size_t n, unsigned N
             continue;
         for (unsigned i = 0; i < NT; i++)
             t[i] = a->tab + (((size_t)i << a->k) + x[i]) * a->strip;
-        xor_fused(a->M + r * a->stride + ws, t, NT, n);
+        uint64_t *row = a->M + r * a->stride;
+        if (!a->nruns) {
+            xor_fused(row + ws, t, NT, n);
+            continue;
+        }
+        for (size_t q = 0; q < a->nruns; q++) {
+            size_t w = a->runs[2 * q], len = a->runs[2 * q + 1] - w;
+            xor_fused(row + w, t, NT, len);
+            for (unsigned i = 0; i < NT; i++)
+                t[i] += len;
+        }
+    }
+}
+
+GF2_INLINE void pass_strip(const pass_args *a, size_t ws, size_t n)
+{
+    build_tables(a, ws, n);
+    switch (a->nt) {
+    case 8: process_rows(a, ws, n, 8); break;
+    case 7: process_rows(a, ws, n, 7); break;
+    case 6: process_rows(a, ws, n, 6); break;
+    case 5: process_rows(a, ws, n, 5); break;
+    case 4: process_rows(a, ws, n, 4); break;
+    case 3: process_rows(a, ws, n, 3); break;
+    case 2: process_rows(a, ws, n, 2); break;
+    default: process_rows(a, ws, n, 1); break;
     }
 }
 
 GF2_INLINE void pass_body(const pass_args *a)
 {
-    for (size_t ws = a->w0; ws < a->W; ws += a->strip) {
-        size_t n = a->W - ws < a->strip ? a->W - ws : a->strip;
-        build_tables(a, ws, n);
-        switch (a->nt) {
-        case 8: process_rows(a, ws, n, 8); break;
-        case 7: process_rows(a, ws, n, 7); break;
-        case 6: process_rows(a, ws, n, 6); break;
-        case 5: process_rows(a, ws, n, 5); break;
-        case 4: process_rows(a, ws, n, 4); break;
-        case 3: process_rows(a, ws, n, 3); break;
-        case 2: process_rows(a, ws, n, 2); break;
-        default: process_rows(a, ws, n, 1); break;
-        }
+    if (a->nruns) { /* gathered: the runs' words fit one strip */
+        size_t n = 0;
+        for (size_t q = 0; q < a->nruns; q++)
+            n += a->runs[2 * q + 1] - a->runs[2 * q];
+        pass_strip(a, 0, n);
+        return;
     }
+    for (size_t ws = a->w0; ws < a->W; ws += a->strip)
+        pass_strip(a, ws, a->W - ws < a->strip ? a->W - ws : a->strip);
 }
 
 typedef void (*pass_fn)(const pass_args *);
@@ -230,15 +261,17 @@ TOGGLE__CLONES(pass, pass_args)
  * columns without one; their columns go to pc[0 ..]. The pivot rows end at
  * rows r .. r + kbar - 1, reduced among themselves on the pivot columns.
  * Rows below are not modified except by swaps (mirrored in perm when it is
- * not NULL, and in lead). *next receives the first
+ * not NULL, and in lead and ext). ext (may be NULL): per row, 1 + its last
+ * nonzero word left of the last word (a bound, 0: none); the xors then
+ * skip the words between, and the pivot rows' bounds are kept. *next receives the first
  * column not examined (all examined non-pivot columns are zero below row
  * r + kbar after the row pass). grp: scratch of (W + 7) / 8 entries.
  * Returns kbar. */
 static unsigned find_pivots(uint64_t *M, size_t stride, size_t rows, size_t r, size_t c,
                             unsigned K, size_t W, size_t cols, size_t *pc, size_t *next,
-                            size_t *perm, size_t *lead, size_t *grp)
+                            size_t *perm, size_t *lead, size_t *ext, size_t *grp)
 {
-    size_t w0 = c >> 6, n = W - w0;
+    size_t w0 = c >> 6;
     size_t end = (w0 + GF2_SPANW) * 64 < cols ? (w0 + GF2_SPANW) * 64 : cols;
     /* U (once a column had no pivot): the OR of rows r.. on the window, a
      * superset of the columns where a pivot can still occur, since rows
@@ -292,14 +325,30 @@ static unsigned find_pivots(uint64_t *M, size_t stride, size_t rows, size_t r, s
         uint64_t sel = 0;
         for (unsigned l = 0; l < found; l++)
             sel |= (uint64_t)bit(p, pc[l]) << l;
+        /* with ext: a row is nonzero only on words [w0, ext) and the last */
         while (sel) {
             unsigned l = (unsigned)__builtin_ctzll((unsigned long long)sel);
             sel &= sel - 1;
-            xor_row(p + w0, M + (r + l) * stride + w0, n);
+            const uint64_t *src = M + (r + l) * stride;
+            size_t e = ext ? ext[r + l] : W;
+            if (e > w0)
+                xor_row(p + w0, src + w0, e - w0);
+            if (ext) {
+                p[W - 1] ^= src[W - 1];
+                ext[hit] = ext[hit] > e ? ext[hit] : e;
+            }
         }
         uint64_t *dst = M + (r + found) * stride;
         if (hit != r + found) {
-            swap_rows(dst + w0, p + w0, n);
+            size_t e = !ext ? W : ext[hit] > ext[r + found] ? ext[hit] : ext[r + found];
+            if (e > w0)
+                swap_rows(dst + w0, p + w0, e - w0);
+            if (ext) {
+                swap_rows(dst + W - 1, p + W - 1, 1);
+                size_t t = ext[hit];
+                ext[hit] = ext[r + found];
+                ext[r + found] = t;
+            }
             if (perm) {
                 size_t t = perm[hit];
                 perm[hit] = perm[r + found];
@@ -310,13 +359,18 @@ static unsigned find_pivots(uint64_t *M, size_t stride, size_t rows, size_t r, s
             lead[r + found] = t;
         }
         size_t ng = SIZE_MAX; /* dst's nonzero groups, once one row needs them */
+        size_t de = ext ? ext[r + found] : W, dn = de > w0 ? de - w0 : 0;
         for (unsigned l = 0; l < found; l++) {
             uint64_t *q = M + (r + l) * stride;
             if (!bit(q, j))
                 continue;
             if (ng == SIZE_MAX)
-                ng = nonzero_groups(dst + w0, n, grp);
-            xor_groups(q + w0, dst + w0, n, grp, ng);
+                ng = nonzero_groups(dst + w0, dn, grp);
+            xor_groups(q + w0, dst + w0, dn, grp, ng);
+            if (ext) {
+                q[W - 1] ^= dst[W - 1];
+                ext[r + l] = ext[r + l] > de ? ext[r + l] : de;
+            }
         }
         pc[found++] = j;
     }
@@ -383,6 +437,9 @@ static unsigned useful_threads(size_t rows, size_t W, unsigned threads)
 #define GF2_COLS_MIN_WORDS 8
 #define GF2_COLS_MAX_ROWS 256
 #define GF2_RUN_GAP 2
+/* The plain form sweeps twice when its rows' nonzero spans average at most
+ * 1 / GF2_BAND_RATIO of the width (rref_plain). */
+#define GF2_BAND_RATIO 4
 
 /* [lo, hi) of n items for thread t of nt, in multiples of `align`. */
 static void split(size_t n, unsigned t, unsigned nt, size_t align, size_t *lo, size_t *hi)
@@ -407,6 +464,11 @@ typedef struct plain_job {
     uint64_t (*lut)[256];
     const size_t *pc;
     size_t *lead;     /* per row: a lower bound on its first nonzero word */
+    /* the forward sweep (fwd): a row that gets pivot rows may then be
+     * nonzero up to their bound ext_piv (rref_plain) */
+    size_t *ext, ext_piv;
+    int fwd;
+    uint64_t *acc;    /* W words of scratch (plain_work) */
     /* the work (docs/gf2.md, "Threads"): rows [ra, rb) may hold the block's
      * pivot columns; the pivot rows are nonzero only on the word runs
      * [runs[2q], runs[2q + 1]), nlive words in all */
@@ -436,6 +498,8 @@ static void index_range(plain_job *j, size_t lo, size_t hi)
          * lower bound.) */
         if (x && j->lead[i] > a->w0)
             j->lead[i] = a->w0;
+        if (x && j->fwd && j->ext[i] < j->ext_piv)
+            j->ext[i] = j->ext_piv;
         uint8_t *d = (uint8_t *)a->idx + i * GF2_MAXT;
         for (unsigned q = 0; q < GF2_MAXT; q++) {
             d[q] = q < j->nt ? (uint8_t)(x & (((uint64_t)1 << j->kk) - 1)) : 0;
@@ -447,6 +511,12 @@ static void index_range(plain_job *j, size_t lo, size_t hi)
 /* Rows [lo, hi) of the live words [off, off + n) (counted along the runs). */
 static void pass_live(const plain_job *j, pass_args a, size_t off, size_t n)
 {
+    if (j->nruns > 1 && off == 0 && n == j->nlive && n <= a.strip) {
+        a.runs = j->runs; /* all of them: one visit per row */
+        a.nruns = j->nruns;
+        j->pass(&a);
+        return;
+    }
     for (size_t q = 0, at = 0; q < j->nruns && n; q++) {
         size_t len = j->runs[2 * q + 1] - j->runs[2 * q];
         if (off >= at + len) {
@@ -468,15 +538,23 @@ static void pass_live(const plain_job *j, pass_args a, size_t off, size_t n)
  * they are a few words by the diagonal and the right-hand side) and the
  * rows that may hold a pivot column (lead at most the last pivot word:
  * below a band, none). */
-static void plain_work(plain_job *j, size_t rows)
+static void plain_work(plain_job *j, size_t rows, size_t hi)
 {
     const pass_args *a = &j->a;
-    size_t *runs = j->runs, nr = 0, live = 0;
-    for (size_t w = a->w0; w < a->W; w++) {
-        uint64_t any = 0;
-        for (unsigned l = 0; l < a->kbar && !any; l++)
-            any = a->piv[l * a->stride + w];
-        if (!any)
+    size_t *runs = j->runs, nr = 0, live = 0, w0 = a->w0;
+    /* acc: the OR of the pivot rows on words [w0, hi) and the last one
+     * (zero between) */
+    uint64_t *acc = j->acc;
+    size_t n = hi > w0 ? hi - w0 : 0;
+    memset(acc + w0, 0, (a->W - w0) * sizeof *acc);
+    for (unsigned l = 0; l < a->kbar; l++) {
+        const uint64_t *row = a->piv + l * a->stride;
+        for (size_t w = 0; w < n; w++)
+            acc[w0 + w] |= row[w0 + w];
+        acc[a->W - 1] |= row[a->W - 1];
+    }
+    for (size_t w = w0; w < a->W; w++) {
+        if (!acc[w])
             continue;
         if (nr && w - runs[2 * nr - 1] < GF2_RUN_GAP) {
             live += w + 1 - runs[2 * nr - 1];
@@ -566,64 +644,149 @@ static void pass_rows(void *ctx, unsigned t, unsigned nt)
         pass_range(j, t, j->ra + lo, j->ra + hi);
 }
 
-/* A block's pass with the next block's pivot search ahead (threads, rows
- * split): the caller (t = 0) first passes the active rows below the pivot
- * rows, the only rows the next search reads that this pass changes, then
- * runs that search (it changes only rows from the next pivot row down,
- * which no one else touches now), then passes the last of the rows above
- * the pivot rows, [split, r); the others share [ra, split). split comes
- * from the last block's times (rref_plain), so that each thread keeps
- * about the same rows from block to block and builds its tables once
- * (docs/gf2.md, thirteenth round). */
-typedef struct plain_ahead {
-    plain_job *j;
-    size_t below_lo, below_hi; /* [r + kbar, rb): the caller's, first */
-    size_t up_lo, up_hi, split; /* [ra, r) */
-    long long serial, others;  /* ns: the caller's part before its rows; share 1's */
-    int search; /* the next block's pivots: */
-    uint64_t *M;
-    size_t stride, rows, r, c, W, cols;
-    unsigned K, kbar;
-    size_t *pc, *perm, *lead, *grp, after;
-} plain_ahead;
-
-static void plain_ahead_run(void *ctx, unsigned t, unsigned nt)
-{
-    plain_ahead *h = ctx;
-    if (!job_takes(h->j, t, &nt))
-        return;
-    long long t0 = toggle__pool_clock_ns();
-    if (t == 0) {
-        if (h->below_lo < h->below_hi)
-            pass_range(h->j, 0, h->below_lo, h->below_hi);
-        if (h->search)
-            h->kbar = find_pivots(h->M, h->stride, h->rows, h->r, h->c, h->K, h->W, h->cols,
-                                  h->pc, &h->after, h->perm, h->lead, h->grp);
-        h->serial = toggle__pool_clock_ns() - t0;
-        if (h->split < h->up_hi)
-            pass_range(h->j, 0, h->split, h->up_hi);
-        return;
-    }
-    size_t lo, hi;
-    split(h->split - h->up_lo, t - 1, nt - 1, 8, &lo, &hi);
-    if (lo < hi)
-        pass_range(h->j, t, h->up_lo + lo, h->up_lo + hi);
-    if (t == 1)
-        h->others = toggle__pool_clock_ns() - t0;
-}
-
 static uint64_t plain_bytes(size_t rows, size_t W, unsigned threads)
 {
     plan p;
     choose_plan(rows, W, &p);
     uint64_t tw = (uint64_t)p.nt << p.k;
     unsigned T = useful_threads(rows, W, threads);
-    return T * (tw * p.strip * 8 + 64) + (uint64_t)rows * (GF2_MAXT + sizeof(size_t)) +
-           (uint64_t)(W + 1) * 2 * sizeof(size_t) * (T > 1 ? 2 : 1) + GF2_LUTB * 256 * 8 + 64;
+    return T * (tw * p.strip * 8 + 64) + (uint64_t)rows * (GF2_MAXT + 2 * sizeof(size_t) + 1) +
+           (uint64_t)(W + 1) * 2 * sizeof(size_t) + (uint64_t)W * 8 + GF2_LUTB * 256 * 8 + 64;
+}
+
+/* Row's first nonzero word (W: none) and 1 + its last nonzero word left of
+ * the last word (0: none), in one pass of 8-word ORs (on a banded matrix
+ * every word of the row is read: the caller's copy costs as much). */
+static void row_extent(const uint64_t *row, size_t W, size_t *lead, size_t *ext)
+{
+    size_t Wx = W - 1, first = Wx, last = 0, w = 0;
+    for (; w + 8 <= Wx; w += 8) {
+        uint64_t o = 0;
+        for (unsigned q = 0; q < 8; q++)
+            o |= row[w + q];
+        if (o) {
+            first = first < Wx ? first : w;
+            last = w + 8;
+        }
+    }
+    for (; w < Wx; w++)
+        if (row[w]) {
+            first = first < Wx ? first : w;
+            last = w + 1;
+        }
+    while (first < last && !row[first])
+        first++;
+    while (last > first && !row[last - 1])
+        last--;
+    *lead = first < last ? first : row[Wx] ? Wx : W;
+    *ext = last;
+}
+
+/* Whether the rows' nonzero spans (first to last word, the last word left
+ * out) average at most 1 / GF2_BAND_RATIO of the width, on up to 64 evenly
+ * spaced rows. */
+static bool banded_rows(const uint64_t *M, size_t rows, size_t W, size_t stride)
+{
+    if (W < 2)
+        return false;
+    size_t step = (rows + 63) / 64, n = 0;
+    uint64_t span = 0;
+    for (size_t i = 0; i < rows; i += step, n++) {
+        size_t lead, ext;
+        row_extent(M + i * stride, W, &lead, &ext);
+        span += ext > lead ? ext - lead : 0;
+    }
+    return span * GF2_BAND_RATIO <= (uint64_t)n * (W - 1);
+}
+
+/* What every block of one plain elimination shares. */
+typedef struct plain_ctx {
+    uint64_t *M;
+    size_t stride, rows, W;
+    plan p;
+    unsigned T;
+    pass_fn pass;
+    uint64_t *tabs[GF2_MAX_THREADS];
+    uint8_t *idx;
+    size_t *lead, *ext, *runs;
+    uint64_t *acc;
+    uint64_t (*lut)[256]; /* allocated at the first block with gaps */
+    unsigned pos[GF2_LUTB];
+} plain_ctx;
+
+/* The pass of the kbar pivot rows from row r (columns pc, reduced among
+ * themselves on them; zero left of word w0) over every row that may hold
+ * one of their columns: tables, gather, live words and rows (the caller
+ * then narrows [ra, rb)). */
+static int plain_block(plain_ctx *x, plain_job *j, size_t r, unsigned kbar, const size_t *pc,
+                       size_t w0, size_t hi)
+{
+    unsigned nt = (kbar + x->p.k - 1) / x->p.k, nb = 0;
+    int gaps = pc[kbar - 1] - pc[0] != kbar - 1;
+    if (gaps) {
+        if (!x->lut && !(x->lut = toggle__malloc_array(GF2_LUTB, sizeof *x->lut)))
+            return TOGGLE_ENOMEM;
+        nb = build_gather(pc, kbar, w0, x->lut, x->pos);
+    }
+    *j = (plain_job){
+        .a = {.M = x->M, .stride = x->stride, .rows = x->rows, .skip_lo = r, .skip_hi = r + kbar,
+              .r_lo = 0, .r_hi = x->rows, .w0 = w0, .W = x->W, .piv = x->M + r * x->stride,
+              .k = x->p.k, .nt = nt, .kbar = kbar, .strip = x->p.strip, .tab = x->tabs[0],
+              .idx = x->idx},
+        .tabs = x->tabs, .pass = x->pass, .gaps = gaps, .nb = nb, .kk = x->p.k, .nt = nt,
+        .pos = x->pos, .lut = x->lut, .pc = pc, .lead = x->lead, .ext = x->ext,
+        .runs = x->runs, .acc = x->acc, .T = x->T,
+    };
+    plain_work(j, x->rows, hi);
+    return TOGGLE_OK;
+}
+
+/* Rows [ra, rb) of the block's pass; on the pool when it is big enough
+ * (a hand-off costs microseconds). */
+static void plain_pass(plain_job *j, toggle__pool *pool)
+{
+    if (j->ra >= j->rb)
+        return;
+    unsigned T = j->T;
+    int par = T > 1 && (uint64_t)(j->rb - j->ra) * j->nlive >= GF2_PAR_MIN_WORDS;
+    if (par && j->nlive >= (size_t)GF2_COLS_MIN_WORDS * T &&
+        j->rb - j->ra < (size_t)GF2_COLS_MAX_ROWS * T) {
+        toggle__pool_run(pool, index_rows, j);
+        toggle__pool_run(pool, pass_cols, j);
+    } else {
+        toggle__pool_run(par ? pool : NULL, pass_rows, j);
+    }
+}
+
+/* The first row of [0, n) whose ext (made a running maximum) exceeds w,
+ * n when none does. */
+static size_t first_past(const size_t *ext, size_t n, size_t w)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ext[mid] > w)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
 }
 
 /* RREF of M in place by Four-Russians blocks (docs/gf2.md); perm (may be
- * NULL) mirrors the row swaps. */
+ * NULL) mirrors the row swaps. Two sweeps (docs/gf2.md, fourteenth round):
+ * the forward one finds every block's pivots and clears their columns
+ * below the pivot rows only (an echelon form); the backward one, last block
+ * first, clears each block's columns above its pivot rows, whose rows by
+ * then are zero on every later pivot column, so it adds only their own
+ * columns, the free ones and the right-hand side. The RREF is unique, so
+ * this is the RREF a single top-down sweep gives, pivots and swaps
+ * included; but on a banded matrix (a Lights Out board) the rows above a
+ * block that hold its columns are the band's, not every row above, and
+ * they get no fill right of the band. ext[i] bounds row i's last nonzero
+ * word left of the last word (1 + its index, 0: none), kept through the
+ * forward sweep, so the backward one visits only the rows that reach the
+ * block. */
 static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size_t *pivots,
                       size_t *rank, size_t *perm, toggle__pool *pool,
                       const toggle__progress_state *pr)
@@ -632,122 +795,113 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
     *rank = 0;
     if (rows == 0 || cols == 0)
         return TOGGLE_OK;
-    plan p;
-    choose_plan(rows, W, &p);
-    unsigned T = useful_threads(rows, W, toggle__pool_threads(pool));
-    size_t trows = (size_t)p.nt << p.k, tabw, idxb;
-    if (!toggle__mul_ok(trows, p.strip, &tabw) || !toggle__mul_ok(rows, GF2_MAXT, &idxb))
+    plain_ctx x = {.M = M, .stride = stride, .rows = rows, .W = W};
+    choose_plan(rows, W, &x.p);
+    x.T = useful_threads(rows, W, toggle__pool_threads(pool));
+    size_t trows = (size_t)x.p.nt << x.p.k, tabw, idxb;
+    if (!toggle__mul_ok(trows, x.p.strip, &tabw) || !toggle__mul_ok(rows, GF2_MAXT, &idxb))
         return toggle__error(TOGGLE_EOVERFLOW, "GF(2) workspace overflows size_t");
-    uint64_t *tabs[GF2_MAX_THREADS] = {0};
-    uint8_t *idx = toggle__calloc(idxb, 1);
-    size_t *lead = toggle__malloc_array(rows, sizeof *lead);
-    size_t *runs = toggle__malloc_array(W + 1, 2 * sizeof *runs);
-    /* the look-ahead's search's scratch (runs is the pass's then) */
-    size_t *grp2 = T > 1 ? toggle__malloc_array(W + 1, 2 * sizeof *grp2) : NULL;
-    uint64_t (*lut)[256] = NULL; /* allocated at the first block with gaps */
-    int rc = idx && lead && runs && (T < 2 || grp2) ? TOGGLE_OK : TOGGLE_ENOMEM;
+    x.idx = toggle__calloc(idxb, 1);
+    x.lead = toggle__malloc_array(rows, sizeof *x.lead);
+    x.ext = toggle__malloc_array(rows, sizeof *x.ext);
+    x.runs = toggle__malloc_array(W + 1, 2 * sizeof *x.runs);
+    x.acc = toggle__malloc_array(W, sizeof *x.acc);
+    uint8_t *blk = toggle__malloc(rows); /* blk[e]: pivots of the block ending at row e */
+    int rc = x.idx && x.lead && x.ext && x.runs && x.acc && blk ? TOGGLE_OK : TOGGLE_ENOMEM;
     /* lead[i]: a lower bound on row i's first nonzero word (W: none); rows
      * that are zero on a block's pivot columns are then skipped unread */
+    size_t Wx = W - 1; /* ext's words: all but the last (the right-hand side's) */
+    /* two sweeps when the rows span at most 1 / GF2_BAND_RATIO of the
+     * width on average (banded, a board); else one top-down sweep, each
+     * block clearing its columns above and below at once: on a dense
+     * matrix the backward sweep's extra visit of every row above costs more
+     * than the words it saves (6 to 18 % slower from 256 to 4096 columns,
+     * measured), and the rows are not read whole */
+    int two = !rc && banded_rows(M, rows, W, stride);
     for (size_t i = 0; i < rows && !rc; i++) {
         const uint64_t *row = M + i * stride;
+        if (two) {
+            row_extent(row, W, &x.lead[i], &x.ext[i]);
+            continue;
+        }
         size_t w = 0;
         while (w < W && !row[w])
             w++;
-        lead[i] = w;
+        x.lead[i] = w;
     }
-    for (unsigned t = 0; t < T && !rc; t++)
-        if (!(tabs[t] = toggle__malloc_lines(tabw, sizeof(uint64_t))))
+    for (unsigned t = 0; t < x.T && !rc; t++)
+        if (!(x.tabs[t] = toggle__malloc_lines(tabw, sizeof(uint64_t))))
             rc = TOGGLE_ENOMEM;
-    pass_fn pass = TOGGLE__PICK(pass);
-    size_t r = 0, c = 0;
-    unsigned Kmax = p.k * p.nt;
+    x.pass = TOGGLE__PICK(pass);
+    unsigned Kmax = x.p.k * x.p.nt;
     int cancel = TOGGLE_OK; /* the progress callback's verdict, once per pivot block */
-    bool ahead = false;     /* this block's pivots were found during the last pass */
-    unsigned ahead_kbar = 0;
-    size_t ahead_next = 0;
-    double serial_rows = 0; /* the caller's search, in rows of a pass (last blocks) */
+    uint64_t units = (two ? 2 : 1) * (uint64_t)cols; /* progress: the sweeps' columns */
+    size_t r = 0, c = 0;
     while (!rc && r < rows && c < cols) {
-        if (pr && (cancel = toggle__progress(pr, c, cols)))
+        if (pr && (cancel = toggle__progress(pr, c, units)))
             break;
         size_t next, *pc = pivots + r;
-        unsigned kbar;
-        if (ahead) {
-            kbar = ahead_kbar;
-            next = ahead_next;
-            ahead = false;
-        } else {
-            kbar = find_pivots(M, stride, rows, r, c, Kmax, W, cols, pc, &next, perm, lead,
-                               runs /* free until plain_work */);
-        }
+        unsigned kbar = find_pivots(M, stride, rows, r, c, Kmax, W, cols, pc, &next, perm,
+                                    x.lead, two ? x.ext : NULL, x.runs /* free until plain_work */);
         if (kbar > 0) {
             /* rows r.. are zero left of column c: the pivot rows, combined
-             * among themselves, start at word c / 64 or later */
+             * among themselves, start at word c / 64 or later and end by
+             * the last of their bounds */
+            size_t e = 0;
+            for (unsigned l = 0; l < kbar; l++) {
+                x.lead[r + l] = c >> 6;
+                e = x.ext[r + l] > e ? x.ext[r + l] : e;
+            }
             for (unsigned l = 0; l < kbar; l++)
-                lead[r + l] = c >> 6;
-            /* tables of k bits each; the last may be narrower */
-            unsigned nt = (kbar + p.k - 1) / p.k, nb = 0, pos[GF2_LUTB];
-            int gaps = pc[kbar - 1] - pc[0] != kbar - 1;
-            size_t w0 = c >> 6;
-            if (gaps) {
-                if (!lut && !(lut = toggle__malloc_array(GF2_LUTB, sizeof *lut))) {
-                    rc = TOGGLE_ENOMEM;
-                    break;
-                }
-                nb = build_gather(pc, kbar, w0, lut, pos);
-            }
-            plain_job j = {
-                .a = {.M = M, .stride = stride, .rows = rows, .skip_lo = r, .skip_hi = r + kbar,
-                      .r_lo = 0, .r_hi = rows, .w0 = w0, .W = W, .piv = M + r * stride,
-                      .k = p.k, .nt = nt, .kbar = kbar, .strip = p.strip, .tab = tabs[0],
-                      .idx = idx},
-                .tabs = tabs, .pass = pass, .gaps = gaps, .nb = nb, .kk = p.k, .nt = nt,
-                .pos = pos, .lut = lut, .pc = pc, .lead = lead, .runs = runs, .T = T,
-            };
-            plain_work(&j, rows);
-            /* small blocks stay on the caller: a hand-off costs microseconds */
-            int par = T > 1 && (uint64_t)(j.rb - j.ra) * j.nlive >= GF2_PAR_MIN_WORDS;
-            if (par && j.nlive >= (size_t)GF2_COLS_MIN_WORDS * T &&
-                j.rb - j.ra < (size_t)GF2_COLS_MAX_ROWS * T) {
-                toggle__pool_run(pool, index_rows, &j);
-                toggle__pool_run(pool, pass_cols, &j);
-            } else if (par && j.ra < r) {
-                /* the caller's rows: its search plus them as long as each
-                 * other thread's share */
-                size_t up = r - j.ra, mine = 0;
-                double want = ((double)up - (T - 1) * serial_rows) / T;
-                if (want > 0)
-                    mine = want < (double)up ? (size_t)want : up;
-                plain_ahead h = {.j = &j, .below_lo = r + kbar, .below_hi = j.rb,
-                                 .up_lo = j.ra, .up_hi = r, .split = r - mine,
-                                 .search = r + kbar < rows && next < cols, .M = M,
-                                 .stride = stride, .rows = rows, .r = r + kbar, .c = next,
-                                 .W = W, .cols = cols, .K = Kmax, .pc = pc + kbar,
-                                 .perm = perm, .lead = lead, .grp = grp2};
-                toggle__pool_run(pool, plain_ahead_run, &h);
-                size_t theirs = (h.split - j.ra + (T - 2)) / (T - 1);
-                if (h.others > 0 && theirs > 0) /* ns per row on the others */
-                    serial_rows = (serial_rows + (double)h.serial * (double)theirs /
-                                                     (double)h.others) / 2;
-                if (h.search) {
-                    ahead = true;
-                    ahead_kbar = h.kbar;
-                    ahead_next = h.after;
-                }
-            } else {
-                toggle__pool_run(par ? pool : NULL, pass_rows, &j);
-            }
+                x.ext[r + l] = e;
+            blk[r + kbar - 1] = (uint8_t)kbar;
+            plain_job j;
+            if ((rc = plain_block(&x, &j, r, kbar, pc, c >> 6, two ? e : W)))
+                break;
+            j.fwd = two;
+            j.ext_piv = e;
+            if (two && j.ra < r + kbar)
+                j.ra = r + kbar;
+            plain_pass(&j, pool);
         }
         r += kbar;
         c = next;
     }
     *rank = r;
-    for (unsigned t = 0; t < T; t++)
-        toggle__free(tabs[t]);
-    toggle__free(idx);
-    toggle__free(lead);
-    toggle__free(runs);
-    toggle__free(grp2);
-    toggle__free(lut);
+    /* the backward sweep: ext as a running maximum, so the rows that reach
+     * word w start at first_past(ext, ., w) */
+    for (size_t i = 1; i < r && !rc; i++)
+        if (x.ext[i] < x.ext[i - 1])
+            x.ext[i] = x.ext[i - 1];
+    for (size_t end = two ? r : 0; !rc && !cancel && end > 0;) {
+        unsigned kbar = blk[end - 1];
+        size_t s = end - kbar, *pc = pivots + s, w0 = pc[0] >> 6;
+        end = s;
+        if (s == 0)
+            break;
+        if (pr && (cancel = toggle__progress(pr, units - pc[0], units)))
+            break;
+        plain_job j;
+        if ((rc = plain_block(&x, &j, s, kbar, pc, w0, W)))
+            break;
+        /* a row above holds one of these columns only if it did after the
+         * forward sweep (later blocks add only free columns): ext reaches w0 */
+        size_t lo = pc[kbar - 1] >> 6 < Wx ? first_past(x.ext, s, w0) : 0;
+        if (j.ra < lo)
+            j.ra = lo;
+        if (j.rb > s)
+            j.rb = s;
+        plain_pass(&j, pool);
+    }
+    for (unsigned t = 0; t < x.T; t++)
+        toggle__free(x.tabs[t]);
+    toggle__free(x.idx);
+    toggle__free(x.lead);
+    toggle__free(x.ext);
+    toggle__free(x.runs);
+    toggle__free(x.acc);
+    toggle__free(x.lut);
+    toggle__free(blk);
     if (rc)
         return toggle__error(TOGGLE_ENOMEM, "out of memory for GF(2) elimination tables");
     return cancel;
@@ -1730,6 +1884,13 @@ int toggle__gf2_rref_cfg(uint64_t *M, size_t rows, size_t cols, size_t stride, s
     bool by_content;
     int mode = choose_mode(M, stride, rows, W, cfg, &pw, &by_content);
     unsigned want = useful_threads(rows, W, cfg ? cfg->threads : 1);
+    /* the plain form's two sweeps (banded rows) pass too few words a block
+     * to share: on a 100 x 100 board one block of 156 reaches the pool's
+     * cutoff (the last, 9984 rows of one live word), so a pool only costs
+     * its start and that block's rows moving between cores (docs/gf2.md,
+     * fourteenth round) */
+    if (want > 1 && mode == TOGGLE__GF2_PLAIN && banded_rows(M, rows, W, stride))
+        want = 1;
     toggle__pool *pool = toggle__pool_new(want); /* NULL: the caller alone */
     /* the search's form (PROD_SEARCH_TALL): tuned where products run on
      * GFNI, recursive on every panel when a test asks */

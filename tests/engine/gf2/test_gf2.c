@@ -601,6 +601,41 @@ START_TEST(threads_banded_and_uneven)
 }
 END_TEST
 
+/* The plain form's two sweeps (gf2_elim.c, rref_plain: rows spanning at
+ * most a quarter of the width on average) against the naive RREF with
+ * every configuration: narrow bands with zero columns (free columns
+ * between the pivots) and zero rows, wide and tall, and Lights Out boards
+ * of full rank (24, 40) and of nullity 15 (33). */
+START_TEST(two_sweeps_match_naive)
+{
+    tu_rng g = tu_rng_for(354);
+    const size_t boards[] = {0, 0, 0, 0, 0, 24, 33, 40};
+    for (size_t it = 0; it < sizeof boards / sizeof *boards; it++) {
+        size_t n = boards[it], rows = n ? n * n : 300 + tu_below(&g, 900);
+        size_t cols = n ? n * n + 1 : it == 4 ? rows * 2 / 3 : rows + 1 + tu_below(&g, 30);
+        size_t W = (cols + 63) / 64, bw = 1 + tu_below(&g, 20);
+        uint64_t *in = calloc(rows * W + 1, sizeof *in), *ref = calloc(rows * W + 1, sizeof *ref);
+        size_t *p = calloc(rows + 1, sizeof *p);
+        banded_matrix(&g, in, rows, cols, W, bw, 0, n);
+        for (size_t j = 0; !n && j + 1 < cols; j++)
+            if (tu_below(&g, 20) == 0) /* a zero column: free, between pivots */
+                for (size_t i = 0; i < rows; i++)
+                    if (getb(in + i * W, j))
+                        flipb(in + i * W, j);
+        for (size_t i = 0; !n && i < rows; i++)
+            if (tu_below(&g, 30) == 0)
+                memset(in + i * W, 0, W * sizeof *in);
+        memcpy(ref, in, rows * W * sizeof *in);
+        size_t r = naive_rref(ref, rows, cols, W, p);
+        for (size_t c = 0; c < sizeof all_cfgs / sizeof *all_cfgs; c++)
+            run_embedded(&g, in, ref, r, p, rows, cols, &all_cfgs[c]);
+        free(in);
+        free(ref);
+        free(p);
+    }
+}
+END_TEST
+
 /* The recursive form's workspace stays inside toggle__gf2_workspace_bytes
  * (the memory budget is checked from it), printed per shape; and every
  * allocation failing in turn gives TOGGLE_ENOMEM, then it works. */
@@ -1303,6 +1338,7 @@ int main(void)
     tcase_add_test(tc, recursive_prefix_around_its_boundary);
     tcase_add_test(tc, recursive_workspace_and_failures);
     tcase_add_test(tc, threads_banded_and_uneven);
+    tcase_add_test(tc, two_sweeps_match_naive);
     tcase_add_test(tc, transpose_matches_bits);
     tcase_add_test(tc, agrees_with_flint_random);
     tcase_add_test(tc, agrees_with_flint_larger);
