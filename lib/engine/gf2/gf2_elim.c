@@ -265,7 +265,8 @@ TOGGLE__CLONES(pass, pass_args)
  * nonzero word left of the last word (a bound, 0: none); the xors then
  * skip the words between, and the pivot rows' bounds are kept. *next receives the first
  * column not examined (all examined non-pivot columns are zero below row
- * r + kbar after the row pass). grp: scratch of (W + 7) / 8 entries.
+ * r + kbar after the row pass). grp: scratch of (W + 7) / 8 entries. K is
+ * at most 64 (a mask of the pivot rows).
  * Returns kbar. */
 static unsigned find_pivots(uint64_t *M, size_t stride, size_t rows, size_t r, size_t c,
                             unsigned K, size_t W, size_t cols, size_t *pc, size_t *next,
@@ -287,12 +288,13 @@ static unsigned find_pivots(uint64_t *M, size_t stride, size_t rows, size_t r, s
         /* colm: the pivot columns whose pivot row has a 1 in column j; a
          * row's bit j once reduced by the block is its own bit xor the
          * parity of (row AND colm) */
-        uint64_t colm[GF2_SPANW] = {0}, any = 0;
+        uint64_t colm[GF2_SPANW] = {0}, hasj = 0; /* hasj: bit l when pivot row l has j */
         for (unsigned l = 0; l < found; l++) { /* branch-free: the bits are random */
             uint64_t b = bit(M + (r + l) * stride, j);
             colm[(pc[l] >> 6) - w0] |= b << (pc[l] & 63);
-            any |= b;
+            hasj |= b << l;
         }
+        uint64_t any = hasj;
         size_t nq = found ? (pc[found - 1] >> 6) - w0 + 1 : 0;
         size_t hit = rows;
         for (size_t i = r + found; i < rows; i++) {
@@ -360,10 +362,9 @@ static unsigned find_pivots(uint64_t *M, size_t stride, size_t rows, size_t r, s
         }
         size_t ng = SIZE_MAX; /* dst's nonzero groups, once one row needs them */
         size_t de = ext ? ext[r + found] : W, dn = de > w0 ? de - w0 : 0;
-        for (unsigned l = 0; l < found; l++) {
+        for (uint64_t m = hasj; m; m &= m - 1) { /* the pivot rows are unchanged since */
+            unsigned l = (unsigned)__builtin_ctzll((unsigned long long)m);
             uint64_t *q = M + (r + l) * stride;
-            if (!bit(q, j))
-                continue;
             if (ng == SIZE_MAX)
                 ng = nonzero_groups(dst + w0, dn, grp);
             xor_groups(q + w0, dst + w0, dn, grp, ng);
@@ -538,12 +539,12 @@ static void pass_live(const plain_job *j, pass_args a, size_t off, size_t n)
  * they are a few words by the diagonal and the right-hand side) and the
  * rows that may hold a pivot column (lead at most the last pivot word:
  * below a band, none). */
-static void plain_work(plain_job *j, size_t rows, size_t hi)
+static void plain_work(plain_job *j, size_t rows, size_t hi, const size_t *fw, size_t nfw)
 {
     const pass_args *a = &j->a;
     size_t *runs = j->runs, nr = 0, live = 0, w0 = a->w0;
-    /* acc: the OR of the pivot rows on words [w0, hi) and the last one
-     * (zero between) */
+    /* acc: the OR of the pivot rows on words [w0, hi), the words fw[] and
+     * the last one (zero elsewhere) */
     uint64_t *acc = j->acc;
     size_t n = hi > w0 ? hi - w0 : 0;
     memset(acc + w0, 0, (a->W - w0) * sizeof *acc);
@@ -551,6 +552,9 @@ static void plain_work(plain_job *j, size_t rows, size_t hi)
         const uint64_t *row = a->piv + l * a->stride;
         for (size_t w = 0; w < n; w++)
             acc[w0 + w] |= row[w0 + w];
+        for (size_t q = 0; q < nfw; q++)
+            if (fw[q] >= hi && fw[q] >= w0)
+                acc[fw[q]] |= row[fw[q]];
         acc[a->W - 1] |= row[a->W - 1];
     }
     for (size_t w = w0; w < a->W; w++) {
@@ -651,7 +655,7 @@ static uint64_t plain_bytes(size_t rows, size_t W, unsigned threads)
     uint64_t tw = (uint64_t)p.nt << p.k;
     unsigned T = useful_threads(rows, W, threads);
     return T * (tw * p.strip * 8 + 64) + (uint64_t)rows * (GF2_MAXT + 2 * sizeof(size_t) + 1) +
-           (uint64_t)(W + 1) * 2 * sizeof(size_t) + (uint64_t)W * 8 + GF2_LUTB * 256 * 8 + 64;
+           (uint64_t)(W + 1) * 2 * sizeof(size_t) + (uint64_t)W * (8 + sizeof(size_t)) + GF2_LUTB * 256 * 8 + 64;
 }
 
 /* Row's first nonzero word (W: none) and 1 + its last nonzero word left of
@@ -709,6 +713,7 @@ typedef struct plain_ctx {
     uint64_t *tabs[GF2_MAX_THREADS];
     uint8_t *idx;
     size_t *lead, *ext, *runs;
+    size_t *fw;       /* the words holding free columns (backward sweep) */
     uint64_t *acc;
     uint64_t (*lut)[256]; /* allocated at the first block with gaps */
     unsigned pos[GF2_LUTB];
@@ -719,7 +724,7 @@ typedef struct plain_ctx {
  * one of their columns: tables, gather, live words and rows (the caller
  * then narrows [ra, rb)). */
 static int plain_block(plain_ctx *x, plain_job *j, size_t r, unsigned kbar, const size_t *pc,
-                       size_t w0, size_t hi)
+                       size_t w0, size_t hi, size_t nfw)
 {
     unsigned nt = (kbar + x->p.k - 1) / x->p.k, nb = 0;
     int gaps = pc[kbar - 1] - pc[0] != kbar - 1;
@@ -737,7 +742,7 @@ static int plain_block(plain_ctx *x, plain_job *j, size_t r, unsigned kbar, cons
         .pos = x->pos, .lut = x->lut, .pc = pc, .lead = x->lead, .ext = x->ext,
         .runs = x->runs, .acc = x->acc, .T = x->T,
     };
-    plain_work(j, x->rows, hi);
+    plain_work(j, x->rows, hi, x->fw, nfw);
     return TOGGLE_OK;
 }
 
@@ -806,8 +811,9 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
     x.ext = toggle__malloc_array(rows, sizeof *x.ext);
     x.runs = toggle__malloc_array(W + 1, 2 * sizeof *x.runs);
     x.acc = toggle__malloc_array(W, sizeof *x.acc);
+    x.fw = toggle__malloc_array(W, sizeof *x.fw);
     uint8_t *blk = toggle__malloc(rows); /* blk[e]: pivots of the block ending at row e */
-    int rc = x.idx && x.lead && x.ext && x.runs && x.acc && blk ? TOGGLE_OK : TOGGLE_ENOMEM;
+    int rc = x.idx && x.lead && x.ext && x.runs && x.acc && x.fw && blk ? TOGGLE_OK : TOGGLE_ENOMEM;
     /* lead[i]: a lower bound on row i's first nonzero word (W: none); rows
      * that are zero on a block's pivot columns are then skipped unread */
     size_t Wx = W - 1; /* ext's words: all but the last (the right-hand side's) */
@@ -856,7 +862,7 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
                 x.ext[r + l] = e;
             blk[r + kbar - 1] = (uint8_t)kbar;
             plain_job j;
-            if ((rc = plain_block(&x, &j, r, kbar, pc, c >> 6, two ? e : W)))
+            if ((rc = plain_block(&x, &j, r, kbar, pc, c >> 6, two ? e : W, 0)))
                 break;
             j.fwd = two;
             j.ext_piv = e;
@@ -873,6 +879,17 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
     for (size_t i = 1; i < r && !rc; i++)
         if (x.ext[i] < x.ext[i - 1])
             x.ext[i] = x.ext[i - 1];
+    /* a block's pivot rows then hold words [w0, ext) (their bound from the
+     * forward sweep), free columns (from later blocks) and the last word */
+    size_t nfw = 0;
+    if (two && !rc) {
+        memset(x.acc, 0, W * sizeof *x.acc);
+        for (size_t i = 0; i < r; i++)
+            x.acc[pivots[i] >> 6] |= (uint64_t)1 << (pivots[i] & 63);
+        for (size_t w = 0; w + 1 < W; w++)
+            if (~x.acc[w])
+                x.fw[nfw++] = w;
+    }
     for (size_t end = two ? r : 0; !rc && !cancel && end > 0;) {
         unsigned kbar = blk[end - 1];
         size_t s = end - kbar, *pc = pivots + s, w0 = pc[0] >> 6;
@@ -882,7 +899,7 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
         if (pr && (cancel = toggle__progress(pr, units - pc[0], units)))
             break;
         plain_job j;
-        if ((rc = plain_block(&x, &j, s, kbar, pc, w0, W)))
+        if ((rc = plain_block(&x, &j, s, kbar, pc, w0, x.ext[s + kbar - 1], nfw)))
             break;
         /* a row above holds one of these columns only if it did after the
          * forward sweep (later blocks add only free columns): ext reaches w0 */
@@ -900,6 +917,7 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
     toggle__free(x.ext);
     toggle__free(x.runs);
     toggle__free(x.acc);
+    toggle__free(x.fw);
     toggle__free(x.lut);
     toggle__free(blk);
     if (rc)
