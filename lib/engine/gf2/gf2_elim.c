@@ -853,16 +853,16 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
             /* rows r.. are zero left of column c: the pivot rows, combined
              * among themselves, start at word c / 64 or later and end by
              * the last of their bounds */
-            size_t e = 0;
+            size_t e = two ? 0 : W; /* ext is kept for two sweeps only */
             for (unsigned l = 0; l < kbar; l++) {
                 x.lead[r + l] = c >> 6;
-                e = x.ext[r + l] > e ? x.ext[r + l] : e;
+                e = two && x.ext[r + l] > e ? x.ext[r + l] : e;
             }
-            for (unsigned l = 0; l < kbar; l++)
+            for (unsigned l = 0; two && l < kbar; l++)
                 x.ext[r + l] = e;
             blk[r + kbar - 1] = (uint8_t)kbar;
             plain_job j;
-            if ((rc = plain_block(&x, &j, r, kbar, pc, c >> 6, two ? e : W, 0)))
+            if ((rc = plain_block(&x, &j, r, kbar, pc, c >> 6, e, 0)))
                 break;
             j.fwd = two;
             j.ext_piv = e;
@@ -876,7 +876,7 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
     *rank = r;
     /* the backward sweep: ext as a running maximum, so the rows that reach
      * word w start at first_past(ext, ., w) */
-    for (size_t i = 1; i < r && !rc; i++)
+    for (size_t i = 1; two && i < r && !rc; i++)
         if (x.ext[i] < x.ext[i - 1])
             x.ext[i] = x.ext[i - 1];
     /* a block's pivot rows then hold words [w0, ext) (their bound from the
