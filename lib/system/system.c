@@ -71,7 +71,44 @@ void toggle_system_free(toggle_system *s)
     toggle_graph_free(s->graph);
     toggle__vecs_clear(&s->a);
     toggle__vecs_clear(&s->b);
+    toggle__system_give_words(s, NULL);
     toggle__free(s);
+}
+
+/* A block is its capacity in words, one unused word (16-byte alignment,
+ * as malloc's), then the words. */
+enum { SPARE_HEAD = 2 };
+
+uint64_t *toggle__system_take_words(const toggle_system *s, size_t words)
+{
+    toggle_system *w = (toggle_system *)s; /* the slot only: never a const object */
+    uint64_t *b = atomic_exchange(&w->spare, NULL);
+    if (b && b[-SPARE_HEAD] >= words) {
+        memset(b, 0, words * sizeof *b);
+        return b;
+    }
+    if (b)
+        toggle__free(b - SPARE_HEAD);
+    size_t n = words ? words : 1;
+    if (n > SIZE_MAX / sizeof *b - SPARE_HEAD)
+        return NULL;
+    uint64_t *base = toggle__calloc(n + SPARE_HEAD, sizeof *b);
+    if (!base)
+        return NULL;
+    base[0] = n;
+    return base + SPARE_HEAD;
+}
+
+void toggle__system_give_words(const toggle_system *s, uint64_t *block)
+{
+    toggle_system *w = (toggle_system *)s;
+    if (block && block[-SPARE_HEAD] > TOGGLE__SPARE_MAX_BYTES / sizeof *block) {
+        toggle__free(block - SPARE_HEAD);
+        return;
+    }
+    uint64_t *old = atomic_exchange(&w->spare, block);
+    if (old)
+        toggle__free(old - SPARE_HEAD);
 }
 
 int toggle_system_new(toggle_system **out, const toggle_graph *graph, uint64_t k,

@@ -4,6 +4,7 @@
 #ifndef TOGGLE_SYSTEM_INTERNAL_H
 #define TOGGLE_SYSTEM_INTERNAL_H
 
+#include <stdatomic.h>
 #include "graph/graph_internal.h"
 
 struct toggle_system {
@@ -20,7 +21,22 @@ struct toggle_system {
     /* A shape without entries (toggle__system_init_shape, for estimates):
      * 1 + a known bound on its nullity, or 0 when none is known. */
     size_t nullity_hint;
+    /* The gf2 engine's [A | b] copy from the last solve, kept for the next
+     * (toggle__system_take_words); NULL when none. Concurrent solves
+     * exchange it atomically. */
+    _Atomic(uint64_t *) spare;
 };
+
+/* A zeroed block of `words` words for a solve's work matrix: the system's
+ * spare from its last solve when that is big enough, else a new one (NULL
+ * when out of memory). Freed by toggle__system_give_words only. */
+uint64_t *toggle__system_take_words(const toggle_system *s, size_t words);
+/* The block back: kept as the system's spare when it is at most
+ * TOGGLE__SPARE_MAX_BYTES (freeing it let glibc trim the heap, and the
+ * next solve fault every page in again: docs/gf2.md, fourteenth round),
+ * else freed. */
+void toggle__system_give_words(const toggle_system *s, uint64_t *block);
+#define TOGGLE__SPARE_MAX_BYTES ((size_t)16 << 20)
 
 /* Most threads TOGGLE_OPT_THREADS accepts. */
 #define TOGGLE__MAX_THREADS 1024u

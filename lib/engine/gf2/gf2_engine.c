@@ -30,7 +30,7 @@ static int gf2_elimination_bytes(const toggle_system *s, uint64_t *bytes)
     toggle__gf2_cfg cfg = {.threads = toggle__system_threads(s), .progress = &s->progress};
     unsigned __int128 e = matrix_cost(m, n == SIZE_MAX ? n : n + 1, &cfg)
                         + (unsigned __int128)m * sizeof(size_t) + (unsigned __int128)n / 8
-                        + (unsigned __int128)n * sizeof(size_t) + 4096;
+                        + (unsigned __int128)n * sizeof(size_t) + 4096 + 16;
     *bytes = e > UINT64_MAX ? UINT64_MAX : (uint64_t)e;
     if (n == SIZE_MAX || m == SIZE_MAX || e > SIZE_MAX)
         return toggle__error(TOGGLE_ENOMEM, "%zu x %zu system is too large for the gf2 engine",
@@ -46,13 +46,16 @@ static int gf2_estimate(const toggle_system *s, uint64_t *bytes)
     return rc ? rc : toggle__readout_estimate(s, held, bytes);
 }
 
-/* A packed rows x cols matrix of zeros, stride words per row. */
-static int alloc_matrix(uint64_t **out, size_t rows, size_t cols, size_t *stride)
+/* A packed rows x cols matrix of zeros, stride words per row: the
+ * system's spare from its last solve when it is big enough
+ * (toggle__system_take_words), given back after the solve. */
+static int alloc_matrix(const toggle_system *s, uint64_t **out, size_t rows, size_t cols,
+                        size_t *stride)
 {
     size_t W = words_for(cols), words;
     if (!toggle__mul_ok(rows, W, &words))
         return toggle__error(TOGGLE_EOVERFLOW, "%zu x %zu bit matrix overflows size_t", rows, cols);
-    *out = toggle__calloc(words ? words : 1, sizeof(uint64_t));
+    *out = toggle__system_take_words(s, words);
     if (!*out)
         return toggle__error(TOGGLE_ENOMEM, "out of memory for a %zu x %zu bit matrix", rows, cols);
     *stride = W;
@@ -76,7 +79,7 @@ static int build_augmented(const toggle_system *s, uint64_t **out, size_t *strid
 {
     size_t m = s->m, n = s->n, W = 0;
     uint64_t *M;
-    int rc = alloc_matrix(&M, m, n + 1, &W);
+    int rc = alloc_matrix(s, &M, m, n + 1, &W);
     if (rc)
         return rc;
     if (!s->graph) {
@@ -86,7 +89,7 @@ static int build_augmented(const toggle_system *s, uint64_t **out, size_t *strid
     } else {
         put_ctx ctx = {M, W};
         if ((rc = toggle__system_each_entry(s, put, &ctx))) {
-            toggle__free(M);
+            toggle__system_give_words(s, M);
             return rc;
         }
     }
@@ -120,7 +123,7 @@ static int gf2_solve(const toggle_system *s, toggle_solution *sol)
         rc = toggle__readout_rref(s, sol, &R, rank, pivot, held);
     }
     toggle__free(pivot);
-    toggle__free(M);
+    toggle__system_give_words(s, M);
     return rc;
 }
 

@@ -12,6 +12,7 @@
 #include "gf2_kern.h"
 #include "core.h"
 #include "testutil.h"
+#include "system/system_internal.h"
 
 /* ---- the elimination routine itself ------------------------------------- */
 
@@ -1307,6 +1308,101 @@ START_TEST(pool_shares_once_and_scratch)
 }
 END_TEST
 
+/* A solve keeps its [A | b] copy on the system for the next one
+ * (toggle__system_take_words): solved again alone and by four threads at
+ * once (the copy exchanged between them), the particular solution is the
+ * same and passes the independent check; a copy above
+ * TOGGLE__SPARE_MAX_BYTES is not kept. */
+typedef struct same_job {
+    toggle_system *s;
+    const uint64_t *want;
+    size_t n;
+    int bad;
+} same_job;
+
+static void *solve_same(void *arg)
+{
+    same_job *j = arg;
+    uint64_t *x = malloc(j->n * sizeof *x);
+    for (int it = 0; it < 10 && !j->bad; it++) {
+        toggle_solution *sol = NULL;
+        int ok = 0;
+        j->bad = toggle_solve(&sol, j->s) != TOGGLE_OK ||
+                 toggle_solution_particular(sol, x, j->n) != TOGGLE_OK ||
+                 toggle_system_check(j->s, x, j->n, &ok) != TOGGLE_OK || !ok ||
+                 memcmp(x, j->want, j->n * sizeof *x) != 0;
+        toggle_solution_free(sol);
+    }
+    free(x);
+    return NULL;
+}
+
+static toggle_system *packed_identity_or_random(tu_rng *g, size_t n, int random)
+{
+    size_t W = (n + 63) / 64;
+    uint64_t *a = calloc(n * W + 1, sizeof *a), *x = calloc(W + 1, sizeof *x),
+             *b = calloc(W + 1, sizeof *b);
+    for (size_t i = 0; i < n; i++) {
+        flipb(a + i * W, i);
+        for (size_t j = 0; random && j < n; j++)
+            if (j != i && (tu_next(g) & 1))
+                flipb(a + i * W, j);
+    }
+    for (size_t j = 0; j < n; j++)
+        if (tu_next(g) & 1)
+            flipb(x, j);
+    for (size_t i = 0; i < n; i++) { /* b = A x: solvable (A = I: b = x) */
+        int v = random ? 0 : getb(x, i);
+        for (size_t j = 0; random && j < n; j++)
+            v ^= getb(a + i * W, j) & getb(x, j);
+        if (v)
+            flipb(b, i);
+    }
+    toggle_system *s = NULL;
+    ck_assert_int_eq(toggle_system_new_packed(&s, n, n, a, W, b), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_GF2), TOGGLE_OK);
+    free(a);
+    free(x);
+    free(b);
+    return s;
+}
+
+START_TEST(spare_matrix_kept_and_shared)
+{
+    tu_rng g = tu_rng_for(355);
+    size_t n = 300;
+    toggle_system *s = packed_identity_or_random(&g, n, 1);
+    ck_assert_ptr_null(atomic_load(&s->spare));
+    toggle_solution *sol = NULL;
+    uint64_t *want = malloc(n * sizeof *want);
+    ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+    ck_assert_int_eq(toggle_solution_particular(sol, want, n), TOGGLE_OK);
+    toggle_solution_free(sol);
+    ck_assert_ptr_nonnull(atomic_load(&s->spare)); /* kept */
+    same_job one = {s, want, n, 0};
+    solve_same(&one);
+    ck_assert_msg(!one.bad, "a second solve of the same system differs");
+    pthread_t th[4];
+    same_job jobs[4];
+    for (int t = 0; t < 4; t++) {
+        jobs[t] = one;
+        ck_assert_int_eq(pthread_create(&th[t], NULL, solve_same, &jobs[t]), 0);
+    }
+    for (int t = 0; t < 4; t++) {
+        pthread_join(th[t], NULL);
+        ck_assert_msg(!jobs[t].bad, "thread %d: a solve differs", t);
+    }
+    free(want);
+    toggle_system_free(s);
+    /* [A | b] of 11700 x 11701 bits is 17.2 MB, past 16 MiB: freed */
+    s = packed_identity_or_random(&g, 11700, 0);
+    ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+    toggle_solution_free(sol);
+    ck_assert_ptr_null(atomic_load(&s->spare));
+    toggle_system_free(s);
+}
+END_TEST
+
 START_TEST(eight_threads)
 {
     pthread_t th[8];
@@ -1349,6 +1445,7 @@ int main(void)
     tcase_add_test(tc, allocation_failures);
     tcase_add_test(tc, pool_shares_once_and_scratch);
     tcase_add_test(tc, eight_threads);
+    tcase_add_test(tc, spare_matrix_kept_and_shared);
     suite_add_tcase(su, tc);
     SRunner *sr = srunner_create(su);
     srunner_run_all(sr, CK_NORMAL);
