@@ -546,15 +546,16 @@ static void plain_work(plain_job *j, size_t rows, size_t hi, const size_t *fw, s
     /* acc: the OR of the pivot rows on words [w0, hi), the words fw[] and
      * the last one (zero elsewhere) */
     uint64_t *acc = j->acc;
-    size_t n = hi > w0 ? hi - w0 : 0;
+    size_t n = hi > w0 ? hi - w0 : 0, q0 = 0; /* fw ascends: past [w0, hi) from q0 */
+    while (q0 < nfw && fw[q0] < w0 + n)
+        q0++;
     memset(acc + w0, 0, (a->W - w0) * sizeof *acc);
     for (unsigned l = 0; l < a->kbar; l++) {
         const uint64_t *row = a->piv + l * a->stride;
         for (size_t w = 0; w < n; w++)
             acc[w0 + w] |= row[w0 + w];
-        for (size_t q = 0; q < nfw; q++)
-            if (fw[q] >= hi && fw[q] >= w0)
-                acc[fw[q]] |= row[fw[q]];
+        for (size_t q = q0; q < nfw; q++)
+            acc[fw[q]] |= row[fw[q]];
         acc[a->W - 1] |= row[a->W - 1];
     }
     for (size_t w = w0; w < a->W; w++) {
@@ -626,26 +627,21 @@ static void pass_cols(void *ctx, unsigned t, unsigned nt)
  * range of the active rows on every live word, with its own tables; one
  * hand-off per block, no join between the phases (a row's indices are
  * read only by its own thread). */
-/* Rows [lo, hi): their indices, then the pass with thread t's tables. */
-static void pass_range(plain_job *j, unsigned t, size_t lo, size_t hi)
-{
-    pass_args a = j->a;
-    index_range(j, lo, hi);
-    a.r_lo = lo;
-    a.r_hi = hi;
-    a.tab = j->tabs[t];
-    pass_live(j, a, 0, j->nlive);
-}
-
 static void pass_rows(void *ctx, unsigned t, unsigned nt)
 {
     plain_job *j = ctx;
     if (!job_takes(j, t, &nt))
         return;
+    pass_args a = j->a;
     size_t lo, hi;
     split(j->rb - j->ra, t, nt, 8, &lo, &hi);
-    if (lo < hi)
-        pass_range(j, t, j->ra + lo, j->ra + hi);
+    if (lo >= hi)
+        return;
+    index_range(j, j->ra + lo, j->ra + hi);
+    a.r_lo = j->ra + lo;
+    a.r_hi = j->ra + hi;
+    a.tab = j->tabs[t];
+    pass_live(j, a, 0, j->nlive);
 }
 
 static uint64_t plain_bytes(size_t rows, size_t W, unsigned threads)
@@ -853,13 +849,16 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
             /* rows r.. are zero left of column c: the pivot rows, combined
              * among themselves, start at word c / 64 or later and end by
              * the last of their bounds */
-            size_t e = two ? 0 : W; /* ext is kept for two sweeps only */
-            for (unsigned l = 0; l < kbar; l++) {
+            size_t e = W; /* ext is kept for two sweeps only */
+            for (unsigned l = 0; l < kbar; l++)
                 x.lead[r + l] = c >> 6;
-                e = two && x.ext[r + l] > e ? x.ext[r + l] : e;
+            if (two) {
+                e = 0;
+                for (unsigned l = 0; l < kbar; l++)
+                    e = x.ext[r + l] > e ? x.ext[r + l] : e;
+                for (unsigned l = 0; l < kbar; l++)
+                    x.ext[r + l] = e;
             }
-            for (unsigned l = 0; two && l < kbar; l++)
-                x.ext[r + l] = e;
             blk[r + kbar - 1] = (uint8_t)kbar;
             plain_job j;
             if ((rc = plain_block(&x, &j, r, kbar, pc, c >> 6, e, 0)))
