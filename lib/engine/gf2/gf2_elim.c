@@ -37,11 +37,14 @@ static size_t words_for(size_t cols) { return cols / 64 + (cols % 64 != 0); }
 
 /* Table sizes: big enough to amortise a row pass over many columns, small
  * enough that one strip of all tables stays in L2 and the whole workspace
- * stays within a quarter of the matrix (or a small constant). */
-static void choose_plan(size_t rows, size_t W, plan *p)
+ * stays within a quarter of the matrix (or a small constant). The bits per
+ * table follow `active`, the rows a block's pass updates (rows, or on a
+ * banded matrix about its band: a table of 2^k entries pays off over that
+ * many rows, not over all of them). */
+static void choose_plan(size_t rows, size_t W, size_t active, plan *p)
 {
     unsigned lg = 0;
-    while (lg < 20 && ((size_t)1 << (lg + 1)) <= rows)
+    while (lg < 20 && ((size_t)1 << (lg + 1)) <= active)
         lg++;
     unsigned k = lg >= 12 ? 8 : lg >= 10 ? 7 : lg >= 8 ? 6 : lg >= 6 ? 5 : lg >= 4 ? 4 : 2;
     unsigned nt = GF2_MAXT;
@@ -537,8 +540,8 @@ static void pass_live(const plain_job *j, pass_args a, size_t off, size_t n)
 /* The block's work (j->a, pc and lead set): the runs of words where a pivot
  * row is nonzero (xoring zero words changes nothing; on a banded matrix
  * they are a few words by the diagonal and the right-hand side) and the
- * rows that may hold a pivot column (lead at most the last pivot word:
- * below a band, none). */
+ * rows before `rows` that may hold a pivot column (lead at most the last
+ * pivot word: below a band, none). */
 static void plain_work(plain_job *j, size_t rows, size_t hi, const size_t *fw, size_t nfw)
 {
     const pass_args *a = &j->a;
@@ -644,14 +647,22 @@ static void pass_rows(void *ctx, unsigned t, unsigned nt)
     pass_live(j, a, 0, j->nlive);
 }
 
+/* Words of one thread's tables under plan p. */
+static uint64_t plan_words(const plan *p) { return ((uint64_t)p->nt << p->k) * p->strip; }
+
 static uint64_t plain_bytes(size_t rows, size_t W, unsigned threads)
 {
-    plan p;
-    choose_plan(rows, W, &p);
-    uint64_t tw = (uint64_t)p.nt << p.k;
+    plan p, q;
+    choose_plan(rows, W, rows, &p);
+    uint64_t tw = plan_words(&p);
+    /* a banded matrix's plan (fewer bits a table, maybe wider strips) */
+    for (size_t active = 64; active < rows; active *= 2) {
+        choose_plan(rows, W, active, &q);
+        tw = plan_words(&q) > tw ? plan_words(&q) : tw;
+    }
     unsigned T = useful_threads(rows, W, threads);
-    return T * (tw * p.strip * 8 + 64) + (uint64_t)rows * (GF2_MAXT + 2 * sizeof(size_t) + 1) +
-           (uint64_t)(W + 1) * 2 * sizeof(size_t) + (uint64_t)W * (8 + sizeof(size_t)) + GF2_LUTB * 256 * 8 + 64;
+    return T * (tw * 8 + 64) + (uint64_t)rows * (GF2_MAXT + 2 * sizeof(size_t) + 1) +
+           (uint64_t)(W + 1) * 3 * sizeof(size_t) + (uint64_t)W * (8 + sizeof(size_t)) + GF2_LUTB * 256 * 8 + 64;
 }
 
 /* Row's first nonzero word (W: none) and 1 + its last nonzero word left of
@@ -684,9 +695,11 @@ static void row_extent(const uint64_t *row, size_t W, size_t *lead, size_t *ext)
 
 /* Whether the rows' nonzero spans (first to last word, the last word left
  * out) average at most 1 / GF2_BAND_RATIO of the width, on up to 64 evenly
- * spaced rows. */
-static bool banded_rows(const uint64_t *M, size_t rows, size_t W, size_t stride)
+ * spaced rows; *words (may be NULL) gets that average, rounded up. */
+static bool banded_rows(const uint64_t *M, size_t rows, size_t W, size_t stride, size_t *words)
 {
+    if (words)
+        *words = W;
     if (W < 2)
         return false;
     size_t step = (rows + 63) / 64, n = 0;
@@ -696,6 +709,8 @@ static bool banded_rows(const uint64_t *M, size_t rows, size_t W, size_t stride)
         row_extent(M + i * stride, W, &lead, &ext);
         span += ext > lead ? ext - lead : 0;
     }
+    if (words)
+        *words = (size_t)((span + n - 1) / n);
     return span * GF2_BAND_RATIO <= (uint64_t)n * (W - 1);
 }
 
@@ -710,17 +725,19 @@ typedef struct plain_ctx {
     uint8_t *idx;
     size_t *lead, *ext, *runs;
     size_t *fw;       /* the words holding free columns (backward sweep) */
+    size_t *last, cap; /* rref_plain: the rows a block may pass end before
+                        * max(cap, last[its last pivot word]) */
     uint64_t *acc;
     uint64_t (*lut)[256]; /* allocated at the first block with gaps */
     unsigned pos[GF2_LUTB];
 } plain_ctx;
 
 /* The pass of the kbar pivot rows from row r (columns pc, reduced among
- * themselves on them; zero left of word w0) over every row that may hold
- * one of their columns: tables, gather, live words and rows (the caller
- * then narrows [ra, rb)). */
+ * themselves on them; zero left of word w0) over every row before `end`
+ * that may hold one of their columns: tables, gather, live words and rows
+ * (the caller then narrows [ra, rb)). */
 static int plain_block(plain_ctx *x, plain_job *j, size_t r, unsigned kbar, const size_t *pc,
-                       size_t w0, size_t hi, size_t nfw)
+                       size_t w0, size_t hi, size_t nfw, size_t end)
 {
     unsigned nt = (kbar + x->p.k - 1) / x->p.k, nb = 0;
     int gaps = pc[kbar - 1] - pc[0] != kbar - 1;
@@ -738,7 +755,7 @@ static int plain_block(plain_ctx *x, plain_job *j, size_t r, unsigned kbar, cons
         .pos = x->pos, .lut = x->lut, .pc = pc, .lead = x->lead, .ext = x->ext,
         .runs = x->runs, .acc = x->acc, .T = x->T,
     };
-    plain_work(j, x->rows, hi, x->fw, nfw);
+    plain_work(j, end < x->rows ? end : x->rows, hi, x->fw, nfw);
     return TOGGLE_OK;
 }
 
@@ -797,7 +814,18 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
     if (rows == 0 || cols == 0)
         return TOGGLE_OK;
     plain_ctx x = {.M = M, .stride = stride, .rows = rows, .W = W};
-    choose_plan(rows, W, &x.p);
+    /* two sweeps when the rows span at most 1 / GF2_BAND_RATIO of the
+     * width on average (banded, a board); else one top-down sweep, each
+     * block clearing its columns above and below at once: on a dense
+     * matrix the backward sweep's extra visit of every row above costs more
+     * than the words it saves (6 to 18 % slower from 256 to 4096 columns,
+     * measured), and the rows are not read whole. A banded block's pass
+     * updates about a band of rows (as many as a row spans columns, below
+     * it in the forward sweep, above it in the backward one): the plan's
+     * tables follow that */
+    size_t span = W;
+    int two = banded_rows(M, rows, W, stride, &span);
+    choose_plan(rows, W, two ? (span + 1) * 64 : rows, &x.p);
     x.T = useful_threads(rows, W, toggle__pool_threads(pool));
     size_t trows = (size_t)x.p.nt << x.p.k, tabw, idxb;
     if (!toggle__mul_ok(trows, x.p.strip, &tabw) || !toggle__mul_ok(rows, GF2_MAXT, &idxb))
@@ -808,18 +836,13 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
     x.runs = toggle__malloc_array(W + 1, 2 * sizeof *x.runs);
     x.acc = toggle__malloc_array(W, sizeof *x.acc);
     x.fw = toggle__malloc_array(W, sizeof *x.fw);
+    x.last = toggle__calloc(W + 1, sizeof *x.last);
     uint8_t *blk = toggle__malloc(rows); /* blk[e]: pivots of the block ending at row e */
-    int rc = x.idx && x.lead && x.ext && x.runs && x.acc && x.fw && blk ? TOGGLE_OK : TOGGLE_ENOMEM;
+    int rc = x.idx && x.lead && x.ext && x.runs && x.acc && x.fw && x.last && blk
+           ? TOGGLE_OK : TOGGLE_ENOMEM;
     /* lead[i]: a lower bound on row i's first nonzero word (W: none); rows
      * that are zero on a block's pivot columns are then skipped unread */
     size_t Wx = W - 1; /* ext's words: all but the last (the right-hand side's) */
-    /* two sweeps when the rows span at most 1 / GF2_BAND_RATIO of the
-     * width on average (banded, a board); else one top-down sweep, each
-     * block clearing its columns above and below at once: on a dense
-     * matrix the backward sweep's extra visit of every row above costs more
-     * than the words it saves (6 to 18 % slower from 256 to 4096 columns,
-     * measured), and the rows are not read whole */
-    int two = !rc && banded_rows(M, rows, W, stride);
     for (size_t i = 0; i < rows && !rc; i++) {
         const uint64_t *row = M + i * stride;
         if (two) {
@@ -831,6 +854,15 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
             w++;
         x.lead[i] = w;
     }
+    /* last[w]: 1 + the last row whose first word, as read, is at most w (a
+     * running maximum); rows from x.cap on are as read, so a block whose
+     * pivot columns end at word w passes no row from max(cap, last[w]) on */
+    for (size_t i = 0; i < rows && !rc; i++)
+        if (x.lead[i] < W)
+            x.last[x.lead[i]] = i + 1;
+    for (size_t w = 1; w <= W && !rc; w++)
+        if (x.last[w] < x.last[w - 1])
+            x.last[w] = x.last[w - 1];
     for (unsigned t = 0; t < x.T && !rc; t++)
         if (!(x.tabs[t] = toggle__malloc_lines(tabw, sizeof(uint64_t))))
             rc = TOGGLE_ENOMEM;
@@ -860,8 +892,12 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
                     x.ext[r + l] = e;
             }
             blk[r + kbar - 1] = (uint8_t)kbar;
+            /* rows from cap on are as read (passes and swaps stay before
+             * it): those holding a pivot column end before last[its word] */
+            size_t wl = pc[kbar - 1] >> 6;
+            x.cap = x.last[wl] > x.cap ? x.last[wl] : x.cap;
             plain_job j;
-            if ((rc = plain_block(&x, &j, r, kbar, pc, c >> 6, e, 0)))
+            if ((rc = plain_block(&x, &j, r, kbar, pc, c >> 6, e, 0, x.cap)))
                 break;
             j.fwd = two;
             j.ext_piv = e;
@@ -898,15 +934,13 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
         if (pr && (cancel = toggle__progress(pr, units - pc[0], units)))
             break;
         plain_job j;
-        if ((rc = plain_block(&x, &j, s, kbar, pc, w0, x.ext[s + kbar - 1], nfw)))
+        if ((rc = plain_block(&x, &j, s, kbar, pc, w0, x.ext[s + kbar - 1], nfw, s)))
             break;
         /* a row above holds one of these columns only if it did after the
          * forward sweep (later blocks add only free columns): ext reaches w0 */
         size_t lo = pc[kbar - 1] >> 6 < Wx ? first_past(x.ext, s, w0) : 0;
         if (j.ra < lo)
             j.ra = lo;
-        if (j.rb > s)
-            j.rb = s;
         plain_pass(&j, pool);
     }
     for (unsigned t = 0; t < x.T; t++)
@@ -917,6 +951,7 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
     toggle__free(x.runs);
     toggle__free(x.acc);
     toggle__free(x.fw);
+    toggle__free(x.last);
     toggle__free(x.lut);
     toggle__free(blk);
     if (rc)
@@ -1906,7 +1941,7 @@ int toggle__gf2_rref_cfg(uint64_t *M, size_t rows, size_t cols, size_t stride, s
      * cutoff (the last, 9984 rows of one live word), so a pool only costs
      * its start and that block's rows moving between cores (docs/gf2.md,
      * fourteenth round) */
-    if (want > 1 && mode == TOGGLE__GF2_PLAIN && banded_rows(M, rows, W, stride))
+    if (want > 1 && mode == TOGGLE__GF2_PLAIN && banded_rows(M, rows, W, stride, NULL))
         want = 1;
     toggle__pool *pool = toggle__pool_new(want); /* NULL: the caller alone */
     /* the search's form (PROD_SEARCH_TALL): tuned where products run on
