@@ -79,14 +79,13 @@ void toggle_system_free(toggle_system *s)
  * as malloc's), then the words. */
 enum { SPARE_HEAD = 2 };
 
-uint64_t *toggle__system_take_words(const toggle_system *s, size_t words)
+uint64_t *toggle__system_take_words(const toggle_system *s, size_t words, bool *zeroed)
 {
     toggle_system *w = (toggle_system *)s; /* the slot only: never a const object */
     uint64_t *b = atomic_exchange(&w->spare, NULL);
-    if (b && b[-SPARE_HEAD] >= words) {
-        memset(b, 0, words * sizeof *b);
+    *zeroed = false;
+    if (b && b[-SPARE_HEAD] >= words)
         return b;
-    }
     if (b)
         toggle__free(b - SPARE_HEAD);
     size_t n = words ? words : 1;
@@ -96,6 +95,7 @@ uint64_t *toggle__system_take_words(const toggle_system *s, size_t words)
     if (!base)
         return NULL;
     base[0] = n;
+    *zeroed = true;
     return base + SPARE_HEAD;
 }
 

@@ -27,10 +27,13 @@ struct toggle_system {
     _Atomic(uint64_t *) spare;
 };
 
-/* A zeroed block of `words` words for a solve's work matrix: the system's
- * spare from its last solve when that is big enough, else a new one (NULL
- * when out of memory). Freed by toggle__system_give_words only. */
-uint64_t *toggle__system_take_words(const toggle_system *s, size_t words);
+/* A block of `words` words for a solve's work matrix: the system's spare
+ * from its last solve when that is big enough (its words as that solve
+ * left them: *zeroed false), else a new one of zeros (*zeroed true); NULL
+ * when out of memory. The caller writes every word it reads (a zeroing
+ * pass before a scattered fill would take each line from memory twice).
+ * Freed by toggle__system_give_words only. */
+uint64_t *toggle__system_take_words(const toggle_system *s, size_t words, bool *zeroed);
 /* The block back: kept as the system's spare when it is at most
  * TOGGLE__SPARE_MAX_BYTES (freeing it let glibc trim the heap, and the
  * next solve fault every page in again: docs/gf2.md, fourteenth round),

@@ -1414,6 +1414,89 @@ START_TEST(spare_matrix_kept_and_shared)
 }
 END_TEST
 
+/* The spare block comes back stale (toggle__system_take_words): each row is
+ * rewritten whole before it is read. Graph systems (a board; a matrix graph
+ * with empty rows, the rows no entry reaches) and packed ones whose width
+ * is a multiple of 64 (the right-hand side's word past the copied rows) are
+ * solved after a different system's matrix was left in the block: every
+ * answer is checked by applying it (and its nullity against the first). */
+static void check_solve(toggle_system *s, size_t n, size_t *nullity)
+{
+    toggle_solution *sol = NULL;
+    uint64_t *x = malloc((n ? n : 1) * sizeof *x);
+    int ok = 0;
+    ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+    ck_assert_int_eq(toggle_solution_is_solvable(sol), 1);
+    ck_assert_int_eq(toggle_solution_particular(sol, x, n), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_check(s, x, n, &ok), TOGGLE_OK);
+    ck_assert_msg(ok, "the particular solution does not solve the system");
+    if (*nullity == SIZE_MAX)
+        *nullity = toggle_solution_nullity(sol);
+    ck_assert_uint_eq(toggle_solution_nullity(sol), *nullity);
+    toggle_solution_free(sol);
+    free(x);
+}
+
+START_TEST(stale_spare_rewritten)
+{
+    tu_rng g = tu_rng_for(356);
+    for (int kind = 0; kind < 3; kind++) {
+        size_t n = kind == 0 ? 24 * 24 : kind == 1 ? 640 : 512, side = 24;
+        toggle_graph *gr = NULL;
+        uint64_t *a = NULL, *st = calloc(n, sizeof *st), *off = calloc(n, sizeof *off);
+        if (kind == 0) {
+            ck_assert_int_eq(toggle_graph_new_grid(&gr, side, side, 0), TOGGLE_OK);
+        } else if (kind == 1) { /* every 5th cell no press reaches: empty rows */
+            a = calloc(n * n, sizeof *a);
+            for (size_t j = 0; j < n; j++)
+                for (size_t i = j >= 3 ? j - 3 : 0; i < n && i <= j + 3; i++)
+                    if (i % 5 && (i == j || tu_below(&g, 2)))
+                        a[i * n + j] = 1;
+            ck_assert_int_eq(toggle_graph_new_matrix(&gr, n, a), TOGGLE_OK);
+        }
+        toggle_system *s = NULL;
+        if (kind < 2) {
+            for (size_t j = 0; j < n; j++) /* a start any presses reach */
+                if (tu_below(&g, 2)) {
+                    for (size_t i = 0; i < n; i++)
+                        st[i] ^= kind == 0 ? 0 : a[i * n + j] & 1;
+                }
+            if (kind == 0)
+                for (size_t i = 0; i < n; i++) { /* presses of cell i on the board */
+                    if (!tu_below(&g, 3))
+                        continue;
+                    size_t r = i / side, c = i % side;
+                    st[i] ^= 1;
+                    if (r) st[i - side] ^= 1;
+                    if (r + 1 < side) st[i + side] ^= 1;
+                    if (c) st[i - 1] ^= 1;
+                    if (c + 1 < side) st[i + 1] ^= 1;
+                }
+            ck_assert_int_eq(toggle_system_new(&s, gr, 2, st, off), TOGGLE_OK);
+            ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_GF2),
+                             TOGGLE_OK);
+        } else {
+            s = packed_identity_or_random(&g, n, 1);
+        }
+        size_t nullity = SIZE_MAX;
+        for (int rep = 0; rep < 3; rep++) {
+            /* the block as another solve would leave it: every word set */
+            uint64_t *spare = atomic_load(&s->spare);
+            if (spare)
+                memset(spare, 0xff, (n * ((n + 64) / 64)) * sizeof *spare);
+            check_solve(s, n, &nullity);
+            ck_assert_ptr_nonnull(atomic_load(&s->spare));
+        }
+        printf("# stale spare, kind %d, n %zu: nullity %zu\n", kind, n, nullity);
+        toggle_system_free(s);
+        toggle_graph_free(gr);
+        free(a);
+        free(st);
+        free(off);
+    }
+}
+END_TEST
+
 START_TEST(eight_threads)
 {
     pthread_t th[8];
@@ -1457,6 +1540,7 @@ int main(void)
     tcase_add_test(tc, pool_shares_once_and_scratch);
     tcase_add_test(tc, eight_threads);
     tcase_add_test(tc, spare_matrix_kept_and_shared);
+    tcase_add_test(tc, stale_spare_rewritten);
     suite_add_tcase(su, tc);
     SRunner *sr = srunner_create(su);
     srunner_run_all(sr, CK_NORMAL);
