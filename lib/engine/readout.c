@@ -222,6 +222,12 @@ static int nullity_bound(const toggle_system *s, uint64_t *scratch, size_t *boun
             *bound = s->nullity_hint - 1;
         return TOGGLE_OK;
     }
+    size_t known = atomic_load_explicit(&s->nullity_bound, memory_order_relaxed);
+    if (known) { /* found by an earlier solve: A is the same */
+        *scratch = 0;
+        *bound = known - 1;
+        return TOGGLE_OK;
+    }
     if (m == 0 || n == 0 || (s->budget && *scratch > s->budget / 16)) {
         *scratch = 0;
         return TOGGLE_OK;
@@ -239,6 +245,9 @@ static int nullity_bound(const toggle_system *s, uint64_t *scratch, size_t *boun
             run = run2 > run ? run2 : run;
         }
         *bound = n - (run < n ? run : n);
+        /* kept for the next solve (the slot only: the system's A is const) */
+        atomic_store_explicit(&((toggle_system *)s)->nullity_bound, *bound + 1,
+                              memory_order_relaxed);
     }
     toggle__free(c.rm);
     toggle__free(c.cm);

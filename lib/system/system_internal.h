@@ -25,6 +25,10 @@ struct toggle_system {
      * (toggle__system_take_words); NULL when none. Concurrent solves
      * exchange it atomically. */
     _Atomic(uint64_t *) spare;
+    /* 1 + the bound on A's nullity the readout's estimate found
+     * (lib/engine/readout.c), kept for the next solve (A never changes
+     * after the system is built); 0 until then. */
+    _Atomic size_t nullity_bound;
 };
 
 /* A block of `words` words for a solve's work matrix: the system's spare

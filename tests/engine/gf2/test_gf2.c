@@ -1415,7 +1415,7 @@ START_TEST(spare_matrix_kept_and_shared)
 END_TEST
 
 /* The spare block comes back stale (toggle__system_take_words): each row is
- * rewritten whole before it is read. Graph systems (a board; a matrix graph
+ * rewritten whole before it is read (and the nullity bound is kept). Graph systems (a board; a matrix graph
  * with empty rows, the rows no entry reaches) and packed ones whose width
  * is a multiple of 64 (the right-hand side's word past the copied rows) are
  * solved after a different system's matrix was left in the block: every
@@ -1487,7 +1487,12 @@ START_TEST(stale_spare_rewritten)
             check_solve(s, n, &nullity);
             ck_assert_ptr_nonnull(atomic_load(&s->spare));
         }
-        printf("# stale spare, kind %d, n %zu: nullity %zu\n", kind, n, nullity);
+        /* the estimate's bound on the nullity is kept too, and bounds it */
+        size_t kept = atomic_load(&s->nullity_bound);
+        ck_assert_uint_gt(kept, 0);
+        ck_assert_uint_ge(kept - 1, nullity);
+        printf("# stale spare, kind %d, n %zu: nullity %zu, kept bound %zu\n", kind, n, nullity,
+               kept - 1);
         toggle_system_free(s);
         toggle_graph_free(gr);
         free(a);
