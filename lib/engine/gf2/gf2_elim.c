@@ -909,15 +909,43 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
         c = next;
     }
     *rank = r;
+    /* No free column (a full-rank board): the reduced form is [I | x] on
+     * the rank rows, so x is read off the echelon form by back substitution
+     * (row i is zero left of column i and holds words [i / 64, ext[i]) and
+     * the last), then each row is rewritten as its pivot bit and x_i; the
+     * backward sweep's blocks would build their tables for the same rows
+     * (docs/gf2.md, fifteenth round). Rows past the rank are zero. */
+    int back = two; /* the backward sweep to come */
+    if (two && !rc && !cancel && r > 0 && r + 1 == cols && pivots[r - 1] == r - 1) {
+        uint64_t *xb = x.acc, rhs = (uint64_t)1 << (r & 63); /* x_j: bit j of xb */
+        memset(xb, 0, W * sizeof *xb);
+        for (size_t i = r; i-- > 0;) {
+            const uint64_t *row = M + i * stride;
+            uint64_t acc = row[Wx] & xb[Wx];
+            for (size_t w = i >> 6; w < x.ext[i]; w++)
+                acc ^= row[w] & xb[w];
+            if (((row[Wx] & rhs) != 0) != __builtin_parityll((unsigned long long)acc))
+                xb[i >> 6] |= (uint64_t)1 << (i & 63);
+        }
+        for (size_t i = 0; i < r; i++) {
+            uint64_t *row = M + i * stride;
+            size_t w0 = i >> 6;
+            if (x.ext[i] > w0)
+                memset(row + w0, 0, (x.ext[i] - w0) * sizeof *row);
+            row[Wx] = (xb[w0] >> (i & 63)) & 1 ? rhs : 0;
+            row[w0] |= (uint64_t)1 << (i & 63);
+        }
+        back = 0;
+    }
     /* the backward sweep: ext as a running maximum, so the rows that reach
      * word w start at first_past(ext, ., w) */
-    for (size_t i = 1; two && i < r && !rc; i++)
+    for (size_t i = 1; back && i < r && !rc; i++)
         if (x.ext[i] < x.ext[i - 1])
             x.ext[i] = x.ext[i - 1];
     /* a block's pivot rows then hold words [w0, ext) (their bound from the
      * forward sweep), free columns (from later blocks) and the last word */
     size_t nfw = 0;
-    if (two && !rc) {
+    if (back && !rc) {
         memset(x.acc, 0, W * sizeof *x.acc);
         for (size_t i = 0; i < r; i++)
             x.acc[pivots[i] >> 6] |= (uint64_t)1 << (pivots[i] & 63);
@@ -925,7 +953,7 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
             if (~x.acc[w])
                 x.fw[nfw++] = w;
     }
-    for (size_t end = two ? r : 0; !rc && !cancel && end > 0;) {
+    for (size_t end = back ? r : 0; !rc && !cancel && end > 0;) {
         unsigned kbar = blk[end - 1];
         size_t s = end - kbar, *pc = pivots + s, w0 = pc[0] >> 6;
         end = s;
