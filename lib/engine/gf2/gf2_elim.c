@@ -662,7 +662,8 @@ static uint64_t plain_bytes(size_t rows, size_t W, unsigned threads)
     }
     unsigned T = useful_threads(rows, W, threads);
     return T * (tw * 8 + 64) + (uint64_t)rows * (GF2_MAXT + 2 * sizeof(size_t) + 1) +
-           (uint64_t)(W + 1) * 3 * sizeof(size_t) + (uint64_t)W * (8 + sizeof(size_t)) + GF2_LUTB * 256 * 8 + 64;
+           (uint64_t)(W + 1) * 3 * sizeof(size_t) + (uint64_t)W * (8 + sizeof(size_t)) +
+           GF2_LUTB * 256 * 8 + 64;
 }
 
 /* Row's first nonzero word (W: none) and 1 + its last nonzero word left of
@@ -725,8 +726,8 @@ typedef struct plain_ctx {
     uint8_t *idx;
     size_t *lead, *ext, *runs;
     size_t *fw;       /* the words holding free columns (backward sweep) */
-    size_t *last, cap; /* rref_plain: the rows a block may pass end before
-                        * max(cap, last[its last pivot word]) */
+    size_t *last;     /* rref_plain: the rows a forward block may pass end
+                       * before last[its last pivot word] */
     uint64_t *acc;
     uint64_t (*lut)[256]; /* allocated at the first block with gaps */
     unsigned pos[GF2_LUTB];
@@ -855,8 +856,11 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
         x.lead[i] = w;
     }
     /* last[w]: 1 + the last row whose first word, as read, is at most w (a
-     * running maximum); rows from x.cap on are as read, so a block whose
-     * pivot columns end at word w passes no row from max(cap, last[w]) on */
+     * running maximum). A forward block whose pivot columns end at word w
+     * passes no row from last[w] on: the blocks' last words ascend, so every
+     * pass and swap so far stayed before it (a swapped-in pivot row held the
+     * column's bit, so it came before last[w]) and the rows from it on are
+     * as read */
     for (size_t i = 0; i < rows && !rc; i++)
         if (x.lead[i] < W)
             x.last[x.lead[i]] = i + 1;
@@ -892,12 +896,9 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
                     x.ext[r + l] = e;
             }
             blk[r + kbar - 1] = (uint8_t)kbar;
-            /* rows from cap on are as read (passes and swaps stay before
-             * it): those holding a pivot column end before last[its word] */
-            size_t wl = pc[kbar - 1] >> 6;
-            x.cap = x.last[wl] > x.cap ? x.last[wl] : x.cap;
             plain_job j;
-            if ((rc = plain_block(&x, &j, r, kbar, pc, c >> 6, e, 0, x.cap)))
+            size_t end = x.last[pc[kbar - 1] >> 6];
+            if ((rc = plain_block(&x, &j, r, kbar, pc, c >> 6, e, 0, end)))
                 break;
             j.fwd = two;
             j.ext_piv = e;
