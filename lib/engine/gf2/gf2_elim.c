@@ -3,6 +3,7 @@
  * without a pivot, within a window of GF2_SPANW words),
  * then every other row is cleared on those columns by nt Gray-code tables
  * of k-row combinations, column strip by column strip (docs/gf2.md). */
+#include <stdatomic.h>
 #include <string.h>
 
 #include "gf2.h"
@@ -730,6 +731,7 @@ typedef struct plain_ctx {
                        * before last[its last pivot word] */
     uint64_t *acc;
     uint64_t (*lut)[256]; /* allocated at the first block with gaps */
+    uint8_t *blk;         /* blk[e]: pivots of the forward block ending at row e */
     unsigned pos[GF2_LUTB];
 } plain_ctx;
 
@@ -792,6 +794,177 @@ static size_t first_past(const size_t *ext, size_t n, size_t w)
     return lo;
 }
 
+/* One plain elimination's workspace for a rows x W matrix (two: banded,
+ * span its rows' average span in words; T table sets; lut: the gather
+ * tables now, where a block would take them at its first gaps). Allocates
+ * only: plain_setup reads the matrix. Returns TOGGLE_OK, TOGGLE_EOVERFLOW
+ * (nothing allocated) or TOGGLE_ENOMEM (plain_free frees what was). */
+static int plain_alloc(plain_ctx *x, uint64_t *M, size_t rows, size_t W, size_t stride, int two,
+                       size_t span, unsigned T, bool lut)
+{
+    *x = (plain_ctx){.M = M, .stride = stride, .rows = rows, .W = W, .T = T,
+                     .pass = TOGGLE__PICK(pass)};
+    /* a banded block's pass updates about a band of rows (as many as a row
+     * spans columns, below it in the forward sweep, above it in the
+     * backward one): the plan's tables follow that */
+    choose_plan(rows, W, two ? (span + 1) * 64 : rows, &x->p);
+    size_t trows = (size_t)x->p.nt << x->p.k, tabw, idxb;
+    if (!toggle__mul_ok(trows, x->p.strip, &tabw) || !toggle__mul_ok(rows, GF2_MAXT, &idxb))
+        return TOGGLE_EOVERFLOW;
+    x->idx = toggle__calloc(idxb, 1);
+    x->lead = toggle__malloc_array(rows, sizeof *x->lead);
+    x->ext = toggle__malloc_array(rows, sizeof *x->ext);
+    x->runs = toggle__malloc_array(W + 1, 2 * sizeof *x->runs);
+    x->acc = toggle__malloc_array(W, sizeof *x->acc);
+    x->fw = toggle__malloc_array(W, sizeof *x->fw);
+    x->last = toggle__calloc(W + 1, sizeof *x->last);
+    x->blk = toggle__malloc(rows);
+    if (lut)
+        x->lut = toggle__malloc_array(GF2_LUTB, sizeof *x->lut);
+    int rc = x->idx && x->lead && x->ext && x->runs && x->acc && x->fw && x->last && x->blk &&
+             (x->lut || !lut) ? TOGGLE_OK : TOGGLE_ENOMEM;
+    for (unsigned t = 0; t < T && !rc; t++)
+        if (!(x->tabs[t] = toggle__malloc_lines(tabw, sizeof(uint64_t))))
+            rc = TOGGLE_ENOMEM;
+    return rc;
+}
+
+static void plain_free(plain_ctx *x)
+{
+    for (unsigned t = 0; t < x->T; t++)
+        toggle__free(x->tabs[t]);
+    toggle__free(x->idx);
+    toggle__free(x->lead);
+    toggle__free(x->ext);
+    toggle__free(x->runs);
+    toggle__free(x->acc);
+    toggle__free(x->fw);
+    toggle__free(x->last);
+    toggle__free(x->lut);
+    toggle__free(x->blk);
+}
+
+/* The rows' bounds, read from the matrix (have: lead and, for two sweeps,
+ * ext already hold them), and last[]. */
+static void plain_setup(plain_ctx *x, int two, bool have)
+{
+    /* lead[i]: a lower bound on row i's first nonzero word (W: none); rows
+     * that are zero on a block's pivot columns are then skipped unread */
+    for (size_t i = 0; i < x->rows && !have; i++) {
+        const uint64_t *row = x->M + i * x->stride;
+        if (two) {
+            row_extent(row, x->W, &x->lead[i], &x->ext[i]);
+            continue;
+        }
+        size_t w = 0;
+        while (w < x->W && !row[w])
+            w++;
+        x->lead[i] = w;
+    }
+    /* last[w]: 1 + the last row whose first word, as read, is at most w (a
+     * running maximum). A forward block whose pivot columns end at word w
+     * passes no row from last[w] on: the blocks' last words ascend, so every
+     * pass and swap so far stayed before it (a swapped-in pivot row held the
+     * column's bit, so it came before last[w]) and the rows from it on are
+     * as read */
+    for (size_t i = 0; i < x->rows; i++)
+        if (x->lead[i] < x->W)
+            x->last[x->lead[i]] = i + 1;
+    for (size_t w = 1; w <= x->W; w++)
+        if (x->last[w] < x->last[w - 1])
+            x->last[w] = x->last[w - 1];
+}
+
+/* The forward sweep over columns [0, cmax) (rref_plain: one top-down sweep
+ * unless two): *rank gets the pivot rows found. strict (rref_twisted): stop
+ * at the first column without a pivot (then *rank < cmax); stop (may be
+ * NULL) is polled once per block, and set when strict stops. The progress
+ * callback is told c of units. Returns TOGGLE_OK or TOGGLE_ENOMEM (*cancel:
+ * the callback's verdict). */
+static int plain_forward(plain_ctx *x, int two, size_t cmax, size_t *pivots, size_t *perm,
+                         toggle__pool *pool, const toggle__progress_state *pr, uint64_t units,
+                         bool strict, atomic_int *stop, size_t *rank, int *cancel)
+{
+    unsigned Kmax = x->p.k * x->p.nt;
+    size_t r = 0, c = 0, W = x->W;
+    int rc = TOGGLE_OK;
+    while (r < x->rows && c < cmax) {
+        if (pr && (*cancel = toggle__progress(pr, c, units)))
+            break;
+        if (stop && atomic_load_explicit(stop, memory_order_relaxed))
+            break;
+        size_t next, *pc = pivots + r;
+        unsigned kbar = find_pivots(x->M, x->stride, x->rows, r, c, Kmax, W, cmax, pc, &next,
+                                    perm, x->lead, two ? x->ext : NULL,
+                                    x->runs /* free until plain_work */);
+        if (strict && (kbar == 0 || pc[0] != c || pc[kbar - 1] - c != kbar - 1)) {
+            if (stop)
+                atomic_store_explicit(stop, 1, memory_order_relaxed);
+            break; /* a column without a pivot */
+        }
+        if (kbar > 0) {
+            /* rows r.. are zero left of column c: the pivot rows, combined
+             * among themselves, start at word c / 64 or later and end by
+             * the last of their bounds */
+            size_t e = W; /* ext is kept for two sweeps only */
+            for (unsigned l = 0; l < kbar; l++)
+                x->lead[r + l] = c >> 6;
+            if (two) {
+                e = 0;
+                for (unsigned l = 0; l < kbar; l++)
+                    e = x->ext[r + l] > e ? x->ext[r + l] : e;
+                for (unsigned l = 0; l < kbar; l++)
+                    x->ext[r + l] = e;
+            }
+            x->blk[r + kbar - 1] = (uint8_t)kbar;
+            plain_job j;
+            size_t end = x->last[pc[kbar - 1] >> 6];
+            if ((rc = plain_block(x, &j, r, kbar, pc, c >> 6, e, 0, end)))
+                break;
+            j.fwd = two;
+            j.ext_piv = e;
+            if (two && j.ra < r + kbar)
+                j.ra = r + kbar;
+            plain_pass(&j, pool);
+        }
+        r += kbar;
+        c = next;
+    }
+    *rank = r;
+    return rc;
+}
+
+/* Back substitution on a forward sweep's echelon form with a pivot on
+ * every column of [0, n): row i (the pivot of column i) is zero left of
+ * word i / 64 and holds words [i / 64, ext[i]) and the last (W - 1), whose
+ * bit `rhs` is its right-hand side. xb holds x_j for the columns past n
+ * that the rows reach; x_i, i < n, are set in it. */
+static void echelon_solve(const uint64_t *M, size_t stride, size_t W, const size_t *ext,
+                          size_t n, uint64_t rhs, uint64_t *xb)
+{
+    size_t Wx = W - 1;
+    for (size_t i = n; i-- > 0;) {
+        const uint64_t *row = M + i * stride;
+        uint64_t acc = row[Wx] & xb[Wx];
+        for (size_t w = i >> 6; w < ext[i]; w++)
+            acc ^= row[w] & xb[w];
+        if (((row[Wx] & rhs) != 0) != __builtin_parityll((unsigned long long)acc))
+            xb[i >> 6] |= (uint64_t)1 << (i & 63);
+    }
+}
+
+/* Row i of the reduced form [I | x] of a full-rank square system: its pivot
+ * bit and x_i (xi) in the last word, once words [lead, ext) are cleared
+ * (the row is zero elsewhere but on the last word). */
+static void identity_row(uint64_t *row, size_t i, size_t W, size_t lead, size_t ext,
+                         uint64_t rhs, bool xi)
+{
+    if (ext > lead)
+        memset(row + lead, 0, (ext - lead) * sizeof *row);
+    row[W - 1] = xi ? rhs : 0;
+    row[i >> 6] |= (uint64_t)1 << (i & 63);
+}
+
 /* RREF of M in place by Four-Russians blocks (docs/gf2.md); perm (may be
  * NULL) mirrors the row swaps. Two sweeps (docs/gf2.md, fourteenth round):
  * the forward one finds every block's pivots and clears their columns
@@ -814,100 +987,26 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
     *rank = 0;
     if (rows == 0 || cols == 0)
         return TOGGLE_OK;
-    plain_ctx x = {.M = M, .stride = stride, .rows = rows, .W = W};
     /* two sweeps when the rows span at most 1 / GF2_BAND_RATIO of the
      * width on average (banded, a board); else one top-down sweep, each
      * block clearing its columns above and below at once: on a dense
      * matrix the backward sweep's extra visit of every row above costs more
      * than the words it saves (6 to 18 % slower from 256 to 4096 columns,
-     * measured), and the rows are not read whole. A banded block's pass
-     * updates about a band of rows (as many as a row spans columns, below
-     * it in the forward sweep, above it in the backward one): the plan's
-     * tables follow that */
+     * measured), and the rows are not read whole */
     size_t span = W;
     int two = banded_rows(M, rows, W, stride, &span);
-    choose_plan(rows, W, two ? (span + 1) * 64 : rows, &x.p);
-    x.T = useful_threads(rows, W, toggle__pool_threads(pool));
-    size_t trows = (size_t)x.p.nt << x.p.k, tabw, idxb;
-    if (!toggle__mul_ok(trows, x.p.strip, &tabw) || !toggle__mul_ok(rows, GF2_MAXT, &idxb))
+    plain_ctx x;
+    int rc = plain_alloc(&x, M, rows, W, stride, two, span,
+                         useful_threads(rows, W, toggle__pool_threads(pool)), false);
+    if (rc == TOGGLE_EOVERFLOW)
         return toggle__error(TOGGLE_EOVERFLOW, "GF(2) workspace overflows size_t");
-    x.idx = toggle__calloc(idxb, 1);
-    x.lead = toggle__malloc_array(rows, sizeof *x.lead);
-    x.ext = toggle__malloc_array(rows, sizeof *x.ext);
-    x.runs = toggle__malloc_array(W + 1, 2 * sizeof *x.runs);
-    x.acc = toggle__malloc_array(W, sizeof *x.acc);
-    x.fw = toggle__malloc_array(W, sizeof *x.fw);
-    x.last = toggle__calloc(W + 1, sizeof *x.last);
-    uint8_t *blk = toggle__malloc(rows); /* blk[e]: pivots of the block ending at row e */
-    int rc = x.idx && x.lead && x.ext && x.runs && x.acc && x.fw && x.last && blk
-           ? TOGGLE_OK : TOGGLE_ENOMEM;
-    /* lead[i]: a lower bound on row i's first nonzero word (W: none); rows
-     * that are zero on a block's pivot columns are then skipped unread */
-    size_t Wx = W - 1; /* ext's words: all but the last (the right-hand side's) */
-    for (size_t i = 0; i < rows && !rc; i++) {
-        const uint64_t *row = M + i * stride;
-        if (two) {
-            row_extent(row, W, &x.lead[i], &x.ext[i]);
-            continue;
-        }
-        size_t w = 0;
-        while (w < W && !row[w])
-            w++;
-        x.lead[i] = w;
-    }
-    /* last[w]: 1 + the last row whose first word, as read, is at most w (a
-     * running maximum). A forward block whose pivot columns end at word w
-     * passes no row from last[w] on: the blocks' last words ascend, so every
-     * pass and swap so far stayed before it (a swapped-in pivot row held the
-     * column's bit, so it came before last[w]) and the rows from it on are
-     * as read */
-    for (size_t i = 0; i < rows && !rc; i++)
-        if (x.lead[i] < W)
-            x.last[x.lead[i]] = i + 1;
-    for (size_t w = 1; w <= W && !rc; w++)
-        if (x.last[w] < x.last[w - 1])
-            x.last[w] = x.last[w - 1];
-    for (unsigned t = 0; t < x.T && !rc; t++)
-        if (!(x.tabs[t] = toggle__malloc_lines(tabw, sizeof(uint64_t))))
-            rc = TOGGLE_ENOMEM;
-    x.pass = TOGGLE__PICK(pass);
-    unsigned Kmax = x.p.k * x.p.nt;
     int cancel = TOGGLE_OK; /* the progress callback's verdict, once per pivot block */
     uint64_t units = (two ? 2 : 1) * (uint64_t)cols; /* progress: the sweeps' columns */
-    size_t r = 0, c = 0;
-    while (!rc && r < rows && c < cols) {
-        if (pr && (cancel = toggle__progress(pr, c, units)))
-            break;
-        size_t next, *pc = pivots + r;
-        unsigned kbar = find_pivots(M, stride, rows, r, c, Kmax, W, cols, pc, &next, perm,
-                                    x.lead, two ? x.ext : NULL, x.runs /* free until plain_work */);
-        if (kbar > 0) {
-            /* rows r.. are zero left of column c: the pivot rows, combined
-             * among themselves, start at word c / 64 or later and end by
-             * the last of their bounds */
-            size_t e = W; /* ext is kept for two sweeps only */
-            for (unsigned l = 0; l < kbar; l++)
-                x.lead[r + l] = c >> 6;
-            if (two) {
-                e = 0;
-                for (unsigned l = 0; l < kbar; l++)
-                    e = x.ext[r + l] > e ? x.ext[r + l] : e;
-                for (unsigned l = 0; l < kbar; l++)
-                    x.ext[r + l] = e;
-            }
-            blk[r + kbar - 1] = (uint8_t)kbar;
-            plain_job j;
-            size_t end = x.last[pc[kbar - 1] >> 6];
-            if ((rc = plain_block(&x, &j, r, kbar, pc, c >> 6, e, 0, end)))
-                break;
-            j.fwd = two;
-            j.ext_piv = e;
-            if (two && j.ra < r + kbar)
-                j.ra = r + kbar;
-            plain_pass(&j, pool);
-        }
-        r += kbar;
-        c = next;
+    size_t r = 0, Wx = W - 1;
+    if (!rc) {
+        plain_setup(&x, two, false);
+        rc = plain_forward(&x, two, cols, pivots, perm, pool, pr, units, false, NULL, &r,
+                           &cancel);
     }
     *rank = r;
     /* No free column (a full-rank board): the reduced form is [I | x] on
@@ -920,22 +1019,9 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
     if (two && !rc && !cancel && r > 0 && r + 1 == cols && pivots[r - 1] == r - 1) {
         uint64_t *xb = x.acc, rhs = (uint64_t)1 << (r & 63); /* x_j: bit j of xb */
         memset(xb, 0, W * sizeof *xb);
-        for (size_t i = r; i-- > 0;) {
-            const uint64_t *row = M + i * stride;
-            uint64_t acc = row[Wx] & xb[Wx];
-            for (size_t w = i >> 6; w < x.ext[i]; w++)
-                acc ^= row[w] & xb[w];
-            if (((row[Wx] & rhs) != 0) != __builtin_parityll((unsigned long long)acc))
-                xb[i >> 6] |= (uint64_t)1 << (i & 63);
-        }
-        for (size_t i = 0; i < r; i++) {
-            uint64_t *row = M + i * stride;
-            size_t w0 = i >> 6;
-            if (x.ext[i] > w0)
-                memset(row + w0, 0, (x.ext[i] - w0) * sizeof *row);
-            row[Wx] = (xb[w0] >> (i & 63)) & 1 ? rhs : 0;
-            row[w0] |= (uint64_t)1 << (i & 63);
-        }
+        echelon_solve(M, stride, W, x.ext, r, rhs, xb);
+        for (size_t i = 0; i < r; i++)
+            identity_row(M + i * stride, i, W, i >> 6, x.ext[i], rhs, (xb[i >> 6] >> (i & 63)) & 1);
         back = 0;
     }
     /* the backward sweep: ext as a running maximum, so the rows that reach
@@ -955,7 +1041,7 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
                 x.fw[nfw++] = w;
     }
     for (size_t end = back ? r : 0; !rc && !cancel && end > 0;) {
-        unsigned kbar = blk[end - 1];
+        unsigned kbar = x.blk[end - 1];
         size_t s = end - kbar, *pc = pivots + s, w0 = pc[0] >> 6;
         end = s;
         if (s == 0)
@@ -972,17 +1058,7 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
             j.ra = lo;
         plain_pass(&j, pool);
     }
-    for (unsigned t = 0; t < x.T; t++)
-        toggle__free(x.tabs[t]);
-    toggle__free(x.idx);
-    toggle__free(x.lead);
-    toggle__free(x.ext);
-    toggle__free(x.runs);
-    toggle__free(x.acc);
-    toggle__free(x.fw);
-    toggle__free(x.last);
-    toggle__free(x.lut);
-    toggle__free(blk);
+    plain_free(&x);
     if (rc)
         return toggle__error(TOGGLE_ENOMEM, "out of memory for GF(2) elimination tables");
     return cancel;
