@@ -373,7 +373,6 @@ int toggle__budget_check(const toggle_system *s, uint64_t bytes, const char *wha
 
 int toggle__system_each_entry(const toggle_system *s, toggle__entry_fn fn, void *ctx)
 {
-    uint64_t k = s->k;
     if (!s->graph) {
         for (size_t i = 0; i < s->m; i++)
             for (size_t j = 0; j < s->n; j++) {
@@ -387,16 +386,23 @@ int toggle__system_each_entry(const toggle_system *s, toggle__entry_fn fn, void 
     int rc = toggle__colbuf_init(&cb, s->graph);
     if (rc)
         return rc;
-    for (size_t j = 0; j < s->n; j++) {
-        size_t c = toggle__graph_column(s->graph, j, cb.idx, cb.val);
-        for (size_t p = 0; p < c; p++) {
-            uint64_t v = cb.val[p] % k;
-            if (v)
-                fn(ctx, cb.idx[p], j, v);
-        }
-    }
+    toggle__system_each_column_entry(s, 0, s->n, &cb, fn, ctx);
     toggle__colbuf_clear(&cb);
     return TOGGLE_OK;
+}
+
+void toggle__system_each_column_entry(const toggle_system *s, size_t lo, size_t hi,
+                                      toggle__colbuf *cb, toggle__entry_fn fn, void *ctx)
+{
+    uint64_t k = s->k;
+    for (size_t j = lo; j < hi; j++) {
+        size_t c = toggle__graph_column(s->graph, j, cb->idx, cb->val);
+        for (size_t p = 0; p < c; p++) {
+            uint64_t v = cb->val[p] % k;
+            if (v)
+                fn(ctx, cb->idx[p], j, v);
+        }
+    }
 }
 
 typedef struct {

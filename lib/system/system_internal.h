@@ -87,6 +87,11 @@ int toggle__budget_check_bytes(uint64_t budget, uint64_t bytes, const char *what
  * column buffer of a graph). */
 typedef void (*toggle__entry_fn)(void *ctx, size_t i, size_t j, uint64_t v);
 int toggle__system_each_entry(const toggle_system *s, toggle__entry_fn fn, void *ctx);
+/* The same walk over a graph's columns [lo, hi) only, with the caller's
+ * column buffer (toggle__colbuf_init): no allocation, so shares of a pool
+ * can each walk their own columns (the graph is only read). */
+void toggle__system_each_column_entry(const toggle_system *s, size_t lo, size_t hi,
+                                      toggle__colbuf *cb, toggle__entry_fn fn, void *ctx);
 
 /* A into a matrix of one word per entry, row-major with `stride` words a
  * row: M[(row0 + i) * stride + col0 + j] = A[i][j], or, with transpose,

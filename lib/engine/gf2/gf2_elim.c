@@ -1064,6 +1064,390 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
     return cancel;
 }
 
+/* ---- the plain form on two threads: a banded square system from both ends */
+
+/* A full-rank banded square system [A | b] on two threads (docs/gf2.md,
+ * "sixteenth round"): the rows split into a top T (every row with a column
+ * left of word a), a bottom B (every row with a column from word bw on)
+ * and the rows between, none in both. The caller eliminates T's columns
+ * [0, 64 a) top-down in place while a second thread eliminates B's columns
+ * [64 bw, N) bottom-up, as a top-down sweep of R, B with its rows and
+ * columns reversed, written over B's rows (a copy faulted in 3 MB of fresh
+ * pages a solve on the 100 x 100 board, a third of the sweep's time); the
+ * rows left (T's and R's past their pivots, and those between) form a
+ * small square system on the middle columns, solved on its own; then each
+ * side substitutes back on its echelon form and rewrites its rows as
+ * [I | x]. Each sweep passes only its own rows, so they never meet. A
+ * column without a pivot (A singular) stops both; R's rows are turned
+ * back, and the matrix, changed by row operations only, goes to
+ * rref_plain: the RREF of a row-equivalent matrix is the same. Below
+ * GF2_TWIST_MIN_ROWS rows the second thread's start costs more than it
+ * saves; the middle is at most GF2_TWIST_MID_WORDS words wide. */
+#define GF2_TWIST_MIN_ROWS 2048
+#define GF2_TWIST_MID_WORDS 16
+
+/* The bit-reversed word. */
+static inline uint64_t rev64(uint64_t v)
+{
+    v = ((v >> 1) & 0x5555555555555555ull) | ((v & 0x5555555555555555ull) << 1);
+    v = ((v >> 2) & 0x3333333333333333ull) | ((v & 0x3333333333333333ull) << 2);
+    v = ((v >> 4) & 0x0F0F0F0F0F0F0F0Full) | ((v & 0x0F0F0F0F0F0F0F0Full) << 4);
+    return __builtin_bswap64(v);
+}
+
+/* dst (dw words) gets src's columns [lo, hi) ORed in, column j at column
+ * D - j (D >= hi - 1, every D - j inside dst). */
+static void put_reversed(uint64_t *dst, size_t dw, const uint64_t *src, size_t lo, size_t hi,
+                         size_t D)
+{
+    for (size_t w = lo >> 6; lo < hi && w <= (hi - 1) >> 6; w++) {
+        uint64_t v = src[w];
+        if (w == lo >> 6)
+            v &= ~(uint64_t)0 << (lo & 63);
+        if (w == (hi - 1) >> 6 && (hi & 63))
+            v &= ~(~(uint64_t)0 << (hi & 63));
+        if (!v)
+            continue;
+        /* column 64 w + u sits at bit 63 - u of rv, bound for D - 64 w - u:
+         * rv's bit 0 goes to column s (s >= -63: 64 w <= hi - 1 <= D) */
+        uint64_t rv = rev64(v);
+        ptrdiff_t s = (ptrdiff_t)D - (ptrdiff_t)(64 * w) - 63;
+        if (s < 0) {
+            dst[0] |= rv >> -s;
+            continue;
+        }
+        size_t q = (size_t)s >> 6;
+        unsigned sh = (unsigned)s & 63;
+        dst[q] |= rv << sh;
+        if (sh && q + 1 < dw)
+            dst[q + 1] |= rv >> (64 - sh);
+    }
+}
+
+typedef struct twist_job {
+    uint64_t *M, *R, *xb, *xr, *tmp; /* R: M's row bb on; tmp: 2 W zero words */
+    size_t stride, N, W, Rw, a, bw, t, bb;
+    uint64_t rhs;
+    size_t *lead, *ext, *fa, *la; /* per row of M, as read (fa, la: A's words) */
+    plain_ctx top, bot;
+    size_t *tpiv, *bpiv, rtop, rbot;
+    atomic_int stop;
+    int rc_top, rc_bot, cancel;
+    const toggle__progress_state *pr;
+    uint64_t units;
+} twist_job;
+
+static void twist_extents(void *ctx, unsigned t, unsigned nt)
+{
+    twist_job *j = ctx;
+    size_t lo, hi, Wx = j->W - 1;
+    split(j->N, t, nt, 64, &lo, &hi);
+    for (size_t i = lo; i < hi; i++) {
+        const uint64_t *row = j->M + i * j->stride;
+        row_extent(row, j->W, &j->lead[i], &j->ext[i]);
+        bool tail = (row[Wx] & ~j->rhs) != 0; /* A's columns in the last word */
+        j->fa[i] = j->lead[i] < Wx ? j->lead[i] : tail ? Wx : SIZE_MAX;
+        j->la[i] = tail ? Wx : j->ext[i] ? j->ext[i] - 1 : SIZE_MAX;
+    }
+}
+
+/* M's row i moved to tmp (its words fa .. la and the last; zero after). */
+static void twist_take(const twist_job *j, uint64_t *tmp, uint64_t *row, size_t i)
+{
+    size_t Wx = j->W - 1, n = j->la[i] + 1 - j->fa[i];
+    if (j->la[i] < Wx) {
+        tmp[Wx] = row[Wx];
+        row[Wx] = 0;
+    }
+    memcpy(tmp + j->fa[i], row + j->fa[i], n * sizeof *row);
+    memset(row + j->fa[i], 0, n * sizeof *row);
+}
+
+/* R's row q (zero) from M's row i in tmp, which is left zero. */
+static void twist_put(twist_job *j, uint64_t *tmp, size_t i, size_t q)
+{
+    size_t N = j->N, Rx = j->Rw - 1, rc = N - 64 * j->a, Wx = j->W - 1;
+    size_t lo = 64 * j->fa[i], hi = 64 * j->la[i] + 64;
+    uint64_t *dst = j->R + q * j->stride;
+    hi = hi < N ? hi : N;
+    put_reversed(dst, j->Rw, tmp, lo, hi, N - 1);
+    if (tmp[Wx] & j->rhs)
+        dst[Rx] |= (uint64_t)1 << (rc & 63);
+    memset(tmp + j->fa[i], 0, (j->la[i] + 1 - j->fa[i]) * sizeof *tmp);
+    tmp[Wx] = 0;
+    /* bounds as row_extent gives them (a lower one and an upper one) */
+    size_t f = (N - hi) >> 6, l = (N - 1 - lo) >> 6;
+    j->bot.lead[q] = f;
+    j->bot.ext[q] = l < Rx ? l + 1 : Rx;
+}
+
+/* Share 0: T's sweep; share 1: B into R (row q from M's row N - 1 - q,
+ * M's column j < N at column N - 1 - j, the right-hand side at column
+ * N - 64 a), then R's sweep. */
+static void twist_sweeps(void *ctx, unsigned t, unsigned nt)
+{
+    twist_job *j = ctx;
+    (void)nt;
+    if (t == 0) {
+        memcpy(j->top.lead, j->lead, j->t * sizeof *j->lead);
+        memcpy(j->top.ext, j->ext, j->t * sizeof *j->ext);
+        plain_setup(&j->top, 1, true);
+        j->rc_top = plain_forward(&j->top, 1, 64 * j->a, j->tpiv, NULL, NULL, j->pr, j->units,
+                                  true, &j->stop, &j->rtop, &j->cancel);
+        if (j->cancel || j->rc_top)
+            atomic_store_explicit(&j->stop, 1, memory_order_relaxed);
+        return;
+    }
+    if (t != 1)
+        return;
+    size_t N = j->N, nb = N - j->bb;
+    uint64_t *ta = j->tmp, *tb = j->tmp + j->W;
+    for (size_t q = 0; q < (nb + 1) / 2; q++) { /* rows bb + q and N - 1 - q trade */
+        size_t p1 = j->bb + q, p2 = N - 1 - q;
+        twist_take(j, ta, j->M + p1 * j->stride, p1);
+        if (p2 == p1) {
+            twist_put(j, ta, p1, q);
+            continue;
+        }
+        twist_take(j, tb, j->M + p2 * j->stride, p2);
+        twist_put(j, tb, p2, q);
+        twist_put(j, ta, p1, nb - 1 - q);
+    }
+    plain_setup(&j->bot, 1, true);
+    int cancel = TOGGLE_OK;
+    j->rc_bot = plain_forward(&j->bot, 1, N - 64 * j->bw, j->bpiv, NULL, NULL, NULL, 0, true,
+                              &j->stop, &j->rbot, &cancel);
+    if (j->rc_bot)
+        atomic_store_explicit(&j->stop, 1, memory_order_relaxed);
+}
+
+/* R's rows back in M's columns (row-equivalent to B's rows, in another
+ * order: the RREF does not depend on it). */
+static void twist_unreverse(twist_job *j)
+{
+    size_t N = j->N, Rw = j->Rw, rc = N - 64 * j->a;
+    for (size_t q = 0; q < N - j->bb; q++) {
+        uint64_t *row = j->R + q * j->stride;
+        memcpy(j->tmp, row, Rw * sizeof *row);
+        memset(row, 0, Rw * sizeof *row);
+        put_reversed(row, j->W, j->tmp, 0, rc, N - 1);
+        if (j->tmp[Rw - 1] & ((uint64_t)1 << (rc & 63)))
+            row[j->W - 1] |= j->rhs;
+        memset(j->tmp, 0, Rw * sizeof *row);
+    }
+}
+
+/* Share 0: T's x by substitution, then T's rows; share 1: R's (in its
+ * coordinates), then the rows from t on. xb holds the middle's x. */
+static void twist_back(void *ctx, unsigned t, unsigned nt)
+{
+    twist_job *j = ctx;
+    (void)nt;
+    size_t N = j->N, mid = 64 * j->bw;
+    if (t == 0) {
+        echelon_solve(j->M, j->stride, j->W, j->top.ext, 64 * j->a, j->rhs, j->xb);
+        for (size_t i = 0; i < j->t; i++)
+            identity_row(j->M + i * j->stride, i, j->W, j->top.lead[i], j->top.ext[i], j->rhs,
+                         (j->xb[i >> 6] >> (i & 63)) & 1);
+        return;
+    }
+    if (t != 1)
+        return;
+    uint64_t rrhs = (uint64_t)1 << ((N - 64 * j->a) & 63);
+    echelon_solve(j->R, j->stride, j->Rw, j->bot.ext, N - mid, rrhs, j->xr);
+    for (size_t i = j->t; i < N; i++) {
+        size_t q = N - 1 - i, lead = j->lead[i], ext = j->ext[i];
+        bool xi = i < mid ? (j->xb[i >> 6] >> (i & 63)) & 1 : (j->xr[q >> 6] >> (q & 63)) & 1;
+        uint64_t *row = j->M + i * j->stride;
+        if (i >= j->bb) { /* R's row i - bb */
+            lead = j->bot.lead[i - j->bb];
+            ext = j->bot.ext[i - j->bb];
+            row[j->Rw - 1] = 0;
+        }
+        identity_row(row, i, j->W, lead, ext, j->rhs, xi);
+    }
+}
+
+/* The split: words a < bw of the middle, T = rows [0, t), B = rows
+ * [bb, N); false when none fits (GF2_TWIST_MID_WORDS, enough rows for
+ * each side's pivots). Balances the sides' work. */
+static bool twist_split(twist_job *j, size_t *tend, size_t *bst)
+{
+    size_t N = j->N, WA = (N + 63) / 64;
+    /* tend[w]: 1 + the last row with a column left of word w; bst[w]: the
+     * first row with a column at word w or later */
+    memset(tend, 0, (WA + 1) * sizeof *tend);
+    for (size_t w = 0; w <= WA; w++)
+        bst[w] = N;
+    for (size_t i = 0; i < N; i++) {
+        if (j->fa[i] == SIZE_MAX)
+            return false; /* a zero row of A: singular */
+        if (tend[j->fa[i] + 1] < i + 1)
+            tend[j->fa[i] + 1] = i + 1;
+        if (bst[j->la[i]] > i)
+            bst[j->la[i]] = i;
+    }
+    for (size_t w = 1; w <= WA; w++)
+        tend[w] = tend[w] > tend[w - 1] ? tend[w] : tend[w - 1];
+    for (size_t w = WA; w-- > 0;)
+        bst[w] = bst[w] < bst[w + 1] ? bst[w] : bst[w + 1];
+    size_t best = SIZE_MAX;
+    for (size_t a = 1; a < WA; a++) {
+        if (tend[a] < 64 * a)
+            continue; /* fewer rows than T's columns */
+        for (size_t b = a + 1; b <= a + GF2_TWIST_MID_WORDS && 64 * b < N; b++) {
+            if (bst[b] < tend[a] || bst[b] > 64 * b)
+                continue;
+            /* R's rows cost their reversal besides their sweep: about an
+             * eighth of a column's sweep each (measured on the 100 x 100
+             * board: 0.15 ms for the reversal, 1.24 ms for a sweep) */
+            size_t bot = N - 64 * b + (N - bst[b]) / 8;
+            size_t cost = 64 * a > bot ? 64 * a : bot;
+            if (cost < best) {
+                best = cost;
+                j->a = a;
+                j->bw = b;
+                j->t = tend[a];
+                j->bb = bst[b];
+                j->Rw = words_for(N - 64 * a + 1);
+            }
+            break; /* a wider middle for this a costs more */
+        }
+    }
+    return best != SIZE_MAX;
+}
+
+/* The middle system: T's rows past its pivots, the rows between, R's past
+ * its pivots, on columns [64 a, 64 bw); its x into xb and (reversed) xr.
+ * Returns TOGGLE_OK (*full: it has full rank) or TOGGLE_ENOMEM. */
+static int twist_middle(twist_job *j, unsigned fault, bool *full)
+{
+    size_t N = j->N, qn = 64 * (j->bw - j->a), Qw = words_for(qn + 1), k = 0, r = 0;
+    size_t lo = N - 64 * j->bw, hi = N - 64 * j->a, Wx = j->W - 1;
+    uint64_t qrhs = (uint64_t)1 << (qn & 63);
+    *full = false;
+    uint64_t *Q = toggle__calloc(qn * Qw, sizeof *Q);
+    size_t *qp = toggle__malloc_array(qn, sizeof *qp);
+    int rc = Q && qp ? TOGGLE_OK : TOGGLE_ENOMEM;
+    for (size_t i = 64 * j->a; !rc && i < j->bb; i++, k++) {
+        const uint64_t *src = j->M + i * j->stride;
+        memcpy(Q + k * Qw, src + j->a, (j->bw - j->a) * sizeof *Q);
+        if (src[Wx] & j->rhs)
+            Q[k * Qw + Qw - 1] |= qrhs;
+    }
+    for (size_t q = lo; !rc && q < N - j->bb; q++, k++) {
+        const uint64_t *src = j->R + q * j->stride;
+        put_reversed(Q + k * Qw, Qw, src, lo, hi, hi - 1);
+        if (src[j->Rw - 1] & ((uint64_t)1 << (hi & 63)))
+            Q[k * Qw + Qw - 1] |= qrhs;
+    }
+    if (!rc)
+        rc = rref_plain(Q, qn, qn + 1, Qw, qp, &r, NULL, NULL, NULL);
+    if (!rc && r == qn && qp[qn - 1] == qn - 1) {
+        *full = true;
+        for (size_t c = 0; c < qn; c++) {
+            bool x = (Q[c * Qw + Qw - 1] & qrhs) != 0;
+            if (fault == 6 && c == 0) /* tests only: a wrong middle */
+                x = !x;
+            size_t m = 64 * j->a + c, q = N - 1 - m;
+            j->xb[m >> 6] |= (uint64_t)x << (m & 63);
+            j->xr[q >> 6] |= (uint64_t)x << (q & 63);
+        }
+    }
+    toggle__free(Q);
+    toggle__free(qp);
+    return rc;
+}
+
+/* What rref_twisted allocates at most for a rows x W matrix: the rows'
+ * bounds, two plain workspaces, the middle system and its elimination's. */
+static uint64_t twist_bytes(size_t rows, size_t W)
+{
+    size_t qn = 64 * GF2_TWIST_MID_WORDS, qw = GF2_TWIST_MID_WORDS + 1;
+    return 2 * plain_bytes(rows, W, 1) + (uint64_t)rows * 5 * sizeof(size_t) +
+           (uint64_t)(W + 1) * 6 * sizeof(size_t) + (uint64_t)qn * (qw * 8 + sizeof(size_t)) +
+           plain_bytes(qn, qw, 1) + 256;
+}
+
+/* *done: M holds the RREF (a full-rank square banded system on a pool of
+ * two or more); else M is row-equivalent to what it was (rref_plain
+ * next). Returns TOGGLE_OK, TOGGLE_ENOMEM or the progress callback's
+ * verdict. */
+static int rref_twisted(uint64_t *M, size_t rows, size_t cols, size_t stride, size_t *pivots,
+                        size_t *rank, toggle__pool *pool, const toggle__progress_state *pr,
+                        unsigned fault, bool *done)
+{
+    size_t N = rows, W = words_for(cols), span = W;
+    *done = false;
+    if (toggle__pool_threads(pool) < 2 || cols != N + 1 || N < GF2_TWIST_MIN_ROWS ||
+        !banded_rows(M, rows, W, stride, &span))
+        return TOGGLE_OK;
+    twist_job j = {.M = M, .stride = stride, .N = N, .W = W, .rhs = (uint64_t)1 << (N & 63),
+                   .tpiv = pivots, .pr = pr, .units = cols};
+    size_t WA = (N + 63) / 64;
+    j.lead = toggle__malloc_array(N, sizeof *j.lead);
+    j.ext = toggle__malloc_array(N, sizeof *j.ext);
+    j.fa = toggle__malloc_array(N, sizeof *j.fa);
+    j.la = toggle__malloc_array(N, sizeof *j.la);
+    size_t *tend = toggle__malloc_array(WA + 1, sizeof *tend);
+    size_t *bst = toggle__malloc_array(WA + 1, sizeof *bst);
+    int rc = j.lead && j.ext && j.fa && j.la && tend && bst ? TOGGLE_OK : TOGGLE_ENOMEM;
+    bool go = false;
+    if (!rc) {
+        toggle__pool_run(pool, twist_extents, &j);
+        go = twist_split(&j, tend, bst);
+    }
+    size_t nb = N - j.bb;
+    if (!rc && go) {
+        atomic_init(&j.stop, 0);
+        j.R = M + j.bb * stride;
+        j.xb = toggle__calloc(W, sizeof *j.xb);
+        j.xr = toggle__calloc(j.Rw, sizeof *j.xr);
+        j.tmp = toggle__calloc(W, 2 * sizeof *j.tmp);
+        j.bpiv = toggle__malloc_array(nb, sizeof *j.bpiv);
+        rc = j.xb && j.xr && j.tmp && j.bpiv ? TOGGLE_OK : TOGGLE_ENOMEM;
+        int r1 = rc ? rc : plain_alloc(&j.top, M, j.t, W, stride, 1, span, 1, true);
+        int r2 = rc ? rc : plain_alloc(&j.bot, j.R, nb, j.Rw, stride, 1, span, 1, true);
+        rc = r1 ? r1 : r2;
+    }
+    bool full = false, swept = false;
+    if (!rc && go) {
+        toggle__pool_run(pool, twist_sweeps, &j);
+        swept = true;
+        rc = j.rc_top ? j.rc_top : j.rc_bot;
+        if (!rc && !j.cancel && j.rtop == 64 * j.a && j.rbot == N - 64 * j.bw)
+            rc = twist_middle(&j, fault, &full);
+    }
+    if (!rc && !j.cancel && full) {
+        toggle__pool_run(pool, twist_back, &j);
+        for (size_t i = 0; i < N; i++)
+            pivots[i] = i;
+        *rank = N;
+        *done = true;
+    } else if (swept && !j.cancel) {
+        twist_unreverse(&j); /* for rref_plain (or an error: M is the caller's to drop) */
+    }
+    if (go) {
+        plain_free(&j.top);
+        plain_free(&j.bot);
+    }
+    toggle__free(j.xb);
+    toggle__free(j.xr);
+    toggle__free(j.tmp);
+    toggle__free(j.bpiv);
+    toggle__free(j.lead);
+    toggle__free(j.ext);
+    toggle__free(j.fa);
+    toggle__free(j.la);
+    toggle__free(tend);
+    toggle__free(bst);
+    if (rc == TOGGLE_EOVERFLOW)
+        return toggle__error(rc, "GF(2) workspace overflows size_t");
+    if (rc)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for GF(2) elimination tables");
+    return j.cancel;
+}
+
 /* ---- the blocked Gauss-Jordan: panels with one delayed update ----------- */
 
 /* Rows updated by the pivot rows of one panel: every other row x becomes
@@ -2027,6 +2411,9 @@ uint64_t toggle__gf2_workspace_bytes(size_t rows, size_t cols, const toggle__gf2
     unsigned threads = cfg ? cfg->threads : 1;
     uint64_t pool = threads > 1 ? (uint64_t)threads * 256 + 1024 : 0;
     uint64_t plain = plain_bytes(rows, W, threads);
+    if (threads > 1 && cols == rows + 1 && rows >= GF2_TWIST_MIN_ROWS && /* rref_twisted */
+        twist_bytes(rows, W) > plain)
+        plain = twist_bytes(rows, W);
     uint64_t rec = mode == TOGGLE__GF2_RECURSIVE ? prod_bytes(rows, cols, pw, prod_min(pw), threads, 1)
                                                  : 0;
     if (by_content && plain > rec) /* a sparse matrix takes the plain form */
@@ -2053,8 +2440,12 @@ int toggle__gf2_rref_cfg(uint64_t *M, size_t rows, size_t cols, size_t stride, s
      * cutoff (the last, 9984 rows of one live word), so a pool only costs
      * its start and that block's rows moving between cores (docs/gf2.md,
      * fourteenth round) */
-    if (want > 1 && mode == TOGGLE__GF2_PLAIN && banded_rows(M, rows, W, stride, NULL))
-        want = 1;
+    bool band = want > 1 && mode == TOGGLE__GF2_PLAIN && banded_rows(M, rows, W, stride, NULL);
+    /* but a full-rank square one (a board) is eliminated from both ends at
+     * once (rref_twisted), on two threads */
+    bool twist = band && cols == rows + 1 && rows >= GF2_TWIST_MIN_ROWS;
+    if (band)
+        want = twist ? 2 : 1;
     toggle__pool *pool = toggle__pool_new(want); /* NULL: the caller alone */
     /* the search's form (PROD_SEARCH_TALL): tuned where products run on
      * GFNI, recursive on every panel when a test asks */
@@ -2064,7 +2455,12 @@ int toggle__gf2_rref_cfg(uint64_t *M, size_t rows, size_t cols, size_t stride, s
                              pool, pr, 1, psearch)
              : mode == TOGGLE__GF2_BLOCKED
                  ? rref_blocked(M, rows, cols, stride, pivots, rank, pw, fault, pool)
-                 : rref_plain(M, rows, cols, stride, pivots, rank, NULL, pool, pr);
+                 : TOGGLE_OK;
+    bool done = mode != TOGGLE__GF2_PLAIN;
+    if (!rc && twist)
+        rc = rref_twisted(M, rows, cols, stride, pivots, rank, pool, pr, fault, &done);
+    if (!rc && !done) /* a singular board comes here row-equivalent */
+        rc = rref_plain(M, rows, cols, stride, pivots, rank, NULL, band ? NULL : pool, pr);
     toggle__pool_free(pool);
     return rc;
 }

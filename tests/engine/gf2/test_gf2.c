@@ -649,6 +649,62 @@ START_TEST(two_sweeps_match_naive)
 }
 END_TEST
 
+/* Square banded systems from 2048 rows on two or more threads are
+ * eliminated from both ends at once (gf2_elim.c, rref_twisted), falling
+ * back to the one-thread form when A is singular: against one thread on
+ * Lights Out boards (both full rank and singular), random bands (N a
+ * multiple of 64 or not, with band rows moved out of place) and, for the
+ * first two cases, the naive RREF. Fault 6 (a wrong bit of the middle
+ * system's solution) must change every full-rank answer: the path ran. */
+START_TEST(twisted_matches_one_thread)
+{
+    tu_rng g = tu_rng_for(355);
+    size_t full = 0, singular = 0;
+    for (size_t it = 0; it < 22; it++) {
+        size_t n = it < 14 ? 46 + it : 0;
+        size_t rows = n ? n * n : it == 14 ? 4096 : 2048 + tu_below(&g, 3000), cols = rows + 1;
+        size_t W = (cols + 63) / 64, bw = 1 + tu_below(&g, it % 2 ? 150 : 20), r = 0;
+        uint64_t *in = calloc(rows * W + 1, sizeof *in), *ref = malloc((rows * W + 1) * sizeof *ref);
+        size_t *p = calloc(rows + 1, sizeof *p);
+        banded_matrix(&g, in, rows, cols, W, bw, 0, n);
+        for (size_t q = 0; it >= 18 && q < 3; q++) { /* rows moved within a band's reach */
+            size_t a = tu_below(&g, rows), b = a + tu_below(&g, 40) < rows ? a + tu_below(&g, 40) : a;
+            for (size_t w = 0; w < W; w++) {
+                uint64_t t = in[a * W + w];
+                in[a * W + w] = in[b * W + w];
+                in[b * W + w] = t;
+            }
+        }
+        memcpy(ref, in, rows * W * sizeof *in);
+        toggle__gf2_cfg one = {1, TOGGLE__GF2_PLAIN, 0, 0, NULL};
+        if (it == 0 || it == 14)
+            r = naive_rref(ref, rows, cols, W, p);
+        else
+            ck_assert_int_eq(toggle__gf2_rref_cfg(ref, rows, cols, W, p, &r, &one), TOGGLE_OK);
+        const toggle__gf2_cfg cfgs[] = {
+            {2, TOGGLE__GF2_PLAIN, 0, 0, NULL}, {3, TOGGLE__GF2_PLAIN, 0, 0, NULL},
+            {8, TOGGLE__GF2_AUTO, 0, 0, NULL}, {2, TOGGLE__GF2_PLAIN, 0, 6, NULL},
+        };
+        for (size_t c = 0; c < 3; c++)
+            ck_assert_msg(same_rref(&cfgs[c], in, ref, r, p, rows, cols),
+                          "%zu rows (board %zu, band %zu, rank %zu): %u threads differ from one",
+                          rows, n, bw, r, cfgs[c].threads);
+        if (r == rows && p[r - 1] == r - 1) { /* A has full rank (not just [A | b]) */
+            full++;
+            ck_assert_msg(!same_rref(&cfgs[3], in, ref, r, p, rows, cols),
+                          "%zu rows (board %zu, band %zu): fault 6 not detected", rows, n, bw);
+        } else {
+            singular++;
+        }
+        free(in);
+        free(ref);
+        free(p);
+    }
+    printf("# twisted: %zu full-rank and %zu singular systems\n", full, singular);
+    ck_assert(full >= 8 && singular >= 3);
+}
+END_TEST
+
 /* The recursive form's workspace stays inside toggle__gf2_workspace_bytes
  * (the memory budget is checked from it), printed per shape; and every
  * allocation failing in turn gives TOGGLE_ENOMEM, then it works. */
@@ -1441,11 +1497,14 @@ static void check_solve(toggle_system *s, size_t n, size_t *nullity)
 START_TEST(stale_spare_rewritten)
 {
     tu_rng g = tu_rng_for(356);
-    for (int kind = 0; kind < 3; kind++) {
-        size_t n = kind == 0 ? 24 * 24 : kind == 1 ? 640 : 512, side = 24;
+    for (int kind = 0; kind < 4; kind++) {
+        /* kind 3: an 80 x 80 board on two threads, whose [A | b] (646,400
+         * words) is built by two shares, each zeroing its own words of a row */
+        size_t side = kind == 3 ? 80 : 24;
+        size_t n = kind == 0 || kind == 3 ? side * side : kind == 1 ? 640 : 512;
         toggle_graph *gr = NULL;
         uint64_t *a = NULL, *st = calloc(n, sizeof *st), *off = calloc(n, sizeof *off);
-        if (kind == 0) {
+        if (kind == 0 || kind == 3) {
             ck_assert_int_eq(toggle_graph_new_grid(&gr, side, side, 0), TOGGLE_OK);
         } else if (kind == 1) { /* every 5th cell no press reaches: empty rows */
             a = calloc(n * n, sizeof *a);
@@ -1456,13 +1515,13 @@ START_TEST(stale_spare_rewritten)
             ck_assert_int_eq(toggle_graph_new_matrix(&gr, n, a), TOGGLE_OK);
         }
         toggle_system *s = NULL;
-        if (kind < 2) {
-            for (size_t j = 0; j < n; j++) /* a start any presses reach */
+        if (kind != 2) {
+            for (size_t j = 0; kind == 1 && j < n; j++) /* a start any presses reach */
                 if (tu_below(&g, 2)) {
                     for (size_t i = 0; i < n; i++)
-                        st[i] ^= kind == 0 ? 0 : a[i * n + j] & 1;
+                        st[i] ^= a[i * n + j] & 1;
                 }
-            if (kind == 0)
+            if (kind == 0 || kind == 3)
                 for (size_t i = 0; i < n; i++) { /* presses of cell i on the board */
                     if (!tu_below(&g, 3))
                         continue;
@@ -1475,6 +1534,8 @@ START_TEST(stale_spare_rewritten)
                 }
             ck_assert_int_eq(toggle_system_new(&s, gr, 2, st, off), TOGGLE_OK);
             ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_GF2),
+                             TOGGLE_OK);
+            ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_THREADS, kind == 3 ? 2 : 1),
                              TOGGLE_OK);
         } else {
             s = packed_identity_or_random(&g, n, 1);
@@ -1535,6 +1596,7 @@ int main(void)
     tcase_add_test(tc, recursive_workspace_and_failures);
     tcase_add_test(tc, threads_banded_and_uneven);
     tcase_add_test(tc, two_sweeps_match_naive);
+    tcase_add_test(tc, twisted_matches_one_thread);
     tcase_add_test(tc, transpose_matches_bits);
     tcase_add_test(tc, agrees_with_flint_random);
     tcase_add_test(tc, agrees_with_flint_larger);
