@@ -875,18 +875,20 @@ static void plain_setup(plain_ctx *x, int two, bool have)
             x->last[w] = x->last[w - 1];
 }
 
-/* The forward sweep over columns [0, cmax) (rref_plain: one top-down sweep
- * unless two): *rank gets the pivot rows found. strict (rref_twisted): stop
+/* The forward sweep over columns [r0, cmax) from row r0 (rows r0.. zero
+ * on the columns before; rref_plain: one top-down sweep unless two):
+ * *rank gets the pivot rows, r0 and those found. strict (rref_twisted): stop
  * at the first column without a pivot (then *rank < cmax); stop (may be
  * NULL) is polled once per block, and set when strict stops. The progress
  * callback is told c of units. Returns TOGGLE_OK or TOGGLE_ENOMEM (*cancel:
  * the callback's verdict). */
-static int plain_forward(plain_ctx *x, int two, size_t cmax, size_t *pivots, size_t *perm,
-                         toggle__pool *pool, const toggle__progress_state *pr, uint64_t units,
-                         bool strict, atomic_int *stop, size_t *rank, int *cancel)
+static int plain_forward(plain_ctx *x, int two, size_t r0, size_t cmax, size_t *pivots,
+                         size_t *perm, toggle__pool *pool, const toggle__progress_state *pr,
+                         uint64_t units, bool strict, atomic_int *stop, size_t *rank,
+                         int *cancel)
 {
     unsigned Kmax = x->p.k * x->p.nt;
-    size_t r = 0, c = 0, W = x->W;
+    size_t r = r0, c = r0, W = x->W;
     int rc = TOGGLE_OK;
     while (r < x->rows && c < cmax) {
         if (pr && (*cancel = toggle__progress(pr, c, units)))
@@ -965,6 +967,24 @@ static void identity_row(uint64_t *row, size_t i, size_t W, size_t lead, size_t 
     row[i >> 6] |= (uint64_t)1 << (i & 63);
 }
 
+/* The forward blocks of an echelon prefix of r0 rows (pivot i on column i)
+ * as blk0 marks them (blk0[e]: the pivots of the block ending at row e),
+ * cut to at most this plan's pivots a block: the rows of one block are
+ * reduced among themselves on its pivot columns, so any run of them is. */
+static void plain_blocks(plain_ctx *x, const uint8_t *blk0, size_t r0)
+{
+    size_t Kmax = (size_t)x->p.k * x->p.nt;
+    for (size_t s = 0, e = 0; e < r0; e++) {
+        if (!blk0[e])
+            continue;
+        for (size_t a = s; a <= e; a += Kmax) {
+            size_t n = e + 1 - a < Kmax ? e + 1 - a : Kmax;
+            x->blk[a + n - 1] = (uint8_t)n;
+        }
+        s = e + 1;
+    }
+}
+
 /* RREF of M in place by Four-Russians blocks (docs/gf2.md); perm (may be
  * NULL) mirrors the row swaps. Two sweeps (docs/gf2.md, fourteenth round):
  * the forward one finds every block's pivots and clears their columns
@@ -978,10 +998,13 @@ static void identity_row(uint64_t *row, size_t i, size_t W, size_t lead, size_t 
  * they get no fill right of the band. ext[i] bounds row i's last nonzero
  * word left of the last word (1 + its index, 0: none), kept through the
  * forward sweep, so the backward one visits only the rows that reach the
- * block. */
-static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size_t *pivots,
-                      size_t *rank, size_t *perm, toggle__pool *pool,
-                      const toggle__progress_state *pr)
+ * block. r0 > 0 (rref_twisted, banded rows): rows [0, r0) are a forward
+ * sweep's echelon rows for columns 0 .. r0 - 1, in the blocks blk0 marks,
+ * and rows r0.. are zero on those columns; the forward sweep goes on from
+ * there. */
+static int rref_plain_from(uint64_t *M, size_t rows, size_t cols, size_t stride,
+                           size_t *pivots, size_t *rank, size_t *perm, toggle__pool *pool,
+                           const toggle__progress_state *pr, size_t r0, const uint8_t *blk0)
 {
     size_t W = words_for(cols);
     *rank = 0;
@@ -1005,7 +1028,11 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
     size_t r = 0, Wx = W - 1;
     if (!rc) {
         plain_setup(&x, two, false);
-        rc = plain_forward(&x, two, cols, pivots, perm, pool, pr, units, false, NULL, &r,
+        r0 = two ? r0 : 0; /* one sweep clears above too: not from an echelon prefix */
+        for (size_t i = 0; i < r0; i++)
+            pivots[i] = i;
+        plain_blocks(&x, blk0, r0);
+        rc = plain_forward(&x, two, r0, cols, pivots, perm, pool, pr, units, false, NULL, &r,
                            &cancel);
     }
     *rank = r;
@@ -1062,6 +1089,13 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
     if (rc)
         return toggle__error(TOGGLE_ENOMEM, "out of memory for GF(2) elimination tables");
     return cancel;
+}
+
+static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size_t *pivots,
+                      size_t *rank, size_t *perm, toggle__pool *pool,
+                      const toggle__progress_state *pr)
+{
+    return rref_plain_from(M, rows, cols, stride, pivots, rank, perm, pool, pr, 0, NULL);
 }
 
 /* ---- the plain form on two threads: a banded square system from both ends */
@@ -1192,7 +1226,7 @@ static void twist_sweeps(void *ctx, unsigned t, unsigned nt)
         memcpy(j->top.lead, j->lead, j->t * sizeof *j->lead);
         memcpy(j->top.ext, j->ext, j->t * sizeof *j->ext);
         plain_setup(&j->top, 1, true);
-        j->rc_top = plain_forward(&j->top, 1, 64 * j->a, j->tpiv, NULL, NULL, j->pr, j->units,
+        j->rc_top = plain_forward(&j->top, 1, 0, 64 * j->a, j->tpiv, NULL, NULL, j->pr, j->units,
                                   true, &j->stop, &j->rtop, &j->cancel);
         if (j->cancel || j->rc_top)
             atomic_store_explicit(&j->stop, 1, memory_order_relaxed);
@@ -1215,25 +1249,58 @@ static void twist_sweeps(void *ctx, unsigned t, unsigned nt)
     }
     plain_setup(&j->bot, 1, true);
     int cancel = TOGGLE_OK;
-    j->rc_bot = plain_forward(&j->bot, 1, N - 64 * j->bw, j->bpiv, NULL, NULL, NULL, 0, true,
+    j->rc_bot = plain_forward(&j->bot, 1, 0, N - 64 * j->bw, j->bpiv, NULL, NULL, NULL, 0, true,
                               &j->stop, &j->rbot, &cancel);
     if (j->rc_bot)
         atomic_store_explicit(&j->stop, 1, memory_order_relaxed);
 }
 
-/* R's rows back in M's columns (row-equivalent to B's rows, in another
- * order: the RREF does not depend on it). */
+/* R's row q, moved to tmp (its words from bot.lead to bot.ext and the
+ * last: zero elsewhere), back in M's columns at M's row p; tmp left zero. */
+static void twist_unput(twist_job *j, uint64_t *tmp, size_t q, size_t p)
+{
+    size_t N = j->N, rc = N - 64 * j->a, Rx = j->Rw - 1;
+    size_t lo = j->bot.lead[q] < Rx ? j->bot.lead[q] : Rx, ext = j->bot.ext[q];
+    uint64_t *row = j->M + p * j->stride;
+    if (ext > lo) {
+        put_reversed(row, j->W, tmp, 64 * lo, 64 * ext < rc ? 64 * ext : rc, N - 1);
+        memset(tmp + lo, 0, (ext - lo) * sizeof *tmp);
+    }
+    if (64 * Rx < rc)
+        put_reversed(row, j->W, tmp, 64 * Rx, rc, N - 1);
+    if (tmp[Rx] & ((uint64_t)1 << (rc & 63)))
+        row[j->W - 1] |= j->rhs;
+    tmp[Rx] = 0;
+}
+
+/* R's row q at M's row bb + q into tmp, the row left zero. */
+static void twist_untake(twist_job *j, uint64_t *tmp, size_t q)
+{
+    size_t Rx = j->Rw - 1, lo = j->bot.lead[q] < Rx ? j->bot.lead[q] : Rx, ext = j->bot.ext[q];
+    uint64_t *row = j->R + q * j->stride;
+    if (ext > lo) {
+        memcpy(tmp + lo, row + lo, (ext - lo) * sizeof *tmp);
+        memset(row + lo, 0, (ext - lo) * sizeof *row);
+    }
+    tmp[Rx] = row[Rx];
+    row[Rx] = 0;
+}
+
+/* R's rows back in M's columns, each at the row it came from (the rows
+ * stay in band order for rref_plain; a row of R is row-equivalent to B's
+ * rows, not to its source alone, and the RREF does not depend on that). */
 static void twist_unreverse(twist_job *j)
 {
-    size_t N = j->N, Rw = j->Rw, rc = N - 64 * j->a;
-    for (size_t q = 0; q < N - j->bb; q++) {
-        uint64_t *row = j->R + q * j->stride;
-        memcpy(j->tmp, row, Rw * sizeof *row);
-        memset(row, 0, Rw * sizeof *row);
-        put_reversed(row, j->W, j->tmp, 0, rc, N - 1);
-        if (j->tmp[Rw - 1] & ((uint64_t)1 << (rc & 63)))
-            row[j->W - 1] |= j->rhs;
-        memset(j->tmp, 0, Rw * sizeof *row);
+    size_t N = j->N, nb = N - j->bb;
+    uint64_t *ta = j->tmp, *tb = j->tmp + j->W;
+    for (size_t q = 0; q < (nb + 1) / 2; q++) {
+        size_t q2 = nb - 1 - q; /* at M's rows bb + q and N - 1 - q: they trade */
+        twist_untake(j, ta, q);
+        if (q2 != q) {
+            twist_untake(j, tb, q2);
+            twist_unput(j, tb, q2, j->bb + q);
+        }
+        twist_unput(j, ta, q, N - 1 - q);
     }
 }
 
@@ -1369,10 +1436,10 @@ static uint64_t twist_bytes(size_t rows, size_t W)
            plain_bytes(qn, qw, 1) + 256;
 }
 
-/* *done: M holds the RREF (a full-rank square banded system on a pool of
- * two or more); else M is row-equivalent to what it was (rref_plain
- * next). Returns TOGGLE_OK, TOGGLE_ENOMEM or the progress callback's
- * verdict. */
+/* *done: M holds the RREF (a square banded system on a pool of two or
+ * more: from both ends when A has full rank, else by rref_plain from the
+ * top's echelon rows); else M is as it was (rref_plain next). Returns
+ * TOGGLE_OK, TOGGLE_ENOMEM or the progress callback's verdict. */
 static int rref_twisted(uint64_t *M, size_t rows, size_t cols, size_t stride, size_t *pivots,
                         size_t *rank, toggle__pool *pool, const toggle__progress_state *pr,
                         unsigned fault, bool *done)
@@ -1418,6 +1485,10 @@ static int rref_twisted(uint64_t *M, size_t rows, size_t cols, size_t stride, si
         if (!rc && !j.cancel && j.rtop == 64 * j.a && j.rbot == N - 64 * j.bw)
             rc = twist_middle(&j, fault, &full);
     }
+    /* singular (or stopped): the top's echelon rows [0, rtop) are kept and
+     * rref_plain goes on from them, with R's rows turned back */
+    uint8_t *blk = NULL;
+    size_t r0 = 0;
     if (!rc && !j.cancel && full) {
         toggle__pool_run(pool, twist_back, &j);
         for (size_t i = 0; i < N; i++)
@@ -1425,7 +1496,10 @@ static int rref_twisted(uint64_t *M, size_t rows, size_t cols, size_t stride, si
         *rank = N;
         *done = true;
     } else if (swept && !j.cancel) {
-        twist_unreverse(&j); /* for rref_plain (or an error: M is the caller's to drop) */
+        twist_unreverse(&j); /* (after an error M is the caller's to drop) */
+        blk = j.top.blk;
+        j.top.blk = NULL;
+        r0 = j.rtop;
     }
     if (go) {
         plain_free(&j.top);
@@ -1442,10 +1516,17 @@ static int rref_twisted(uint64_t *M, size_t rows, size_t cols, size_t stride, si
     toggle__free(tend);
     toggle__free(bst);
     if (rc == TOGGLE_EOVERFLOW)
-        return toggle__error(rc, "GF(2) workspace overflows size_t");
-    if (rc)
-        return toggle__error(TOGGLE_ENOMEM, "out of memory for GF(2) elimination tables");
-    return j.cancel;
+        rc = toggle__error(rc, "GF(2) workspace overflows size_t");
+    else if (rc)
+        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for GF(2) elimination tables");
+    else if (j.cancel)
+        rc = j.cancel;
+    else if (blk) {
+        rc = rref_plain_from(M, rows, cols, stride, pivots, rank, NULL, NULL, pr, r0, blk);
+        *done = true;
+    }
+    toggle__free(blk);
+    return rc;
 }
 
 /* ---- the blocked Gauss-Jordan: panels with one delayed update ----------- */
@@ -2411,9 +2492,10 @@ uint64_t toggle__gf2_workspace_bytes(size_t rows, size_t cols, const toggle__gf2
     unsigned threads = cfg ? cfg->threads : 1;
     uint64_t pool = threads > 1 ? (uint64_t)threads * 256 + 1024 : 0;
     uint64_t plain = plain_bytes(rows, W, threads);
-    if (threads > 1 && cols == rows + 1 && rows >= GF2_TWIST_MIN_ROWS && /* rref_twisted */
-        twist_bytes(rows, W) > plain)
-        plain = twist_bytes(rows, W);
+    if (threads > 1 && cols == rows + 1 && rows >= GF2_TWIST_MIN_ROWS) { /* rref_twisted */
+        plain += rows; /* its block marks, kept for rref_plain_from */
+        plain = twist_bytes(rows, W) > plain ? twist_bytes(rows, W) : plain;
+    }
     uint64_t rec = mode == TOGGLE__GF2_RECURSIVE ? prod_bytes(rows, cols, pw, prod_min(pw), threads, 1)
                                                  : 0;
     if (by_content && plain > rec) /* a sparse matrix takes the plain form */
