@@ -74,6 +74,9 @@ int toggle__error(int status, const char *fmt, ...) TOGGLE_PRINTF(2, 3);
 int toggle__short_array(const char *name, size_t len, const char *holder, size_t need);
 
 /* ---- progress and cancel (lib/core/progress.c) ------------------------ */
+/* The monotonic clock in nanoseconds, never 0 (1 when it cannot be read). */
+uint64_t toggle__clock_ns(void);
+
 /* A handle's progress callback (toggle_system_set_progress) and its rate
  * limit. Copied from the system into its solutions, searches, generators
  * and derived systems (toggle__progress_copy). */

@@ -71,12 +71,6 @@ static inline void cpu_relax(void)
 #endif
 }
 
-static long long now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 struct toggle__pool {
     pthread_mutex_t mu;
@@ -110,7 +104,7 @@ static int poll_for(toggle__pool *p, unsigned long arg, int (*ready)(toggle__poo
         if (ready(p, arg))
             return 1;
         if (i % 64 == 0) {
-            long long t = now_ns();
+            long long t = (long long)toggle__clock_ns();
             if (!t0)
                 t0 = t;
             dt = t - t0;

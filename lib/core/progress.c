@@ -4,7 +4,7 @@
 
 #include "core.h"
 
-static uint64_t now_ns(void)
+uint64_t toggle__clock_ns(void)
 {
     struct timespec ts;
     if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
@@ -17,7 +17,7 @@ int toggle__progress_slow(const toggle__progress_state *p, uint64_t done, uint64
     /* The state is atomic so that concurrent solves of one system stay
      * race-free; they then share one rate limit. */
     toggle__progress_state *q = (toggle__progress_state *)p;
-    uint64_t t = now_ns(), last = atomic_load_explicit(&q->last_ns, memory_order_relaxed);
+    uint64_t t = toggle__clock_ns(), last = atomic_load_explicit(&q->last_ns, memory_order_relaxed);
     if (last && t - last < TOGGLE__PROGRESS_INTERVAL_NS)
         return TOGGLE_OK;
     atomic_store_explicit(&q->last_ns, t, memory_order_relaxed);

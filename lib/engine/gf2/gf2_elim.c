@@ -1163,6 +1163,7 @@ typedef struct twist_job {
     size_t stride, N, W, Rw, a, bw, t, bb;
     uint64_t rhs;
     size_t *lead, *ext, *fa, *la; /* per row of M, as read (fa, la: A's words) */
+    double ns[2];                 /* each share's time for its half of the extents */
     plain_ctx top, bot;
     size_t *tpiv, *bpiv, rtop, rbot;
     atomic_int stop;
@@ -1171,11 +1172,17 @@ typedef struct twist_job {
     uint64_t units;
 } twist_job;
 
+/* The rows' bounds, half on each share, timed: the split weighs each
+ * side's work by its share's speed here (twist_split). */
 static void twist_extents(void *ctx, unsigned t, unsigned nt)
 {
     twist_job *j = ctx;
     size_t lo, hi, Wx = j->W - 1;
+    nt = nt > 2 ? 2 : nt;
+    if (t >= nt)
+        return;
     split(j->N, t, nt, 64, &lo, &hi);
+    uint64_t t0 = toggle__clock_ns();
     for (size_t i = lo; i < hi; i++) {
         const uint64_t *row = j->M + i * j->stride;
         row_extent(row, j->W, &j->lead[i], &j->ext[i]);
@@ -1183,6 +1190,7 @@ static void twist_extents(void *ctx, unsigned t, unsigned nt)
         j->fa[i] = j->lead[i] < Wx ? j->lead[i] : tail ? Wx : SIZE_MAX;
         j->la[i] = tail ? Wx : j->ext[i] ? j->ext[i] - 1 : SIZE_MAX;
     }
+    j->ns[t] = (double)(toggle__clock_ns() - t0) / (double)(hi > lo ? hi - lo : 1);
 }
 
 /* M's row i moved to tmp (its words fa .. la and the last; zero after). */
@@ -1358,7 +1366,11 @@ static bool twist_split(twist_job *j, size_t *tend, size_t *bst)
         tend[w] = tend[w] > tend[w - 1] ? tend[w] : tend[w - 1];
     for (size_t w = WA; w-- > 0;)
         bst[w] = bst[w] < bst[w + 1] ? bst[w] : bst[w + 1];
-    size_t best = SIZE_MAX;
+    /* the second share's time a row over the first's (the two CPUs may
+     * differ: 1.5x apart at times on the test machine), within [1/3, 3] */
+    double rel = j->ns[0] > 0 && j->ns[1] > 0 ? j->ns[1] / j->ns[0] : 1;
+    rel = rel < 1.0 / 3 ? 1.0 / 3 : rel > 3 ? 3 : rel;
+    double best = -1;
     for (size_t a = 1; a < WA; a++) {
         if (tend[a] < 64 * a)
             continue; /* fewer rows than T's columns */
@@ -1368,9 +1380,9 @@ static bool twist_split(twist_job *j, size_t *tend, size_t *bst)
             /* R's rows cost their reversal besides their sweep: about an
              * eighth of a column's sweep each (measured on the 100 x 100
              * board: 0.15 ms for the reversal, 1.24 ms for a sweep) */
-            size_t bot = N - 64 * b + (N - bst[b]) / 8;
-            size_t cost = 64 * a > bot ? 64 * a : bot;
-            if (cost < best) {
+            double bot = (double)(N - 64 * b + (N - bst[b]) / 8) * rel;
+            double cost = (double)(64 * a) > bot ? (double)(64 * a) : bot;
+            if (best < 0 || cost < best) {
                 best = cost;
                 j->a = a;
                 j->bw = b;
@@ -1381,7 +1393,7 @@ static bool twist_split(twist_job *j, size_t *tend, size_t *bst)
             break; /* a wider middle for this a costs more */
         }
     }
-    return best != SIZE_MAX;
+    return best >= 0;
 }
 
 /* The middle system: T's rows past its pivots, the rows between, R's past
