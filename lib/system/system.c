@@ -71,21 +71,24 @@ void toggle_system_free(toggle_system *s)
     toggle_graph_free(s->graph);
     toggle__vecs_clear(&s->a);
     toggle__vecs_clear(&s->b);
-    toggle__system_give_words(s, NULL);
+    toggle__system_give_words(s, NULL, 0);
     toggle__free(s);
 }
 
-/* A block is its capacity in words, one unused word (16-byte alignment,
- * as malloc's), then the words. */
-enum { SPARE_HEAD = 2 };
+/* A block is its capacity in words, the count of its leading words known
+ * to be zero (TOGGLE__SPARE_ZEROS), then the words. */
+enum { SPARE_HEAD = TOGGLE__SPARE_HEAD };
 
 uint64_t *toggle__system_take_words(const toggle_system *s, size_t words, bool *zeroed)
 {
     toggle_system *w = (toggle_system *)s; /* the slot only: never a const object */
     uint64_t *b = atomic_exchange(&w->spare, NULL);
     *zeroed = false;
-    if (b && b[-SPARE_HEAD] >= words)
+    if (b && b[-SPARE_HEAD] >= words) {
+        *zeroed = TOGGLE__SPARE_ZEROS(b) >= words;
+        TOGGLE__SPARE_ZEROS(b) = 0; /* the caller's now */
         return b;
+    }
     if (b)
         toggle__free(b - SPARE_HEAD);
     size_t n = words ? words : 1;
@@ -95,13 +98,16 @@ uint64_t *toggle__system_take_words(const toggle_system *s, size_t words, bool *
     if (!base)
         return NULL;
     base[0] = n;
+    base[1] = 0;
     *zeroed = true;
     return base + SPARE_HEAD;
 }
 
-void toggle__system_give_words(const toggle_system *s, uint64_t *block)
+void toggle__system_give_words(const toggle_system *s, uint64_t *block, size_t zeros)
 {
     toggle_system *w = (toggle_system *)s;
+    if (block)
+        TOGGLE__SPARE_ZEROS(block) = zeros < block[-SPARE_HEAD] ? zeros : block[-SPARE_HEAD];
     if (block && block[-SPARE_HEAD] > TOGGLE__SPARE_MAX_BYTES / sizeof *block) {
         toggle__free(block - SPARE_HEAD);
         return;

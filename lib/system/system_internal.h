@@ -33,16 +33,21 @@ struct toggle_system {
 
 /* A block of `words` words for a solve's work matrix: the system's spare
  * from its last solve when that is big enough (its words as that solve
- * left them: *zeroed false), else a new one of zeros (*zeroed true); NULL
- * when out of memory. The caller writes every word it reads (a zeroing
+ * left them: *zeroed false, unless it gave back at least `words` words
+ * zeroed), else a new one of zeros (*zeroed true); NULL when out of
+ * memory. The caller writes every word it reads (a zeroing
  * pass before a scattered fill would take each line from memory twice).
  * Freed by toggle__system_give_words only. */
 uint64_t *toggle__system_take_words(const toggle_system *s, size_t words, bool *zeroed);
-/* The block back: kept as the system's spare when it is at most
- * TOGGLE__SPARE_MAX_BYTES (freeing it let glibc trim the heap, and the
- * next solve fault every page in again: docs/gf2.md, fourteenth round),
- * else freed. */
-void toggle__system_give_words(const toggle_system *s, uint64_t *block);
+/* The block back, its first `zeros` words zero: kept as the system's
+ * spare when it is at most TOGGLE__SPARE_MAX_BYTES (freeing it let glibc
+ * trim the heap, and the next solve fault every page in again:
+ * docs/gf2.md, fourteenth round), else freed. */
+void toggle__system_give_words(const toggle_system *s, uint64_t *block, size_t zeros);
+/* A block's two header words, before its words: its capacity, and how
+ * many of its leading words are known to be zero. */
+#define TOGGLE__SPARE_HEAD 2
+#define TOGGLE__SPARE_ZEROS(block) ((block)[-1])
 #define TOGGLE__SPARE_MAX_BYTES ((size_t)16 << 20)
 
 /* Most threads TOGGLE_OPT_THREADS accepts. */

@@ -1435,6 +1435,8 @@ static toggle_system *packed_identity_or_random(tu_rng *g, size_t n, int random)
     return s;
 }
 
+static void check_solve(toggle_system *s, size_t n, size_t *nullity);
+
 START_TEST(spare_matrix_kept_and_shared)
 {
     tu_rng g = tu_rng_for(355);
@@ -1462,6 +1464,39 @@ START_TEST(spare_matrix_kept_and_shared)
     }
     free(want);
     toggle_system_free(s);
+    /* a full-rank square system's [I | x] is cleared on its two words a row
+     * and given back zero (the next build skips zeroing it): the whole
+     * block must then be zero; a singular one's is given back stale. The
+     * boards 28 (full rank) and 24 (nullity 4), on one and two threads. */
+    for (int k = 0; k < 4; k++) {
+        size_t side = k % 2 ? 24 : 28, cells = side * side, W = (cells + 64) / 64;
+        toggle_graph *gr = NULL;
+        ck_assert_int_eq(toggle_graph_new_grid(&gr, side, side, 0), TOGGLE_OK);
+        uint64_t *st = calloc(cells, sizeof *st);
+        for (size_t i = 0; i < cells; i++)
+            st[i] = k % 2 ? 0 : tu_below(&g, 2); /* any start on the full-rank board */
+        ck_assert_int_eq(toggle_system_new(&s, gr, 2, st, NULL), TOGGLE_OK);
+        ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_GF2),
+                         TOGGLE_OK);
+        ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_THREADS, k < 2 ? 1 : 2),
+                         TOGGLE_OK);
+        for (int rep = 0; rep < 2; rep++) {
+            size_t nul = SIZE_MAX;
+            check_solve(s, cells, &nul);
+            uint64_t *spare = atomic_load(&s->spare);
+            ck_assert_ptr_nonnull(spare);
+            size_t zeros = TOGGLE__SPARE_ZEROS(spare), nonzero = 0;
+            for (size_t w = 0; w < cells * W; w++)
+                nonzero += spare[w] != 0;
+            ck_assert_uint_eq(zeros, side == 28 ? cells * W : 0);
+            if (side == 28)
+                ck_assert_msg(nonzero == 0, "board 28: %zu words of the given-back block set",
+                              nonzero);
+        }
+        toggle_system_free(s);
+        toggle_graph_free(gr);
+        free(st);
+    }
     /* [A | b] of 11700 x 11701 bits is 17.2 MB, past 16 MiB: freed */
     s = packed_identity_or_random(&g, 11700, 0);
     ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
@@ -1544,8 +1579,10 @@ START_TEST(stale_spare_rewritten)
         for (int rep = 0; rep < 3; rep++) {
             /* the block as another solve would leave it: every word set */
             uint64_t *spare = atomic_load(&s->spare);
-            if (spare)
+            if (spare) {
                 memset(spare, 0xff, (n * ((n + 64) / 64)) * sizeof *spare);
+                TOGGLE__SPARE_ZEROS(spare) = 0; /* as such a solve gives it back */
+            }
             check_solve(s, n, &nullity);
             ck_assert_ptr_nonnull(atomic_load(&s->spare));
         }
