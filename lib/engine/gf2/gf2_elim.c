@@ -1448,18 +1448,18 @@ static uint64_t twist_bytes(size_t rows, size_t W)
            plain_bytes(qn, qw, 1) + 256;
 }
 
-/* *done: M holds the RREF (a square banded system on a pool of two or
+/* M's rows are banded (banded_rows: span words on average).
+ * *done: M holds the RREF (a square banded system on a pool of two or
  * more: from both ends when A has full rank, else by rref_plain from the
  * top's echelon rows); else M is as it was (rref_plain next). Returns
  * TOGGLE_OK, TOGGLE_ENOMEM or the progress callback's verdict. */
 static int rref_twisted(uint64_t *M, size_t rows, size_t cols, size_t stride, size_t *pivots,
                         size_t *rank, toggle__pool *pool, const toggle__progress_state *pr,
-                        unsigned fault, bool *done)
+                        unsigned fault, size_t span, bool *done)
 {
-    size_t N = rows, W = words_for(cols), span = W;
+    size_t N = rows, W = words_for(cols);
     *done = false;
-    if (toggle__pool_threads(pool) < 2 || cols != N + 1 || N < GF2_TWIST_MIN_ROWS ||
-        !banded_rows(M, rows, W, stride, &span))
+    if (toggle__pool_threads(pool) < 2 || cols != N + 1 || N < GF2_TWIST_MIN_ROWS)
         return TOGGLE_OK;
     twist_job j = {.M = M, .stride = stride, .N = N, .W = W, .rhs = (uint64_t)1 << (N & 63),
                    .tpiv = pivots, .pr = pr, .units = cols};
@@ -2534,7 +2534,8 @@ int toggle__gf2_rref_cfg(uint64_t *M, size_t rows, size_t cols, size_t stride, s
      * cutoff (the last, 9984 rows of one live word), so a pool only costs
      * its start and that block's rows moving between cores (docs/gf2.md,
      * fourteenth round) */
-    bool band = want > 1 && mode == TOGGLE__GF2_PLAIN && banded_rows(M, rows, W, stride, NULL);
+    size_t span = W;
+    bool band = want > 1 && mode == TOGGLE__GF2_PLAIN && banded_rows(M, rows, W, stride, &span);
     /* but a full-rank square one (a board) is eliminated from both ends at
      * once (rref_twisted), on two threads */
     bool twist = band && cols == rows + 1 && rows >= GF2_TWIST_MIN_ROWS;
@@ -2552,7 +2553,7 @@ int toggle__gf2_rref_cfg(uint64_t *M, size_t rows, size_t cols, size_t stride, s
                  : TOGGLE_OK;
     bool done = mode != TOGGLE__GF2_PLAIN;
     if (!rc && twist)
-        rc = rref_twisted(M, rows, cols, stride, pivots, rank, pool, pr, fault, &done);
+        rc = rref_twisted(M, rows, cols, stride, pivots, rank, pool, pr, fault, span, &done);
     if (!rc && !done) /* a singular board comes here row-equivalent */
         rc = rref_plain(M, rows, cols, stride, pivots, rank, NULL, band ? NULL : pool, pr);
     toggle__pool_free(pool);

@@ -149,15 +149,8 @@ static int build_graph(const toggle_system *s, uint64_t *M, size_t W, bool zeroe
     toggle__pool *pool = !rc && T > 1 ? toggle__pool_new(T) : NULL;
     if (!rc && T > 1 && toggle__pool_threads(pool) < T) /* fewer started: one share */
         T = 1;
-    if (!rc && T == 1) {
-        put_ctx pc = {M, W, 0, W, b.fresh};
-        toggle__system_each_column_entry(s, 0, s->n, &b.cb[0], put, &pc);
-        for (size_t i = 0; pc.fresh && i < m; i++)
-            if (pc.fresh[i]) /* no entry */
-                memset(M + i * W, 0, W * sizeof *M);
-    } else if (!rc) {
-        toggle__pool_run(pool, build_share, &b);
-    }
+    if (!rc) /* one share (no pool): every word of every row */
+        toggle__pool_run(T > 1 ? pool : NULL, build_share, &b);
     toggle__pool_free(pool);
     while (ready-- > 0)
         toggle__colbuf_clear(&b.cb[ready]);
