@@ -79,6 +79,7 @@ typedef struct {
     size_t W;
     size_t w0, w1;  /* the words this walk zeroes and writes */
     uint8_t *fresh; /* NULL: the block is zeroed */
+    size_t m;
 } put_ctx;
 
 static void put(void *ctx, size_t i, size_t j, uint64_t v)
@@ -91,6 +92,8 @@ static void put(void *ctx, size_t i, size_t j, uint64_t v)
     }
     if (v & 1)
         row[j >> 6] |= (uint64_t)1 << (j & 63);
+    if (i + 16 < c->m)
+        __builtin_prefetch(row + 16 * c->W + (j >> 6), 1);
 }
 
 /* A graph's [A | b] on more threads: each share walks the columns of its
@@ -115,7 +118,7 @@ static void build_share(void *ctx, unsigned t, unsigned nt)
     size_t m = s->m, chunk = (b->Wn + nt - 1) / nt;
     size_t w0 = t * chunk < b->Wn ? t * chunk : b->Wn;
     size_t w1 = w0 + chunk < b->Wn ? w0 + chunk : b->Wn;
-    put_ctx pc = {b->M, b->W, w0, t + 1 == nt ? b->W : w1, b->fresh ? b->fresh + t * m : NULL};
+    put_ctx pc = {b->M, b->W, w0, t + 1 == nt ? b->W : w1, b->fresh ? b->fresh + t * m : NULL, m};
     size_t c1 = w1 * 64 < s->n ? w1 * 64 : s->n;
     if (w0 * 64 < c1)
         toggle__system_each_column_entry(s, w0 * 64, c1, &b->cb[t], put, &pc);
