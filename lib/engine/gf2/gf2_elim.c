@@ -16,6 +16,7 @@
  * whose dependent columns sit between its pivot columns still gets up to
  * nt * k pivots per row pass). */
 #define GF2_SPANW 4
+#define GF2_TR_STEP 32 /* find_pivots: columns of the transposed pivot rows read at a time */
 #define GF2_LUTB (GF2_SPANW * 8) /* bytes of a window */
 #define GF2_MAX_THREADS 64   /* threads one elimination uses at most */
 /* The blocked elimination (rref_blocked): panels of GF2_PANEL_WORDS words
@@ -94,6 +95,40 @@ static inline uint64_t window(const uint64_t *row, size_t c, unsigned n)
 static inline unsigned bit(const uint64_t *row, size_t j)
 {
     return (unsigned)(row[j >> 6] >> (j & 63)) & 1u;
+}
+
+/* x's bits at m's positions, packed low (a software pext) */
+static uint64_t pext_soft(uint64_t x, uint64_t m)
+{
+    uint64_t out = 0;
+    for (unsigned o = 0; m; o++, m &= m - 1)
+        out |= ((x >> __builtin_ctzll(m)) & 1) << o;
+    return out;
+}
+
+/* x's low bits placed at m's positions (a software pdep) */
+static uint64_t pdep_soft(uint64_t x, uint64_t m)
+{
+    uint64_t out = 0;
+    for (; m; m &= m - 1, x >>= 1)
+        out |= (x & 1) << __builtin_ctzll(m);
+    return out;
+}
+
+/* pext and pdep with one shift when m is one run of ones (a block's pivot
+ * columns on a full-rank stretch) */
+static inline uint64_t take_bits(uint64_t x, uint64_t m)
+{
+    unsigned s = m ? (unsigned)__builtin_ctzll(m) : 0;
+    uint64_t run = m >> s;
+    return !(run & (run + 1)) ? (x >> s) & run : pext_soft(x, m);
+}
+
+static inline uint64_t place_bits(uint64_t x, uint64_t m)
+{
+    unsigned s = m ? (unsigned)__builtin_ctzll(m) : 0;
+    uint64_t run = m >> s;
+    return !(run & (run + 1)) ? (x << s) & m : pdep_soft(x, m);
 }
 
 /* dst ^= src, skipping the source's zero runs of 8 words (the pivot search
@@ -284,27 +319,44 @@ static unsigned find_pivots(uint64_t *M, size_t stride, size_t rows, size_t r, s
      * zero columns be skipped without scanning every row for each one */
     uint64_t U[GF2_SPANW] = {0};
     int have_u = 0;
+    /* the pivot rows transposed: Tr[j - 64 w0] has bit l when pivot row
+     * r + l has a 1 in column j, kept for the columns not yet examined
+     * (the new pivot row's bits are added, and the rows it is xored into
+     * changed, at each pivot); reading each pivot row's bit j for every
+     * column cost a load per pivot row and column (a fifth of the 100 x 100
+     * board's one-thread solve). pcm: the pivot columns found, per word. */
+    uint64_t Tr[GF2_SPANW * 64], pcm[GF2_SPANW] = {0};
+    unsigned pcn[GF2_SPANW] = {0}; /* pcm's counts (no popcnt in the base x86-64 set) */
+    /* Tr is kept up to hz, K columns on at first (a full-rank stretch needs
+     * no more); past it, GF2_TR_STEP columns more are read from the pivot
+     * rows at a time */
+    size_t hz = c + K < end ? c + K : end;
+    memset(Tr + (c - w0 * 64), 0, (hz > c ? hz - c : 0) * sizeof *Tr);
     unsigned found = 0;
     size_t j = c;
     for (; j < end && found < K && r + found < rows; j++) {
         if (have_u && !((U[(j >> 6) - w0] >> (j & 63)) & 1))
             continue;
+        if (j >= hz) {
+            size_t h0 = j, h1 = j + GF2_TR_STEP < end ? j + GF2_TR_STEP : end;
+            memset(Tr + (h0 - w0 * 64), 0, (h1 - h0) * sizeof *Tr);
+            for (unsigned l = 0; l < found; l++)
+                for (size_t col = h0; col < h1; col = (col | 63) + 1) {
+                    uint64_t x = window(M + (r + l) * stride, col, 64 - (unsigned)(col & 63));
+                    if (col + 64 - (col & 63) > h1)
+                        x &= ((uint64_t)1 << (h1 - col)) - 1;
+                    for (; x; x &= x - 1)
+                        Tr[col + (size_t)__builtin_ctzll(x) - w0 * 64] |= (uint64_t)1 << l;
+                }
+            hz = h1;
+        }
         /* colm: the pivot columns whose pivot row has a 1 in column j; a
          * row's bit j once reduced by the block is its own bit xor the
          * parity of (row AND colm) */
-        uint64_t colm[GF2_SPANW] = {0}, hasj = 0; /* hasj: bit l when pivot row l has j */
-        /* word by word of the window (pc ascends), each in a register: an
-         * indexed colm[q] |= ... chained every row through a store and its
-         * reload (14 % of the 100 x 100 board's one-thread solve) */
-        for (unsigned l = 0, q = 0; l < found; q++) {
-            uint64_t acc = 0;
-            for (; l < found && (pc[l] >> 6) - w0 == q; l++) { /* branch-free bits */
-                uint64_t b = bit(M + (r + l) * stride, j);
-                acc |= b << (pc[l] & 63);
-                hasj |= b << l;
-            }
-            colm[q] = acc;
-        }
+        uint64_t colm[GF2_SPANW] = {0}, hasj = Tr[j - w0 * 64]; /* bit l: pivot row l has j */
+        for (unsigned q = 0, lo = 0; hasj && q < GF2_SPANW; lo += pcn[q++])
+            if (pcn[q]) /* then lo < 64: the pivot rows lo .. lo + pcn[q] - 1 have word q's columns */
+                colm[q] = place_bits(hasj >> lo, pcm[q]);
         uint64_t any = hasj;
         size_t nq = found ? (pc[found - 1] >> 6) - w0 + 1 : 0;
         size_t hit = rows;
@@ -336,8 +388,9 @@ static unsigned find_pivots(uint64_t *M, size_t stride, size_t rows, size_t r, s
         /* pivot rows are mutually reduced: xoring one leaves p's bits on
          * the other pivot columns alone, so the tests below do not interact */
         uint64_t sel = 0;
-        for (unsigned l = 0; l < found; l++)
-            sel |= (uint64_t)bit(p, pc[l]) << l;
+        for (unsigned q = 0, lo = 0; q < nq; lo += pcn[q++])
+            if (pcn[q])
+                sel |= take_bits(p[w0 + q], pcm[q]) << lo;
         /* with ext: a row is nonzero only on words [w0, ext) and the last */
         while (sel) {
             unsigned l = (unsigned)__builtin_ctzll((unsigned long long)sel);
@@ -384,6 +437,17 @@ static unsigned find_pivots(uint64_t *M, size_t stride, size_t rows, size_t r, s
                 ext[r + l] = ext[r + l] > de ? ext[r + l] : de;
             }
         }
+        /* Tr past j: the new pivot row's bits, and the rows of hasj got them */
+        uint64_t upd = hasj | (uint64_t)1 << found;
+        for (size_t col = j + 1; col < hz; col = (col | 63) + 1) {
+            uint64_t x = dst[col >> 6] & (~(uint64_t)0 << (col & 63));
+            if ((col | 63) >= hz) /* hz is inside this word */
+                x &= ~(~(uint64_t)0 << (hz & 63));
+            for (; x; x &= x - 1)
+                Tr[(col & ~(size_t)63) + (size_t)__builtin_ctzll(x) - w0 * 64] ^= upd;
+        }
+        pcm[(j >> 6) - w0] |= (uint64_t)1 << (j & 63);
+        pcn[(j >> 6) - w0]++;
         pc[found++] = j;
     }
     *next = j;
@@ -1850,14 +1914,6 @@ static uint64_t pext_bmi2(uint64_t x, uint64_t m) { (void)x; (void)m; return 0; 
 #define GF2_HAVE_BMI2() 0
 #endif
 
-static uint64_t pext_soft(uint64_t x, uint64_t m)
-{
-    uint64_t out = 0;
-    for (unsigned o = 0; m; o++, m &= m - 1)
-        out |= ((x >> __builtin_ctzll(m)) & 1) << o;
-    return out;
-}
-
 typedef struct gather_job {
     const uint64_t *M;
     size_t stride, lo1, hi1, lo2, hi2; /* rows [lo1, hi1) and [lo2, hi2) */
@@ -2024,14 +2080,6 @@ static void prod_free(prod_ws *w)
     void *blocks[] = {w->P, w->Z, w->F, w->mask, w->X, w->perm, w->who, w->where, w->ppc, w->prow};
     for (size_t i = 0; i < sizeof blocks / sizeof *blocks; i++)
         toggle__free(blocks[i]);
-}
-
-static uint64_t pdep_soft(uint64_t x, uint64_t m)
-{
-    uint64_t out = 0;
-    for (; m; m &= m - 1, x >>= 1)
-        out |= (x & 1) << __builtin_ctzll(m);
-    return out;
 }
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
