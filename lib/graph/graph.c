@@ -496,8 +496,10 @@ size_t toggle__graph_column(const toggle_graph *g, size_t j, size_t *idx, uint64
             val[pos - 1] += g->w[s];
             continue;
         }
-        memmove(idx + pos + 1, idx + pos, (count - pos) * sizeof *idx);
-        memmove(val + pos + 1, val + pos, (count - pos) * sizeof *val);
+        for (size_t q = count; q > pos; q--) { /* a few entries: no memmove calls */
+            idx[q] = idx[q - 1];
+            val[q] = val[q - 1];
+        }
         idx[pos] = cell;
         val[pos] = g->w[s];
         count++;
