@@ -48,6 +48,17 @@ typedef struct toggle__gf2_cfg {
 int toggle__gf2_rref_cfg(uint64_t *M, size_t rows, size_t cols, size_t stride, size_t *pivots,
                          size_t *rank, const toggle__gf2_cfg *cfg);
 
+/* toggle__gf2_rref_cfg given each row's bounds in M as the call finds it,
+ * so that the plain form does not read every row for them (the two-ended
+ * form, which times its shares on that read, still reads): lead[i] its
+ * first nonzero word if one comes before the last word (W - 1), else any
+ * value from W - 1 on (the last word is then read); ext[i] 1 + its last
+ * nonzero word before the last word (0: none). lead and ext may be NULL
+ * (then M is read). */
+int toggle__gf2_rref_rows(uint64_t *M, size_t rows, size_t cols, size_t stride, size_t *pivots,
+                          size_t *rank, const toggle__gf2_cfg *cfg, const size_t *lead,
+                          const size_t *ext);
+
 /* Upper bound on the workspace toggle__gf2_rref_cfg allocates for this shape
  * and configuration (cfg may be NULL). */
 uint64_t toggle__gf2_workspace_bytes(size_t rows, size_t cols, const toggle__gf2_cfg *cfg);

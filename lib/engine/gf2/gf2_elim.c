@@ -355,7 +355,7 @@ static unsigned find_pivots(uint64_t *M, size_t stride, size_t rows, size_t r, s
          * parity of (row AND colm) */
         uint64_t colm[GF2_SPANW] = {0}, hasj = Tr[j - w0 * 64]; /* bit l: pivot row l has j */
         for (unsigned q = 0, lo = 0; hasj && q < GF2_SPANW; lo += pcn[q++])
-            if (pcn[q]) /* then lo < 64: the pivot rows lo .. lo + pcn[q] - 1 have word q's columns */
+            if (pcn[q]) /* then lo < 64: pivot rows lo .. lo + pcn[q] - 1 have word q's */
                 colm[q] = place_bits(hasj >> lo, pcm[q]);
         uint64_t any = hasj;
         size_t nq = found ? (pc[found - 1] >> 6) - w0 + 1 : 0;
@@ -766,6 +766,13 @@ static void row_extent(const uint64_t *row, size_t W, size_t *lead, size_t *ext)
     *ext = last;
 }
 
+/* row_extent's lead from a given one (toggle__gf2_rref_rows): from the last
+ * word on, the last word says which */
+static inline size_t given_lead(const uint64_t *row, size_t W, size_t lead)
+{
+    return lead < W - 1 ? lead : row[W - 1] ? W - 1 : W;
+}
+
 /* Whether the rows' nonzero spans (first to last word, the last word left
  * out) average at most 1 / GF2_BAND_RATIO of the width, on up to 64 evenly
  * spaced rows; *words (may be NULL) gets that average, rounded up. */
@@ -1075,7 +1082,8 @@ static void plain_blocks(plain_ctx *x, const uint8_t *blk0, size_t r0)
  * there. */
 static int rref_plain_from(uint64_t *M, size_t rows, size_t cols, size_t stride,
                            size_t *pivots, size_t *rank, size_t *perm, toggle__pool *pool,
-                           const toggle__progress_state *pr, size_t r0, const uint8_t *blk0)
+                           const toggle__progress_state *pr, size_t r0, const uint8_t *blk0,
+                           const size_t *hlead, const size_t *hext)
 {
     size_t W = words_for(cols);
     *rank = 0;
@@ -1098,7 +1106,12 @@ static int rref_plain_from(uint64_t *M, size_t rows, size_t cols, size_t stride,
     uint64_t units = (two ? 2 : 1) * (uint64_t)cols; /* progress: the sweeps' columns */
     size_t r = 0, Wx = W - 1;
     if (!rc) {
-        plain_setup(&x, two, false);
+        bool have = hlead && hext; /* the rows' bounds as given (toggle__gf2_rref_rows) */
+        for (size_t i = 0; have && i < rows; i++) {
+            x.lead[i] = given_lead(M + i * stride, W, hlead[i]);
+            x.ext[i] = hext[i];
+        }
+        plain_setup(&x, two, have);
         r0 = two ? r0 : 0; /* one sweep clears above too: not from an echelon prefix */
         for (size_t i = 0; i < r0; i++)
             pivots[i] = i;
@@ -1166,7 +1179,8 @@ static int rref_plain(uint64_t *M, size_t rows, size_t cols, size_t stride, size
                       size_t *rank, size_t *perm, toggle__pool *pool,
                       const toggle__progress_state *pr)
 {
-    return rref_plain_from(M, rows, cols, stride, pivots, rank, perm, pool, pr, 0, NULL);
+    return rref_plain_from(M, rows, cols, stride, pivots, rank, perm, pool, pr, 0, NULL, NULL,
+                           NULL);
 }
 
 /* ---- the plain form on two threads: a banded square system from both ends */
@@ -1605,7 +1619,8 @@ static int rref_twisted(uint64_t *M, size_t rows, size_t cols, size_t stride, si
     else if (j.cancel)
         rc = j.cancel;
     else if (blk) {
-        rc = rref_plain_from(M, rows, cols, stride, pivots, rank, NULL, NULL, pr, r0, blk);
+        rc = rref_plain_from(M, rows, cols, stride, pivots, rank, NULL, NULL, pr, r0, blk, NULL,
+                             NULL);
         *done = true;
     }
     toggle__free(blk);
@@ -2575,6 +2590,13 @@ uint64_t toggle__gf2_workspace_bytes(size_t rows, size_t cols, const toggle__gf2
 int toggle__gf2_rref_cfg(uint64_t *M, size_t rows, size_t cols, size_t stride, size_t *pivots,
                          size_t *rank, const toggle__gf2_cfg *cfg)
 {
+    return toggle__gf2_rref_rows(M, rows, cols, stride, pivots, rank, cfg, NULL, NULL);
+}
+
+int toggle__gf2_rref_rows(uint64_t *M, size_t rows, size_t cols, size_t stride, size_t *pivots,
+                          size_t *rank, const toggle__gf2_cfg *cfg, const size_t *lead,
+                          const size_t *ext)
+{
     size_t W = words_for(cols), pw;
     unsigned fault = cfg ? cfg->fault : 0;
     const toggle__progress_state *pr = cfg ? cfg->progress : NULL;
@@ -2609,8 +2631,9 @@ int toggle__gf2_rref_cfg(uint64_t *M, size_t rows, size_t cols, size_t stride, s
     bool done = mode != TOGGLE__GF2_PLAIN;
     if (!rc && twist)
         rc = rref_twisted(M, rows, cols, stride, pivots, rank, pool, pr, fault, span, &done);
-    if (!rc && !done) /* a singular board comes here row-equivalent */
-        rc = rref_plain(M, rows, cols, stride, pivots, rank, NULL, band ? NULL : pool, pr);
+    if (!rc && !done) /* M as given (rref_twisted ends singular boards itself) */
+        rc = rref_plain_from(M, rows, cols, stride, pivots, rank, NULL, band ? NULL : pool, pr,
+                             0, NULL, lead, ext);
     toggle__pool_free(pool);
     return rc;
 }

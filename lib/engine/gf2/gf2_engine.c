@@ -37,7 +37,8 @@ static int gf2_elimination_bytes(const toggle_system *s, uint64_t *bytes)
                         + (unsigned __int128)m * sizeof(size_t) + (unsigned __int128)n / 8
                         + (unsigned __int128)n * sizeof(size_t) + 4096 + 16
                         /* the build's fresh bytes and column buffers, a share each */
-                        + (unsigned __int128)m * GF2_BUILD_MAX_SHARES * (1 + 16);
+                        + (unsigned __int128)m * GF2_BUILD_MAX_SHARES * (1 + 16)
+                        + (unsigned __int128)m * 2 * sizeof(size_t); /* rows' bounds */
     *bytes = e > UINT64_MAX ? UINT64_MAX : (uint64_t)e;
     if (n == SIZE_MAX || m == SIZE_MAX || e > SIZE_MAX)
         return toggle__error(TOGGLE_ENOMEM, "%zu x %zu system is too large for the gf2 engine",
@@ -80,6 +81,7 @@ typedef struct {
     size_t w0, w1;  /* the words this walk zeroes and writes */
     uint8_t *fresh; /* NULL: the block is zeroed */
     size_t m;
+    size_t *lead, *ext, Wx; /* NULL, or A's bounds per row (toggle__gf2_rref_rows) */
 } put_ctx;
 
 static void put(void *ctx, size_t i, size_t j, uint64_t v)
@@ -92,6 +94,12 @@ static void put(void *ctx, size_t i, size_t j, uint64_t v)
     }
     if (v & 1)
         row[j >> 6] |= (uint64_t)1 << (j & 63);
+    if (c->lead && (v & 1)) {
+        size_t w = j >> 6;
+        c->lead[i] = w < c->lead[i] ? w : c->lead[i];
+        if (w < c->Wx && w >= c->ext[i])
+            c->ext[i] = w + 1;
+    }
     /* a band's rows are first touched in order as the columns advance: the
      * same word 16 rows down is (about) a coming first touch (a 100 x 100
      * board's solve: 5 % less time) */
@@ -111,6 +119,7 @@ typedef struct {
     uint64_t *M;
     size_t W, Wn;   /* words a row, words of A's columns */
     uint8_t *fresh; /* m bytes a share; NULL: the block is zeroed */
+    size_t *lead, *ext; /* NULL, or A's bounds per row, set by one share alone */
     toggle__colbuf cb[GF2_BUILD_MAX_SHARES];
 } build_job;
 
@@ -121,7 +130,8 @@ static void build_share(void *ctx, unsigned t, unsigned nt)
     size_t m = s->m, chunk = (b->Wn + nt - 1) / nt;
     size_t w0 = t * chunk < b->Wn ? t * chunk : b->Wn;
     size_t w1 = w0 + chunk < b->Wn ? w0 + chunk : b->Wn;
-    put_ctx pc = {b->M, b->W, w0, t + 1 == nt ? b->W : w1, b->fresh ? b->fresh + t * m : NULL, m};
+    put_ctx pc = {b->M, b->W, w0, t + 1 == nt ? b->W : w1, b->fresh ? b->fresh + t * m : NULL, m,
+                  nt == 1 ? b->lead : NULL, b->ext, b->W - 1};
     size_t c1 = w1 * 64 < s->n ? w1 * 64 : s->n;
     if (w0 * 64 < c1)
         toggle__system_each_column_entry(s, w0 * 64, c1, &b->cb[t], put, &pc);
@@ -131,8 +141,12 @@ static void build_share(void *ctx, unsigned t, unsigned nt)
 }
 
 /* The graph's A into M (W words a row; zeroed: M is zero already), on a
- * pool of up to GF2_BUILD_MAX_SHARES threads when it is big enough. */
-static int build_graph(const toggle_system *s, uint64_t *M, size_t W, bool zeroed)
+ * pool of up to GF2_BUILD_MAX_SHARES threads when it is big enough. lead
+ * and ext (may be NULL; lead[i] = W, ext[i] = 0 on entry): each row's first
+ * word and 1 + its last before word W - 1 holding A's bits, set by the walk
+ * on one share (*have then true), for toggle__gf2_rref_rows. */
+static int build_graph(const toggle_system *s, uint64_t *M, size_t W, bool zeroed, size_t *lead,
+                       size_t *ext, bool *have)
 {
     size_t m = s->m, words = 0;
     unsigned T = toggle__system_threads(s);
@@ -143,7 +157,7 @@ static int build_graph(const toggle_system *s, uint64_t *M, size_t W, bool zeroe
      * on a stale one two shares saved 6 %) */
     if (!toggle__mul_ok(m, W, &words) || words < GF2_BUILD_PAR_WORDS || W < 2 * T || zeroed)
         T = 1;
-    build_job b = {.s = s, .M = M, .W = W, .Wn = (s->n + 63) / 64};
+    build_job b = {.s = s, .M = M, .W = W, .Wn = (s->n + 63) / 64, .lead = lead, .ext = ext};
     int rc = TOGGLE_OK;
     if (!zeroed && m && !(b.fresh = toggle__malloc_array(m, T)))
         rc = toggle__error(TOGGLE_ENOMEM, "out of memory building [A | b]");
@@ -157,6 +171,7 @@ static int build_graph(const toggle_system *s, uint64_t *M, size_t W, bool zeroe
         T = 1;
     if (!rc) /* one share (no pool): every word of every row */
         toggle__pool_run(T > 1 ? pool : NULL, build_share, &b);
+    *have = !rc && T == 1 && lead && ext;
     toggle__pool_free(pool);
     while (ready-- > 0)
         toggle__colbuf_clear(&b.cb[ready]);
@@ -165,8 +180,11 @@ static int build_graph(const toggle_system *s, uint64_t *M, size_t W, bool zeroe
 }
 
 /* [A | b], m x (n + 1). Dense rows are already packed: copy them (and
- * zero the words past them); a graph's are set entry by entry. */
-static int build_augmented(const toggle_system *s, uint64_t **out, size_t *stride)
+ * zero the words past them); a graph's are set entry by entry, and *lead
+ * and *ext then get the rows' bounds (toggle__gf2_rref_rows) when one share
+ * built it and they could be allocated (else NULL; free both). */
+static int build_augmented(const toggle_system *s, uint64_t **out, size_t *stride, size_t **lead,
+                           size_t **ext)
 {
     size_t m = s->m, n = s->n, W = 0;
     uint64_t *M;
@@ -184,11 +202,27 @@ static int build_augmented(const toggle_system *s, uint64_t **out, size_t *strid
                 memset(row + sw, 0, (W - sw) * sizeof *M);
         }
     } else {
-        rc = build_graph(s, M, W, zeroed);
+        /* the rows' bounds, on one thread only: a two-thread board (the
+         * two-ended form) reads them on both threads anyway, and their
+         * walk cost it 0-8 % (100 x 100 board) */
+        bool one = toggle__system_threads(s) <= 1;
+        size_t *hl = one ? toggle__malloc_array(m ? m : 1, sizeof *hl) : NULL;
+        size_t *he = hl ? toggle__calloc(m ? m : 1, sizeof *he) : NULL;
+        for (size_t i = 0; he && i < m; i++)
+            hl[i] = W;
+        bool have = false;
+        rc = build_graph(s, M, W, zeroed, he ? hl : NULL, he, &have);
+        if (rc || !have) {
+            toggle__free(hl);
+            toggle__free(he);
+            hl = he = NULL;
+        }
         if (rc) {
             toggle__system_give_words(s, M, 0);
             return rc;
         }
+        *lead = hl;
+        *ext = he;
     }
     for (size_t i = 0; i < m; i++)
         if (toggle__rhs(s, i))
@@ -201,8 +235,8 @@ static int build_augmented(const toggle_system *s, uint64_t **out, size_t *strid
 static int gf2_solve(const toggle_system *s, toggle_solution *sol)
 {
     uint64_t *M = NULL;
-    size_t stride = 0, rank = 0;
-    int rc = build_augmented(s, &M, &stride);
+    size_t stride = 0, rank = 0, *lead = NULL, *ext = NULL;
+    int rc = build_augmented(s, &M, &stride, &lead, &ext);
     if (rc)
         return rc;
     size_t *pivot = toggle__calloc(s->m ? s->m : 1, sizeof *pivot);
@@ -210,8 +244,10 @@ static int gf2_solve(const toggle_system *s, toggle_solution *sol)
         rc = toggle__error(TOGGLE_ENOMEM, "out of memory for pivot bookkeeping");
     if (!rc) {
         toggle__gf2_cfg cfg = {.threads = toggle__system_threads(s), .progress = &s->progress};
-        rc = toggle__gf2_rref_cfg(M, s->m, s->n + 1, stride, pivot, &rank, &cfg);
+        rc = toggle__gf2_rref_rows(M, s->m, s->n + 1, stride, pivot, &rank, &cfg, lead, ext);
     }
+    toggle__free(lead);
+    toggle__free(ext);
     if (!rc) {
         toggle__vecs R = {.len = s->n + 1, .count = s->m, .stride = stride, .width = 1,
                           .packed = true, .data = M};

@@ -247,19 +247,28 @@ END_TEST
 /* The blocked elimination against the plain Four-Russians one on sizes
  * around the tuned cutoff (2048 rows, 2 panels of 512 columns) and the
  * panel boundaries: random, low-rank, gapped and rectangular. */
-static int same_rref(const toggle__gf2_cfg *cfg, const uint64_t *in, const uint64_t *want,
-                     size_t rw, const size_t *pw, size_t rows, size_t cols)
+/* Whether cfg's RREF of `in` (given the rows' bounds lead and ext, when
+ * not NULL) is `want` (rank rw, pivots pw). */
+static int same_rref_rows(const toggle__gf2_cfg *cfg, const uint64_t *in, const uint64_t *want,
+                          size_t rw, const size_t *pw, size_t rows, size_t cols, const size_t *lead,
+                          const size_t *ext)
 {
     size_t W = (cols + 63) / 64, r = 0;
     uint64_t *M = malloc((rows * W + 1) * sizeof *M);
     size_t *p = calloc(rows + 1, sizeof *p);
     memcpy(M, in, rows * W * sizeof *M);
-    ck_assert_int_eq(toggle__gf2_rref_cfg(M, rows, cols, W, p, &r, cfg), TOGGLE_OK);
+    ck_assert_int_eq(toggle__gf2_rref_rows(M, rows, cols, W, p, &r, cfg, lead, ext), TOGGLE_OK);
     int same = r == rw && memcmp(p, pw, r * sizeof *p) == 0 &&
                memcmp(M, want, rows * W * sizeof *M) == 0;
     free(M);
     free(p);
     return same;
+}
+
+static int same_rref(const toggle__gf2_cfg *cfg, const uint64_t *in, const uint64_t *want,
+                     size_t rw, const size_t *pw, size_t rows, size_t cols)
+{
+    return same_rref_rows(cfg, in, want, rw, pw, rows, cols, NULL, NULL);
 }
 
 /* A case for the comparisons with plain: `in` (random of that rank, or
@@ -645,6 +654,71 @@ START_TEST(two_sweeps_match_naive)
         free(in);
         free(ref);
         free(p);
+    }
+}
+END_TEST
+
+/* toggle__gf2_rref_rows: the rows' bounds given (as the graph build gives
+ * them) instead of read, against the same elimination reading them, on one
+ * and two threads: banded systems (two sweeps; from 2048 rows on two
+ * threads, from both ends) and small dense ones (one sweep), with empty
+ * rows, rows whose only bits are in the last word, and rows whose only bit
+ * is b. A row with nothing before the last word may be given any lead from
+ * W - 1 on: W - 1 or W, at random. */
+START_TEST(given_row_bounds_match)
+{
+    tu_rng g = tu_rng_for(358);
+    for (size_t it = 0; it < 12; it++) {
+        size_t rows = it < 4 ? 40 + tu_below(&g, 200) : it < 9 ? 300 + tu_below(&g, 900)
+                                                              : 2048 + tu_below(&g, 1500);
+        size_t cols = it % 3 == 0 || it == 10 ? rows + 1 : rows + 1 + tu_below(&g, 130);
+        if (it == 5)
+            cols = 64 * (rows / 64) + 1; /* b alone in its word */
+        size_t W = (cols + 63) / 64, Wx = W - 1, bw = 1 + tu_below(&g, 40);
+        uint64_t *in = calloc(rows * W + 1, sizeof *in), *ref = malloc((rows * W + 1) * sizeof *ref);
+        size_t *p = calloc(rows + 1, sizeof *p), *lead = calloc(rows, sizeof *lead);
+        size_t *ext = calloc(rows, sizeof *ext);
+        if (it < 4)
+            random_matrix(&g, in, rows, cols, W, 0, 0);
+        else
+            banded_matrix(&g, in, rows, cols, W, bw, 0, 0);
+        for (size_t i = 0; i < rows; i++) {
+            uint64_t *row = in + i * W;
+            switch (it == 10 ? 2 : tu_below(&g, 12)) { /* 10: a full-rank band, both ends */
+            case 0: /* empty, or b alone */
+                memset(row, 0, W * sizeof *row);
+                if (tu_below(&g, 2))
+                    flipb(row, cols - 1);
+                break;
+            case 1: /* only the last word's columns */
+                memset(row, 0, Wx * sizeof *row);
+                row[Wx] = tu_next(&g) & (cols % 64 ? ~(~(uint64_t)0 << (cols % 64)) : ~(uint64_t)0);
+                break;
+            default:
+                break;
+            }
+            size_t w = 0;
+            while (w < Wx && !row[w])
+                w++;
+            lead[i] = w < Wx ? w : Wx + tu_below(&g, 2);
+            for (w = Wx; w > 0 && !row[w - 1]; w--)
+                ;
+            ext[i] = w;
+        }
+        memcpy(ref, in, rows * W * sizeof *in);
+        size_t r = 0;
+        toggle__gf2_cfg one = {1, TOGGLE__GF2_PLAIN, 0, 0, NULL};
+        toggle__gf2_cfg two = {2, TOGGLE__GF2_PLAIN, 0, 0, NULL};
+        ck_assert_int_eq(toggle__gf2_rref_cfg(ref, rows, cols, W, p, &r, &one), TOGGLE_OK);
+        ck_assert_msg(same_rref_rows(&one, in, ref, r, p, rows, cols, lead, ext),
+                      "%zu x %zu (rank %zu): given bounds, one thread, differ", rows, cols, r);
+        ck_assert_msg(same_rref_rows(&two, in, ref, r, p, rows, cols, lead, ext),
+                      "%zu x %zu (rank %zu): given bounds, two threads, differ", rows, cols, r);
+        free(in);
+        free(ref);
+        free(p);
+        free(lead);
+        free(ext);
     }
 }
 END_TEST
@@ -1601,6 +1675,55 @@ START_TEST(stale_spare_rewritten)
 }
 END_TEST
 
+/* The graph build hands the elimination each row's bounds
+ * (toggle__gf2_rref_rows) instead of it reading every row: rows no press
+ * reaches (their b alone in the last word, or nothing), rows whose only
+ * bits are in the last word, and sizes that put column n in a word of its
+ * own (n % 64 == 0) or share it; b on the empty rows makes some systems
+ * unsolvable. Against the FLINT engine, and through the build's kept
+ * block (second solve). */
+START_TEST(graph_row_bounds_match_flint)
+{
+    tu_rng g = tu_rng_for(357);
+    static const size_t sizes[] = {1, 63, 64, 65, 127, 128, 130, 191, 200, 256};
+    for (size_t t = 0; t < sizeof sizes / sizeof *sizes * 3; t++) {
+        size_t n = sizes[t % 10], Wx = n / 64;
+        uint64_t *a = calloc(n * n, sizeof *a), *st = calloc(n, sizeof *st);
+        uint64_t *off = calloc(n, sizeof *off); /* target all off: b = start (mod 2) */
+        for (size_t i = 0; i < n; i++) {
+            unsigned shape = (unsigned)tu_below(&g, 6);
+            if (shape == 0)
+                continue; /* no press reaches cell i */
+            if (shape == 1 && 64 * Wx < n) { /* only presses of the last word's cells */
+                for (size_t j = 64 * Wx; j < n; j++)
+                    a[i * n + j] = tu_below(&g, 2);
+                continue;
+            }
+            size_t lo = i >= 20 ? i - 20 : 0, hi = i + 20 < n ? i + 21 : n;
+            for (size_t j = lo; j < hi; j++)
+                a[i * n + j] = j == i || tu_below(&g, 3) == 0;
+        }
+        for (size_t i = 0; i < n; i++) /* a start presses reach, or any start */
+            st[i] = t % 3 ? tu_below(&g, 2) : 0;
+        for (size_t j = 0; t % 3 == 0 && j < n; j++)
+            if (tu_below(&g, 2))
+                for (size_t i = 0; i < n; i++)
+                    st[i] ^= a[i * n + j];
+        toggle_graph *gr = NULL;
+        toggle_system *s = NULL;
+        ck_assert_int_eq(toggle_graph_new_matrix(&gr, n, a), TOGGLE_OK);
+        ck_assert_int_eq(toggle_system_new(&s, gr, 2, st, off), TOGGLE_OK);
+        for (int rep = 0; rep < 2; rep++) /* the second on the block the first gave back */
+            tu_compare_engines(s, TOGGLE_ENGINE_FLINT, TOGGLE_ENGINE_GF2, a, st, n, n, 2);
+        toggle_system_free(s);
+        toggle_graph_free(gr);
+        free(a);
+        free(st);
+        free(off);
+    }
+}
+END_TEST
+
 START_TEST(eight_threads)
 {
     pthread_t th[8];
@@ -1646,6 +1769,8 @@ int main(void)
     tcase_add_test(tc, eight_threads);
     tcase_add_test(tc, spare_matrix_kept_and_shared);
     tcase_add_test(tc, stale_spare_rewritten);
+    tcase_add_test(tc, graph_row_bounds_match_flint);
+    tcase_add_test(tc, given_row_bounds_match);
     suite_add_tcase(su, tc);
     SRunner *sr = srunner_create(su);
     srunner_run_all(sr, CK_NORMAL);
