@@ -75,46 +75,56 @@ void toggle_system_free(toggle_system *s)
     toggle__free(s);
 }
 
-/* A block is its capacity in words, the count of its leading words known
- * to be zero (TOGGLE__SPARE_ZEROS), then the words. */
-enum { SPARE_HEAD = TOGGLE__SPARE_HEAD };
+/* A block is the offset back to its allocation, its capacity in words, the
+ * count of its leading words known to be zero (TOGGLE__SPARE_ZEROS), then
+ * the words, from a 64-byte boundary: a work matrix whose stride is a
+ * multiple of 8 words then has every row on its own cache lines
+ * (docs/gf2.md, eighteenth round). */
+enum { SPARE_HEAD = TOGGLE__SPARE_HEAD, SPARE_ALIGN = 8 };
+#define SPARE_CAP(block) ((block)[-2])
+
+static void spare_free(uint64_t *block)
+{
+    if (block)
+        toggle__free(block - block[-3]);
+}
 
 uint64_t *toggle__system_take_words(const toggle_system *s, size_t words, bool *zeroed)
 {
     toggle_system *w = (toggle_system *)s; /* the slot only: never a const object */
     uint64_t *b = atomic_exchange(&w->spare, NULL);
     *zeroed = false;
-    if (b && b[-SPARE_HEAD] >= words) {
+    if (b && SPARE_CAP(b) >= words) {
         *zeroed = TOGGLE__SPARE_ZEROS(b) >= words;
         TOGGLE__SPARE_ZEROS(b) = 0; /* the caller's now */
         return b;
     }
-    if (b)
-        toggle__free(b - SPARE_HEAD);
+    spare_free(b);
     size_t n = words ? words : 1;
-    if (n > SIZE_MAX / sizeof *b - SPARE_HEAD)
+    if (n > SIZE_MAX / sizeof *b - SPARE_HEAD - SPARE_ALIGN)
         return NULL;
-    uint64_t *base = toggle__calloc(n + SPARE_HEAD, sizeof *b);
+    uint64_t *base = toggle__calloc(n + SPARE_HEAD + SPARE_ALIGN, sizeof *b);
     if (!base)
         return NULL;
-    base[0] = n;
-    base[1] = 0;
+    uint64_t *p = base + SPARE_HEAD;
+    p += (SPARE_ALIGN - ((uintptr_t)p / sizeof *p) % SPARE_ALIGN) % SPARE_ALIGN;
+    p[-3] = (uint64_t)(p - base);
+    SPARE_CAP(p) = n;
+    TOGGLE__SPARE_ZEROS(p) = 0;
     *zeroed = true;
-    return base + SPARE_HEAD;
+    return p;
 }
 
 void toggle__system_give_words(const toggle_system *s, uint64_t *block, size_t zeros)
 {
     toggle_system *w = (toggle_system *)s;
     if (block)
-        TOGGLE__SPARE_ZEROS(block) = zeros < block[-SPARE_HEAD] ? zeros : block[-SPARE_HEAD];
-    if (block && block[-SPARE_HEAD] > TOGGLE__SPARE_MAX_BYTES / sizeof *block) {
-        toggle__free(block - SPARE_HEAD);
+        TOGGLE__SPARE_ZEROS(block) = zeros < SPARE_CAP(block) ? zeros : SPARE_CAP(block);
+    if (block && SPARE_CAP(block) > TOGGLE__SPARE_MAX_BYTES / sizeof *block) {
+        spare_free(block);
         return;
     }
-    uint64_t *old = atomic_exchange(&w->spare, block);
-    if (old)
-        toggle__free(old - SPARE_HEAD);
+    spare_free(atomic_exchange(&w->spare, block));
 }
 
 int toggle_system_new(toggle_system **out, const toggle_graph *graph, uint64_t k,

@@ -44,9 +44,10 @@ uint64_t *toggle__system_take_words(const toggle_system *s, size_t words, bool *
  * trim the heap, and the next solve fault every page in again:
  * docs/gf2.md, fourteenth round), else freed. */
 void toggle__system_give_words(const toggle_system *s, uint64_t *block, size_t zeros);
-/* A block's two header words, before its words: its capacity, and how
- * many of its leading words are known to be zero. */
-#define TOGGLE__SPARE_HEAD 2
+/* A block's three header words, before its words (which start on a
+ * 64-byte boundary): the offset back to its allocation, its capacity, and
+ * how many of its leading words are known to be zero. */
+#define TOGGLE__SPARE_HEAD 3
 #define TOGGLE__SPARE_ZEROS(block) ((block)[-1])
 #define TOGGLE__SPARE_MAX_BYTES ((size_t)16 << 20)
 

@@ -16,6 +16,19 @@ static bool gf2_probe(const toggle_system *s, char *why, size_t len)
 
 static size_t words_for(size_t cols) { return cols / 64 + (cols % 64 != 0); }
 
+/* The stride of a dense [A | b] of W words a row: from GF2_LINE_MIN_WORDS
+ * words up, a multiple of a cache line (8 words; the block starts on one,
+ * toggle__system_take_words), so that no two rows share a line: two
+ * threads then never write one line (rows 8 bytes apart shifted every
+ * row's vectors across lines and cost a two-thread dense 8192 solve 5 to
+ * 13 %; docs/gf2.md, eighteenth round). At most 7 / 64 more words. A
+ * graph's rows keep W (their bounds are read against the last word). */
+#define GF2_LINE_MIN_WORDS 64
+static size_t dense_stride(size_t W)
+{
+    return W >= GF2_LINE_MIN_WORDS ? (W + 7) / 8 * 8 : W;
+}
+
 /* A graph's [A | b] is built on up to GF2_BUILD_MAX_SHARES threads from
  * GF2_BUILD_PAR_WORDS words of matrix (build_graph). */
 #define GF2_BUILD_PAR_WORDS ((size_t)1 << 19)
@@ -25,7 +38,7 @@ static size_t words_for(size_t cols) { return cols / 64 + (cols % 64 != 0); }
  * unsigned __int128 so that no product wraps. */
 static unsigned __int128 matrix_cost(size_t rows, size_t cols, const toggle__gf2_cfg *cfg)
 {
-    return (unsigned __int128)rows * words_for(cols) * 8
+    return (unsigned __int128)rows * dense_stride(words_for(cols)) * 8
          + toggle__gf2_workspace_bytes(rows, cols, cfg);
 }
 
@@ -54,13 +67,14 @@ static int gf2_estimate(const toggle_system *s, uint64_t *bytes)
     return rc ? rc : toggle__readout_estimate(s, held, bytes);
 }
 
-/* A packed rows x cols matrix, stride words per row: the system's spare
+/* A packed rows x cols matrix, stride words per row (dense_stride for a
+ * dense A): the system's spare
  * from its last solve when it is big enough (toggle__system_take_words;
  * *zeroed false: its words are stale), given back after the solve. */
 static int alloc_matrix(const toggle_system *s, uint64_t **out, size_t rows, size_t cols,
                         size_t *stride, bool *zeroed)
 {
-    size_t W = words_for(cols), words;
+    size_t W = s->graph ? words_for(cols) : dense_stride(words_for(cols)), words;
     if (!toggle__mul_ok(rows, W, &words))
         return toggle__error(TOGGLE_EOVERFLOW, "%zu x %zu bit matrix overflows size_t", rows, cols);
     *out = toggle__system_take_words(s, words, zeroed);
