@@ -81,12 +81,13 @@ void toggle_system_free(toggle_system *s)
  * multiple of 8 words then has every row on its own cache lines
  * (docs/gf2.md, eighteenth round). */
 enum { SPARE_HEAD = TOGGLE__SPARE_HEAD, SPARE_ALIGN = 8 };
+#define SPARE_OFFSET(block) ((block)[-3])
 #define SPARE_CAP(block) ((block)[-2])
 
 static void spare_free(uint64_t *block)
 {
     if (block)
-        toggle__free(block - block[-3]);
+        toggle__free(block - SPARE_OFFSET(block));
 }
 
 uint64_t *toggle__system_take_words(const toggle_system *s, size_t words, bool *zeroed)
@@ -108,7 +109,7 @@ uint64_t *toggle__system_take_words(const toggle_system *s, size_t words, bool *
         return NULL;
     uint64_t *p = base + SPARE_HEAD;
     p += (SPARE_ALIGN - ((uintptr_t)p / sizeof *p) % SPARE_ALIGN) % SPARE_ALIGN;
-    p[-3] = (uint64_t)(p - base);
+    SPARE_OFFSET(p) = (uint64_t)(p - base);
     SPARE_CAP(p) = n;
     TOGGLE__SPARE_ZEROS(p) = 0;
     *zeroed = true;

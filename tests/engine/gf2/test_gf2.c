@@ -1586,54 +1586,6 @@ END_TEST
  * is a multiple of 64 (the right-hand side's word past the copied rows) are
  * solved after a different system's matrix was left in the block: every
  * answer is checked by applying it (and its nullity against the first). */
-/* A dense [A | b] of 64 words a row or more has a stride of whole cache
- * lines and starts on one (docs/gf2.md, eighteenth round): 4095 columns
- * (b makes 64 words, no padding) and 4100 (65 words, stride 72), the
- * identity (full rank: the block comes back zero, padding included) and a
- * random A (rank-deficient or not), on one and two threads, each solved
- * twice (the second on the block the first gave back): the same answer,
- * checked independently. */
-START_TEST(dense_rows_on_lines)
-{
-    tu_rng g = tu_rng_for(357);
-    const size_t sizes[] = {4095, 4100};
-    for (int k = 0; k < 4; k++) {
-        size_t n = sizes[k / 2], W = (n + 64) / 64, stride = W >= 64 ? (W + 7) / 8 * 8 : W;
-        toggle_system *s = packed_identity_or_random(&g, n, k % 2);
-        uint64_t *first = malloc(n * sizeof *first), *x = malloc(n * sizeof *x);
-        size_t nul = SIZE_MAX;
-        for (int run = 0; run < 4; run++) {
-            ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_THREADS, run < 2 ? 1 : 2),
-                             TOGGLE_OK);
-            check_solve(s, n, &nul);
-            toggle_solution *sol = NULL;
-            ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
-            ck_assert_int_eq(toggle_solution_particular(sol, run ? x : first, n), TOGGLE_OK);
-            toggle_solution_free(sol);
-            if (run)
-                ck_assert_msg(memcmp(x, first, n * sizeof *x) == 0,
-                              "n %zu kind %d run %d: another particular solution", n, k, run);
-            uint64_t *spare = atomic_load(&s->spare);
-            ck_assert_ptr_nonnull(spare);
-            ck_assert_uint_eq((uintptr_t)spare % 64, 0);
-            if (k % 2 == 0) { /* [I | x] given back zero, its padding words too */
-                ck_assert_uint_ge(TOGGLE__SPARE_ZEROS(spare), n * stride);
-                size_t nonzero = 0;
-                for (size_t w = 0; w < n * stride; w++)
-                    nonzero += spare[w] != 0;
-                ck_assert_msg(nonzero == 0, "n %zu: %zu words of the given-back block set", n,
-                              nonzero);
-            }
-        }
-        if (k % 2 == 0)
-            ck_assert_uint_eq(nul, 0);
-        free(first);
-        free(x);
-        toggle_system_free(s);
-    }
-}
-END_TEST
-
 static void check_solve(toggle_system *s, size_t n, size_t *nullity)
 {
     toggle_solution *sol = NULL;
@@ -1719,6 +1671,54 @@ START_TEST(stale_spare_rewritten)
         free(a);
         free(st);
         free(off);
+    }
+}
+END_TEST
+
+/* A dense [A | b] of 64 words a row or more has a stride of whole cache
+ * lines and starts on one (docs/gf2.md, eighteenth round): 4095 columns
+ * (b makes 64 words, no padding) and 4100 (65 words, stride 72), the
+ * identity (full rank: the block comes back zero, padding included) and a
+ * random A (rank-deficient or not), on one and two threads, each solved
+ * twice (the second on the block the first gave back): the same answer,
+ * checked independently. */
+START_TEST(dense_rows_on_lines)
+{
+    tu_rng g = tu_rng_for(357);
+    const size_t sizes[] = {4095, 4100};
+    for (int k = 0; k < 4; k++) {
+        size_t n = sizes[k / 2], W = (n + 64) / 64, stride = W >= 64 ? (W + 7) / 8 * 8 : W;
+        toggle_system *s = packed_identity_or_random(&g, n, k % 2);
+        uint64_t *first = malloc(n * sizeof *first), *x = malloc(n * sizeof *x);
+        size_t nul = SIZE_MAX;
+        for (int run = 0; run < 4; run++) {
+            ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_THREADS, run < 2 ? 1 : 2),
+                             TOGGLE_OK);
+            check_solve(s, n, &nul);
+            toggle_solution *sol = NULL;
+            ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
+            ck_assert_int_eq(toggle_solution_particular(sol, run ? x : first, n), TOGGLE_OK);
+            toggle_solution_free(sol);
+            if (run)
+                ck_assert_msg(memcmp(x, first, n * sizeof *x) == 0,
+                              "n %zu kind %d run %d: another particular solution", n, k, run);
+            uint64_t *spare = atomic_load(&s->spare);
+            ck_assert_ptr_nonnull(spare);
+            ck_assert_uint_eq((uintptr_t)spare % 64, 0);
+            if (k % 2 == 0) { /* [I | x] given back zero, its padding words too */
+                ck_assert_uint_ge(TOGGLE__SPARE_ZEROS(spare), n * stride);
+                size_t nonzero = 0;
+                for (size_t w = 0; w < n * stride; w++)
+                    nonzero += spare[w] != 0;
+                ck_assert_msg(nonzero == 0, "n %zu: %zu words of the given-back block set", n,
+                              nonzero);
+            }
+        }
+        if (k % 2 == 0)
+            ck_assert_uint_eq(nul, 0);
+        free(first);
+        free(x);
+        toggle_system_free(s);
     }
 }
 END_TEST
