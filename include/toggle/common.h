@@ -35,14 +35,14 @@ extern "C" {
 /** Major version: changes only if the ABI breaks (never planned). */
 #define TOGGLE_VERSION_MAJOR 1
 /** Minor version: grows with every release that adds API. */
-#define TOGGLE_VERSION_MINOR 0
+#define TOGGLE_VERSION_MINOR 1
 /** Patch version: bug fixes only. */
 #define TOGGLE_VERSION_PATCH 0
 /** The version as one number: major * 10000 + minor * 100 + patch. */
 #define TOGGLE_VERSION_NUMBER \
     (TOGGLE_VERSION_MAJOR * 10000 + TOGGLE_VERSION_MINOR * 100 + TOGGLE_VERSION_PATCH)
 /** The version as a string. */
-#define TOGGLE_VERSION_STRING "1.0.0"
+#define TOGGLE_VERSION_STRING "1.1.0"
 
 /** Status codes. Their values are pinned forever; new ones are only added. */
 enum {
@@ -65,7 +65,7 @@ enum {
 /** Runtime version number, TOGGLE_VERSION_NUMBER of the library actually loaded. */
 TOGGLE_API uint32_t toggle_version_number(void);
 
-/** Runtime version string, for example "1.0.0". Static storage. */
+/** Runtime version string, for example "1.1.0". Static storage. */
 TOGGLE_API const char *toggle_version_string(void);
 
 /** Symbolic name of a status code ("TOGGLE_EINVAL"), or "TOGGLE_UNKNOWN".

@@ -63,14 +63,14 @@ from ._linalg import solve, null_space, rank, row_reduce, solution_space, Soluti
 from ._board import Board
 
 #: Version of this Python package (follows the C library it was written for).
-__version__ = "1.0.0"
+__version__ = "1.1.0"
 
 #: Path or name the C library was loaded from.
 library_path = _ffi.library_path
 
 
 def version() -> str:
-    """Version string of the loaded C library, e.g. "1.0.0"."""
+    """Version string of the loaded C library, e.g. "1.1.0"."""
     return str(_ffi.fn("toggle_version_string")().decode())
 
 

@@ -55,7 +55,7 @@ use error::check;
 /// Major version of the C library this crate is written for.
 pub const EXPECTED_MAJOR: u32 = sys::TOGGLE_VERSION_MAJOR;
 
-/// Version string of the loaded C library, e.g. "1.0.0".
+/// Version string of the loaded C library, e.g. "1.1.0".
 pub fn version() -> &'static str {
     unsafe { static_str(sys::toggle_version_string()) }.unwrap_or("")
 }
