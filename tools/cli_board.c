@@ -1,6 +1,7 @@
 /* The board options shared by toggle solve and toggle rowops: a grid (with
  * its lattice, wraps and start/target states), an edge list or an augmented
  * file, and the modulus; parsed, checked and built into a system here once. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,7 +80,7 @@ static int read_state(const char *spec, size_t n, size_t rows, size_t cols, uint
     char *text = cli_read_file(spec, &len);
     if (!text) {
         free(v);
-        return cli_fail(spec, "cannot read the file");
+        return cli_fail(spec, "cannot read the file: %s", strerror(errno));
     }
     size_t r = 0, c = 0;
     int rc = toggle_board_parse(text, len, k, v, n, &r, &c);
@@ -105,7 +106,7 @@ int cli_board_system(const cli_board *b, toggle_system **sys, size_t *rows, size
         size_t len;
         char *text = cli_read_file(b->system, &len);
         if (!text)
-            return cli_fail(b->system, "cannot read the file");
+            return cli_fail(b->system, "cannot read the file: %s", strerror(errno));
         rc = toggle_system_parse(sys, text, len, b->k);
         free(text);
         return rc ? cli_status(b->system, rc) : 0;
@@ -121,7 +122,7 @@ int cli_board_system(const cli_board *b, toggle_system **sys, size_t *rows, size
         size_t len;
         char *text = cli_read_file(b->graph, &len);
         if (!text)
-            return cli_fail(b->graph, "cannot read the file");
+            return cli_fail(b->graph, "cannot read the file: %s", strerror(errno));
         rc = toggle_graph_parse_edges(&g, text, len,
                                       (b->flags & TOGGLE_GRID_NO_SELF) ? TOGGLE_GRAPH_NO_SELF : 0);
         free(text);

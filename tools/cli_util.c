@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "commands.h"
 
@@ -70,36 +71,57 @@ int cli_status(const char *what, int rc)
     return cli_exit_code(rc);
 }
 
-char *cli_read_file(const char *path, size_t *len)
+char *cli_read_file_max(const char *path, size_t max, int regular, size_t *len)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    int std = strcmp(path, "-") == 0;
+    FILE *f = std ? stdin : fopen(path, "rb");
     if (!f)
         return NULL;
+    struct stat st;
+    if (!std && regular && (fstat(fileno(f), &st) || !S_ISREG(st.st_mode))) {
+        fclose(f);
+        errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+        return NULL;
+    }
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap);
+    int e = buf ? 0 : ENOMEM;
     while (buf) {
         size_t got = fread(buf + n, 1, cap - n, f);
         n += got;
         if (n < cap) {
-            if (ferror(f)) {
-                free(buf);
-                buf = NULL;
-            }
+            if (ferror(f))
+                e = EIO;
+            break;
+        }
+        if (cap > max) {
+            e = EFBIG;
             break;
         }
         char *nb = realloc(buf, cap * 2);
         if (!nb) {
-            free(buf);
-            buf = NULL;
+            e = ENOMEM;
             break;
         }
         buf = nb;
         cap *= 2;
     }
-    if (f != stdin)
+    if (!std)
         fclose(f);
+    if (!e && n > max)
+        e = EFBIG;
+    if (e) {
+        free(buf);
+        errno = e;
+        return NULL;
+    }
     *len = n;
     return buf;
+}
+
+char *cli_read_file(const char *path, size_t *len)
+{
+    return cli_read_file_max(path, CLI_READ_MAX, 0, len);
 }
 
 int cli_parse_u64(const char *s, uint64_t *v)

@@ -1,9 +1,12 @@
 /* toggle generate: random solvable start boards; and the solution-space
  * output of toggle solve (--all-solutions, --fewest). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
+#include "path.h"
 
 static const char generate_usage[] =
     "usage: toggle generate --grid RxC [options]\n"
@@ -225,7 +228,8 @@ static uint64_t *read_costs(const char *path, size_t n)
     return c;
 }
 
-/* Write the search's checkpoint to path (through path.tmp, renamed). */
+/* Write the search's checkpoint to path whole (path.h): the previous
+ * checkpoint stays intact until the new one is complete. */
 static int save_checkpoint(toggle_search *se, const char *path)
 {
     size_t need = 0;
@@ -233,37 +237,52 @@ static int save_checkpoint(toggle_search *se, const char *path)
     if (rc != TOGGLE_EBUFSIZE)
         return cli_status("--checkpoint", rc);
     unsigned char *buf = malloc(need);
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 5);
-    if (!buf || !tmp) {
-        free(buf);
-        free(tmp);
+    if (!buf)
         return cli_nomem("--checkpoint");
-    }
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp", 5);
     rc = toggle_search_save(se, buf, need, &need);
-    FILE *out = rc ? NULL : fopen(tmp, "wb");
-    int bad = !out || fwrite(buf, 1, need, out) != need;
-    if (out && fclose(out))
-        bad = 1;
-    if (!bad && rename(tmp, path))
-        bad = 1;
+    int bad = !rc && path_write_whole(path, buf, need);
+    int e = errno;
     free(buf);
-    free(tmp);
     if (rc)
         return cli_status("--checkpoint", rc);
-    return bad ? cli_fail("--checkpoint", "cannot write '%s'", path) : 0;
+    return bad ? cli_fail("--checkpoint", "cannot write '%s': %s", path, strerror(e)) : 0;
+}
+
+/* Before the search: the checkpoint is a regular file or absent, and a file
+ * can be created beside it (a search that cannot be saved is refused before
+ * it runs, not after). 0 or the exit status. */
+static int check_checkpoint_path(const char *path)
+{
+    char why[512];
+    if (path_target_check(path, 1, NULL, why, sizeof why))
+        return cli_fail("--checkpoint", "%s", why);
+    char *probe = path_tmp_name(path);
+    if (!probe)
+        return cli_fail("--checkpoint", "cannot write beside '%s': %s", path, strerror(errno));
+    unlink(probe);
+    free(probe);
+    return 0;
 }
 
 /* --checkpoint FILE: continue the search saved there (no file yet: a new
- * search); 0 or the exit status. */
+ * search; a file that cannot be read is an error, never "no checkpoint");
+ * 0 or the exit status. */
 static int resume_checkpoint(toggle_search *se, const char *path)
 {
-    size_t len = 0;
-    char *buf = cli_read_file(path, &len);
+    int st = check_checkpoint_path(path);
+    if (st)
+        return st;
+    /* a checkpoint of this search is about the size of its own save: a
+     * larger file is not one (bounded read, no FIFO or device) */
+    size_t len = 0, own = 0;
+    if (toggle_search_save(se, NULL, 0, &own) != TOGGLE_EBUFSIZE)
+        own = 0;
+    errno = 0;
+    char *buf = cli_read_file_max(path, 2 * own + 65536, 1, &len);
     if (!buf)
-        return 0;
+        return errno == ENOENT ? 0
+                               : cli_fail("--checkpoint", "cannot read '%s': %s", path,
+                                          strerror(errno));
     int rc = toggle_search_resume(se, buf, len);
     free(buf);
     return rc ? cli_status("--checkpoint", rc) : 0;
@@ -310,14 +329,11 @@ int cli_fewest_run(const toggle_solution *sol, const cli_space_args *a, cli_fewe
     /* Ctrl-C stops the search after its current chunks: its state is kept */
     int stopped = rc == TOGGLE_ECANCELED && cli_interrupted();
     if (a->checkpoint && (!rc || stopped)) {
-        int st = save_checkpoint(se, a->checkpoint);
-        if (st) {
-            toggle_search_free(se);
-            free(out->x);
-            out->x = NULL;
-            return st;
-        }
-        out->checkpoint = a->checkpoint;
+        /* a failed save is said, and the answer is printed all the same */
+        if (save_checkpoint(se, a->checkpoint))
+            out->save_failed = 1;
+        else
+            out->checkpoint = a->checkpoint;
     }
     /* with --checkpoint, Ctrl-C prints the best so far (the saved search
      * continues); without, it is a plain cancel */

@@ -1,8 +1,10 @@
 /* toggle render: draw the canonical solution of a grid, or a board file, as PNG or PPM. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+#include "path.h"
 
 static const char render_usage[] =
     "usage: toggle render (--grid RxC | --board FILE | --system FILE --toggles)\n"
@@ -19,7 +21,10 @@ static const char render_usage[] =
     "  --shape RxC        the board of --system (default: its '# board RxC'\n"
     "                     comment, else square, else one row)\n"
     "  --mod K            the modulus (default 2)\n"
-    "  --out FILE         output file ('-' = standard output)\n"
+    "  --out FILE         output file ('-' = standard output); written whole\n"
+    "                     (a temporary beside it, renamed), never over an\n"
+    "                     existing file without --force\n"
+    "  --force            replace an existing --out file\n"
     "  --format F         png or ppm (default: from the file name, else png)\n"
     "  --colormap NAME    colour map (default viridis; NAME_r reverses it;\n"
     "                     --colormap list prints them all)\n"
@@ -89,6 +94,8 @@ static uint64_t *grid_solution(size_t rows, size_t cols, uint64_t k, uint64_t bu
     return x;
 }
 
+/* Draw into memory, then write it whole to out (path.h) or to standard
+ * output; nothing is written once SIGINT came. */
 static int write_out(const toggle_render_opts *o, int fmt, const uint64_t *x, size_t rows,
                      size_t cols, uint64_t k, const char *out, size_t *bytes)
 {
@@ -97,25 +104,32 @@ static int write_out(const toggle_render_opts *o, int fmt, const uint64_t *x, si
     if (rc != TOGGLE_EBUFSIZE)
         return cli_status("render", rc);
     *bytes = need; /* the size query costs what the answer's size costs */
-    if (strcmp(out, "-") != 0) {
-        rc = toggle_render_file(o, fmt, x, rows, cols, k, out);
-        return rc ? cli_status("render", rc) : 0;
-    }
     uint8_t *buf = malloc(need);
     if (!buf)
         return cli_nomem("render");
     rc = toggle_render(o, fmt, x, rows, cols, k, buf, need, NULL);
-    if (!rc && fwrite(buf, 1, need, stdout) != need)
-        rc = TOGGLE_EIO;
+    if (rc) {
+        free(buf);
+        return cli_status("render", rc);
+    }
+    if (cli_interrupted()) {
+        free(buf);
+        return cli_cancelled("render");
+    }
+    int bad = strcmp(out, "-") != 0 ? path_write_whole(out, buf, need)
+                                    : fwrite(buf, 1, need, stdout) != need || fflush(stdout);
+    int e = errno;
     free(buf);
-    return rc ? cli_status("render", rc) : 0;
+    if (bad)
+        return cli_fail("render", "cannot write '%s': %s", out, strerror(e));
+    return 0;
 }
 
 int cmd_render(int argc, char **argv)
 {
     const char *grid = NULL, *board = NULL, *out = NULL, *format = NULL, *val;
     const char *system = NULL, *shape = NULL;
-    int toggles = 0, json = 0, progress = CLI_PROGRESS_AUTO;
+    int toggles = 0, json = 0, force = 0, progress = CLI_PROGRESS_AUTO;
     uint64_t k = 2, budget = TOGGLE_DEFAULT_MEMORY_BUDGET;
     cli_clock clock;
     cli_clock_start(&clock);
@@ -135,6 +149,8 @@ int cmd_render(int argc, char **argv)
             toggles = 1;
         } else if (!strcmp(a, "--json")) {
             json = 1;
+        } else if (!strcmp(a, "--force")) {
+            force = 1;
         } else if (cli_progress_opt(a, &progress)) {
             continue;
         } else if (cli_opt(argc, argv, &i, "--system", &val)) {
@@ -205,6 +221,11 @@ int cmd_render(int argc, char **argv)
         status = cli_usage("render", "--json prints to standard output: give --out a file");
         goto done;
     }
+    char why[512];
+    if (strcmp(out, "-") != 0 && path_target_check(out, force, NULL, why, sizeof why)) {
+        status = cli_fail("render", "%s", why);
+        goto done;
+    }
     int fmt = TOGGLE_IMAGE_PNG;
     size_t ol = strlen(out);
     if (format ? !strcmp(format, "ppm") : (ol > 4 && !strcmp(out + ol - 4, ".ppm")))
@@ -232,7 +253,7 @@ int cmd_render(int argc, char **argv)
         size_t len;
         char *text = cli_read_file(board, &len);
         if (!text) {
-            cli_fail("render", "cannot read '%s'", board);
+            cli_fail("render", "cannot read '%s': %s", board, strerror(errno));
             goto done;
         }
         int rc = toggle_board_parse(text, len, k, NULL, 0, &rows, &cols);
@@ -253,15 +274,6 @@ int cmd_render(int argc, char **argv)
     int drawn = x != NULL;
     if (x)
         status = write_out(o, fmt, x, rows, cols, k, out, &bytes);
-    /* SIGINT while the picture was encoded and written (grid_solution
-     * checks for one up to the end of the solve, which on a large board
-     * can end before the signal comes): the command was cancelled, so its
-     * file does not stay */
-    if (x && grid && !status && cli_interrupted()) {
-        if (strcmp(out, "-") != 0)
-            remove(out);
-        status = cli_cancelled("render");
-    }
     free(x);
     if (drawn && !status && json) {
         cli_json_begin(stdout, "render");

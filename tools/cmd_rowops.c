@@ -2,11 +2,13 @@
  * time (the person decides, the program makes no typos); and the script
  * printed by toggle solve --steps. */
 #define _POSIX_C_SOURCE 200809L /* getline */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "commands.h"
+#include "path.h"
 
 static const char rowops_usage[] =
     "usage: toggle rowops (FILE | --grid RxC | --graph EDGELIST) [board options]\n"
@@ -37,6 +39,7 @@ static const char rowops_usage[] =
     "  solution           when reduced: the solution (every free unknown 0),\n"
     "                     checked against FILE, the nullity and free columns\n"
     "  save FILE          write the current matrix in the augmented text format\n"
+    "                     (an existing FILE is replaced, and that is said)\n"
     "  help               this list\n"
     "  quit               stop (so does the end of the input)\n"
     "'#' starts a comment. A bad command prints one line and changes nothing;\n"
@@ -285,12 +288,22 @@ static int save(const session *se, const char *path)
         free(buf);
         return cli_status("save", rc);
     }
-    FILE *f = fopen(path, "w");
-    int bad = !f || fputs(buf, f) < 0;
-    if (f && fclose(f))
-        bad = 1;
+    /* written whole (path.h); an existing regular file is replaced, as
+     * the command's help says, and the replacement is reported */
+    char why[512];
+    int existed = 0;
+    if (path_target_check(path, 1, &existed, why, sizeof why)) {
+        free(buf);
+        return cli_fail("save", "%s", why);
+    }
+    int bad = path_write_whole(path, buf, strlen(buf));
+    int e = errno;
     free(buf);
-    return bad ? cli_fail("save", "cannot write '%s'", path) : 0;
+    if (bad)
+        return cli_fail("save", "cannot write '%s': %s", path, strerror(e));
+    if (existed)
+        fprintf(stderr, "save: replaced the existing '%s'\n", path);
+    return 0;
 }
 
 /* Run one line; returns 0, 1 (a bad command) or -1 (quit). */

@@ -191,6 +191,8 @@ static int report(const solve_opts *o, const toggle_system *s, const toggle_solu
     free(v);
     if (!status && fw.stopped) /* the best so far is printed (and saved) */
         status = cli_cancelled("solve");
+    if (!status && fw.save_failed) /* printed above; the save's failure was said */
+        status = 1;
     if (!status && o->orbits)
         status = cli_orbits_report(f, sol, rows, cols);
     if (!status && o->all_solutions && (o->json || solvable))

@@ -248,22 +248,17 @@ static int draw_board(const sweep *sw, sweep_worker *w, sweep_row *r, const uint
         }
         toggle_render_opts_set(w->opts, TOGGLE_RENDER_COLORMAP, (uint64_t)sw->maps.id[m]);
         toggle_render_opts_set(w->opts, TOGGLE_RENDER_REVERSED, (uint64_t)sw->maps.rev[m]);
-        /* drawn whole under a temporary name, then renamed (path.h) */
+        /* drawn whole under a unique temporary, then renamed (path.h) */
         char *tmp = path_tmp_name(path);
-        int rc = tmp ? toggle_render_file(w->opts, sw->format, x, n, n, r->p, tmp) : TOGGLE_ENOMEM;
-        if (!rc && rename(tmp, path)) {
-            int e = errno;
-            remove(tmp);
-            free(tmp);
-            free(path);
-            return board_fail(w, "drawing", r, strerror(e), TOGGLE_EIO);
+        int rc = tmp ? toggle_render_file(w->opts, sw->format, x, n, n, r->p, tmp) : TOGGLE_EIO;
+        const char *why = tmp ? NULL : strerror(errno);
+        if (tmp && path_tmp_finish(tmp, path, !rc) && !rc) {
+            rc = TOGGLE_EIO;
+            why = strerror(errno);
         }
-        if (rc && tmp)
-            remove(tmp);
-        free(tmp);
         free(path);
         if (rc)
-            return board_fail(w, "drawing", r, tmp ? toggle_last_error() : "out of memory", rc);
+            return board_fail(w, "drawing", r, why ? why : toggle_last_error(), rc);
     }
     return 0;
 }

@@ -1,6 +1,7 @@
 /* toggle render --system FILE --toggles: each cell's toggle pattern (column j
  * of A: the cells pressing j changes) as a small board, the small boards laid
  * out as the board itself, one blank cell between them. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,7 +32,7 @@ uint64_t *cli_toggle_picture(const char *path, uint64_t k, const char *shape, si
     size_t len, rows, cols;
     char *text = cli_read_file(path, &len);
     if (!text) {
-        cli_fail("render", "cannot read '%s'", path);
+        cli_fail("render", "cannot read '%s': %s", path, strerror(errno));
         return NULL;
     }
     toggle_system *s = NULL;

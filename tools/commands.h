@@ -45,7 +45,13 @@ int cli_nomem(const char *what);
 int cli_status(const char *what, int rc);
 /* The exit status for a library status (the table above). */
 int cli_exit_code(int rc);
-/* Read a whole file ('-' = standard input). Returns malloc'd bytes or NULL. */
+/* Largest input file read (the default memory budget): a larger one, or a
+ * stream that goes on past it (/dev/zero), is refused with EFBIG. */
+#define CLI_READ_MAX ((size_t)4 << 30)
+/* Read a whole file ('-' = standard input), at most max bytes; regular: refuse
+ * anything but a regular file (EISDIR, EINVAL). malloc'd, *len its length;
+ * NULL with errno set (ENOENT, EFBIG, EIO, ENOMEM, ...). */
+char *cli_read_file_max(const char *path, size_t max, int regular, size_t *len);
 char *cli_read_file(const char *path, size_t *len);
 /* Parse "RxC". */
 int cli_parse_shape(const char *s, size_t *rows, size_t *cols);
@@ -153,6 +159,8 @@ typedef struct {
     int proven, found;
     int stopped;            /* interrupted (Ctrl-C): the best so far */
     const char *checkpoint; /* where the search was saved, or NULL */
+    int save_failed;        /* the final save failed (said on stderr); the
+                             * answer is still printed, the exit status is 1 */
 } cli_fewest;
 /* Run the search on a solvable solution; 0, or the exit status after printing why. */
 int cli_fewest_run(const toggle_solution *sol, const cli_space_args *a, cli_fewest *out);

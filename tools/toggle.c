@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "path.h"
 
 static const struct {
     const char *name;
@@ -34,6 +35,7 @@ int main(int argc, char **argv)
     /* FLINT's and GMP's allocation failures become TOGGLE_ENOMEM, not an
      * abort (include/toggle/guard.h): before anything calls the library */
     toggle_flint_guard_install();
+    path_init();
     if (argc < 2)
         return cmd_demo(argc, argv);
     if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {

@@ -53,10 +53,10 @@ for m in $(complete_words solve --metric ""); do
     "$T" solve --grid 3x3 --fewest --metric "$m" >/dev/null && ok || bad "--metric $m refused"
 done
 for f in $(complete_words render --format ""); do
-    "$T" render --grid 3x3 --format "$f" --out "$tmp/x" >/dev/null && ok || bad "--format $f refused"
+    "$T" render --grid 3x3 --format "$f" --out "$tmp/x" --force >/dev/null && ok || bad "--format $f refused"
 done
 for m in $(complete_words render --colormap ""); do
     [ "$m" = list ] && continue
-    "$T" render --grid 2x2 --colormap "$m" --out "$tmp/x.png" >/dev/null || bad "--colormap $m refused"
+    "$T" render --grid 2x2 --colormap "$m" --out "$tmp/x.png" --force >/dev/null || bad "--colormap $m refused"
 done
 finish cli-completion

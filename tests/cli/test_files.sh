@@ -1,0 +1,89 @@
+#!/bin/bash
+# No command loses or clobbers a user's file (tools/path.h): render --out and
+# rowops save write a unique temporary beside the target and rename it;
+# existing files are kept without --force; symbolic links' targets, devices
+# and FIFOs are never written; --checkpoint refuses a file that is not a
+# regular one instead of taking it for "no checkpoint yet"; a full disk
+# leaves the previous file intact (on a small tmpfs, when run as root).
+# usage: test_files.sh TOGGLE
+T=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+. "$(dirname "$0")/harness.sh"
+cd "$tmp" || exit 1
+
+same() { cmp -s "$1" "$2"; }
+no_temporaries() {
+    local left
+    left=$(find "$1" -name '*.??????' -newer "$tmp/.start" | head -n 1)
+    [ -z "$left" ] && ok || bad "temporary left behind: $left"
+}
+touch "$tmp/.start"
+
+# an existing file is kept without --force, replaced with it
+printf 'keep me' > mine.png
+"$T" render --grid 5x5 --out mine.png 2> err && bad "render replaced an existing file" || ok
+[ "$(cat mine.png)" = "keep me" ] && ok || bad "the existing file changed"
+grep -q "exists: not replaced (give --force" err && ok || bad "no reason given: $(cat err)"
+"$T" render --grid 5x5 --out mine.png --force && ok || bad "--force refused"
+head -c 4 mine.png | grep -q PNG && ok || bad "--force did not write the picture"
+
+# a symbolic link: its target is never written
+printf 'target' > target.txt
+ln -s target.txt link.png
+"$T" render --grid 5x5 --out link.png 2> err && bad "render wrote through a symlink" || ok
+[ "$(cat target.txt)" = "target" ] && ok || bad "the symlink's target changed"
+"$T" render --grid 5x5 --out link.png --force && ok || bad "--force on a symlink refused"
+[ "$(cat target.txt)" = "target" ] && ok || bad "--force wrote into the symlink's target"
+[ -L link.png ] && bad "the link was not replaced by the file" || ok
+
+# devices, FIFOs and directories are never replaced, with or without --force
+mkfifo fifo
+mkdir dir
+for t in /dev/null fifo dir; do
+    "$T" render --grid 3x3 --out "$t" --force 2> err && bad "render --out $t accepted" || ok
+    grep -q "not a regular file" err && ok || bad "render --out $t: $(cat err)"
+done
+[ -p fifo ] && [ -d dir ] && [ -c /dev/null ] && ok || bad "a special file was replaced"
+
+# --checkpoint: a device, FIFO or directory is refused before the search
+# (never read as "no checkpoint yet", never replaced)
+for t in /dev/zero fifo dir; do
+    timeout 20 "$T" solve --grid 9x9 --fewest --checkpoint "$t" > /dev/null 2> err &&
+        bad "--checkpoint $t accepted" || ok
+    grep -q "not a regular file" err && ok || bad "--checkpoint $t: $(cat err)"
+done
+[ -c /dev/zero ] && ok || bad "/dev/zero is no longer a device"
+# an unreadable checkpoint is an error, not a new search
+if [ "$(id -u)" != 0 ]; then
+    printf 'x' > locked && chmod 000 locked
+    "$T" solve --grid 9x9 --fewest --checkpoint locked > /dev/null 2> err && bad "unreadable checkpoint taken" || ok
+    grep -q "cannot read" err && ok || bad "unreadable checkpoint: $(cat err)"
+    chmod 600 locked
+fi
+# a checkpoint is written whole and rewritten by the same command (its contract)
+"$T" solve --grid 9x9 --fewest --checkpoint ck > out1 && ok || bad "checkpointed search failed"
+"$T" solve --grid 9x9 --fewest --checkpoint ck > out2 && ok || bad "resumed search failed"
+same out1 out2 && ok || bad "the resumed search printed another answer"
+
+# rowops save replaces an existing file (its contract) and says so
+printf '1 1 | 1\n' > sys.txt
+printf 'keep' > saved.txt
+printf 'save saved.txt\n' | "$T" rowops sys.txt --quiet > /dev/null 2> err && ok || bad "rowops save failed"
+grep -q "replaced the existing 'saved.txt'" err && ok || bad "rowops did not say it replaced: $(cat err)"
+grep -q '|' saved.txt && ok || bad "rowops save wrote nothing"
+printf 'save fifo\n' | timeout 20 "$T" rowops sys.txt --quiet > /dev/null 2> err && bad "rowops saved into a FIFO" || ok
+
+# an input that never ends is refused at the cap, a FIFO that blocks is not read as a checkpoint
+no_temporaries "$tmp"
+
+# a full disk leaves the previous file intact (root only: a 256 KiB tmpfs)
+if [ "$(id -u)" = 0 ] && mkdir -p small && mount -t tmpfs -o size=256k tmpfs small 2> /dev/null; then
+    "$T" render --grid 4x4 --out small/pic.ppm && cp small/pic.ppm before.ppm
+    "$T" render --grid 200x200 --cell 8 --out small/pic.ppm --force 2> err && bad "a full disk went unnoticed" || ok
+    same small/pic.ppm before.ppm && ok || bad "the full disk damaged the previous picture"
+    grep -q "cannot write" err && ok || bad "full disk: $(cat err)"
+    [ "$(ls small | wc -l)" = 1 ] && ok || bad "temporaries left on the full disk: $(ls small)"
+    umount small
+else
+    echo "full-disk case skipped (needs root and tmpfs)"
+fi
+finish "files"
