@@ -223,6 +223,10 @@ TOGGLE_API int toggle_search_save(const toggle_search *search, void *buf, size_t
  *  @param search  the search
  *  @param buf     the checkpoint's bytes (copied)
  *  @param len     their number
+ *  A checkpoint carries a checksum over all its bytes: a damaged one
+ *  (any changed byte, truncated or extended) is refused with a message
+ *  starting "damaged checkpoint" and nothing of it is used. Checkpoints
+ *  of 1.0.0 (format TGLFEW01, no checksum) are refused the same way.
  *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL, not a checkpoint, damaged),
  *          TOGGLE_ENOMEM. */
 TOGGLE_API int toggle_search_resume(toggle_search *search, const void *buf, size_t len);

@@ -342,14 +342,29 @@ void toggle_search_free(toggle_search *s)
 
 /* ---- checkpoints ------------------------------------------------------- */
 
-/* "TGLFEW01", then little-endian u64s: sig, nchunks, chunk_sol, have, bw,
- * bt, bu, blo, bhi; then the finished chunks, one bit each. */
-static const unsigned char ck_magic[8] = {'T', 'G', 'L', 'F', 'E', 'W', '0', '1'};
+/* The checkpoint: "TGLFEW02", then little-endian u64s: sig (the search's
+ * identity: the problem, the split and the metric), nchunks, chunk_sol,
+ * have, bw, bt, bu, blo, bhi; then the finished chunks, one bit each; then
+ * a u64 checksum (FNV-1a) of every byte before it. FNV-1a's step is a
+ * bijection of its state for a fixed byte, so a file that differs from a
+ * saved one in any single byte fails the checksum; a different length fails
+ * the size check. A damaged file is refused, never resumed. "TGLFEW01"
+ * (no checksum) is refused too: such a file cannot be checked. */
+static const unsigned char ck_magic[8] = {'T', 'G', 'L', 'F', 'E', 'W', '0', '2'};
+static const unsigned char ck_magic_v1[8] = {'T', 'G', 'L', 'F', 'E', 'W', '0', '1'};
 #define CK_FIELDS 9
 
 static size_t ck_size(uint64_t nchunks)
 {
-    return sizeof ck_magic + 8 * CK_FIELDS + (size_t)((nchunks + 7) / 8);
+    return sizeof ck_magic + 8 * CK_FIELDS + (size_t)((nchunks + 7) / 8) + 8;
+}
+
+static uint64_t ck_checksum(const unsigned char *p, size_t len)
+{
+    uint64_t h = 0xcbf29ce484222325u;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ p[i]) * 0x100000001b3u;
+    return h;
 }
 
 static void put64(unsigned char *p, uint64_t v)
@@ -392,6 +407,7 @@ int toggle_search_save(const toggle_search *s, void *buf, size_t len, size_t *ne
     for (uint64_t k = 0; k < s->ck.nchunks; k++)
         if (s->ck.done[k])
             bits[k / 8] |= (unsigned char)(1u << (k % 8));
+    put64(p + size - 8, ck_checksum(p, size - 8));
     return TOGGLE_OK;
 }
 
@@ -401,17 +417,24 @@ int toggle_search_resume(toggle_search *s, const void *buf, size_t len)
         return toggle__error(TOGGLE_EINVAL, "search and buf must not be NULL");
     const unsigned char *p = buf;
     size_t head = sizeof ck_magic + 8 * CK_FIELDS;
-    if (len < head || memcmp(p, ck_magic, sizeof ck_magic))
+    if (len >= sizeof ck_magic_v1 && !memcmp(p, ck_magic_v1, sizeof ck_magic_v1))
+        return toggle__error(TOGGLE_EINVAL, "damaged checkpoint: format TGLFEW01 has no checksum "
+                             "and cannot be checked; start the search again");
+    if (len < head + 8 || memcmp(p, ck_magic, sizeof ck_magic))
         return toggle__error(TOGGLE_EINVAL, "not a fewest-press checkpoint (bad magic or length)");
     uint64_t f[CK_FIELDS];
     for (int i = 0; i < CK_FIELDS; i++)
         f[i] = get64(p + sizeof ck_magic + 8 * i);
-    if (!f[0] || !f[1] || f[1] > ((uint64_t)1 << 40) || len != ck_size(f[1]) || f[3] > 1)
-        return toggle__error(TOGGLE_EINVAL, "the checkpoint is damaged (its fields or its length "
-                             "of %zu bytes do not agree)", len);
+    if (!f[0] || !f[1] || f[1] > ((uint64_t)1 << 40) || len != ck_size(f[1]))
+        return toggle__error(TOGGLE_EINVAL, "damaged checkpoint: %zu bytes, its header says %llu "
+                             "chunks", len, (unsigned long long)f[1]);
+    if (ck_checksum(p, len - 8) != get64(p + len - 8))
+        return toggle__error(TOGGLE_EINVAL, "damaged checkpoint: the checksum does not match");
+    if (f[3] > 1)
+        return toggle__error(TOGGLE_EINVAL, "damaged checkpoint: its fields do not agree");
     const unsigned char *bits = p + head;
     if (f[1] % 8 && (bits[f[1] / 8] >> (f[1] % 8)))
-        return toggle__error(TOGGLE_EINVAL, "the checkpoint is damaged (bits past its last chunk)");
+        return toggle__error(TOGGLE_EINVAL, "damaged checkpoint: bits past its last chunk");
     uint8_t *done = toggle__malloc((size_t)f[1] + 1);
     if (!done)
         return toggle__error(TOGGLE_ENOMEM, "out of memory reading a checkpoint");

@@ -437,6 +437,59 @@ START_TEST(fewest_checkpoint)
 }
 END_TEST
 
+START_TEST(fewest_checkpoint_damaged)
+{
+    /* a multi-chunk checkpoint of a partial 39 x 39 search (nullity 32):
+     * every single bit flip, every truncation and an extension are refused
+     * as damaged checkpoints; the intact bytes resume, and the resumed run
+     * goes on from the saved best (never worse) */
+    tu_rng r = tu_rng_for(175);
+    board B;
+    board_new(&B, 39, 39, 0, 2, 0, &r);
+    ck_assert_uint_eq(toggle_solution_nullity(B.sol), 32);
+    toggle_search *se = NULL;
+    ck_assert_int_eq(toggle_search_new(&se, B.sol), TOGGLE_OK);
+    ck_assert_int_eq(toggle_search_set_option(se, TOGGLE_SEARCH_OPT_SEARCH_LIMIT, 1u << 23),
+                     TOGGLE_OK);
+    ck_assert_int_eq(toggle_search_run(se), TOGGLE_OK);
+    uint64_t first = 0, w = 0;
+    int proven = 1;
+    ck_assert_int_eq(toggle_search_result(se, NULL, 0, &first, &proven, NULL), TOGGLE_OK);
+    ck_assert(!proven);
+    size_t len = 0;
+    ck_assert_int_eq(toggle_search_save(se, NULL, 0, &len), TOGGLE_EBUFSIZE);
+    ck_assert_uint_gt(len, 100); /* more than a few chunks */
+    unsigned char *ck = malloc(len + 1), *bad = malloc(len + 1);
+    ck_assert_int_eq(toggle_search_save(se, ck, len, &len), TOGGLE_OK);
+    toggle_search_free(se);
+    ck_assert_int_eq(toggle_search_new(&se, B.sol), TOGGLE_OK);
+    for (size_t bit = 0; bit < 8 * len; bit++) {
+        memcpy(bad, ck, len);
+        bad[bit / 8] ^= (unsigned char)(1u << (bit % 8));
+        ck_assert_msg(toggle_search_resume(se, bad, len) == TOGGLE_EINVAL,
+                      "a flip of bit %zu of %zu was resumed", bit, 8 * len);
+        ck_assert_msg(strstr(toggle_last_error(), "checkpoint"), "bit %zu: %s", bit,
+                      toggle_last_error());
+    }
+    for (size_t cut = 0; cut < len; cut++)
+        ck_assert_int_eq(toggle_search_resume(se, ck, cut), TOGGLE_EINVAL);
+    memcpy(bad, ck, len);
+    bad[len] = 0;
+    ck_assert_int_eq(toggle_search_resume(se, bad, len + 1), TOGGLE_EINVAL);
+    ck_assert(strstr(toggle_last_error(), "damaged checkpoint"));
+    ck_assert_int_eq(toggle_search_resume(se, ck, len), TOGGLE_OK);
+    ck_assert_int_eq(toggle_search_set_option(se, TOGGLE_SEARCH_OPT_SEARCH_LIMIT, 1u << 23),
+                     TOGGLE_OK);
+    ck_assert_int_eq(toggle_search_run(se), TOGGLE_OK);
+    ck_assert_int_eq(toggle_search_result(se, NULL, 0, &w, &proven, NULL), TOGGLE_OK);
+    ck_assert_uint_le(w, first);
+    free(ck);
+    free(bad);
+    toggle_search_free(se);
+    board_free(&B);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *su = suite_create("fewest");
@@ -447,6 +500,7 @@ static Suite *suite(void)
     tcase_add_test(tc, fewest_limits);
     tcase_add_test(tc, fewest_forbidden_public);
     tcase_add_test(tc, fewest_checkpoint);
+    tcase_add_test(tc, fewest_checkpoint_damaged);
     tcase_add_test(tc, fewest_a075464_54);
     suite_add_tcase(su, tc);
     return su;
