@@ -8,12 +8,15 @@
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "commands.h"
 #include "progress.h"
 
-static volatile sig_atomic_t interrupted;
+static volatile sig_atomic_t interrupted; /* the signal's number, or 0 */
+static struct timespec slice_end; /* cli_slice_arm: tv_sec 0 = disarmed */
+static int slice_due;
 
 static struct {
     int show;     /* 0 no progress, 1 a bar on a terminal, 2 a line per percent */
@@ -23,8 +26,7 @@ static struct {
 
 static void on_sigint(int sig)
 {
-    (void)sig;
-    interrupted = 1;
+    interrupted = sig;
 }
 
 int cli_progress_opt(const char *arg, int *mode)
@@ -52,6 +54,38 @@ void cli_cancel_begin(int mode)
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C is the default action: the end */
     sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL); /* a polite kill: stopped and saved as Ctrl-C is */
+}
+
+void cli_slice_arm(uint64_t seconds)
+{
+    slice_end.tv_sec = 0;
+    if (seconds) {
+        slice_due = 0;
+        clock_gettime(CLOCK_MONOTONIC, &slice_end);
+        slice_end.tv_sec += (time_t)seconds;
+    }
+}
+
+int cli_slice_due(void)
+{
+    int due = slice_due;
+    slice_due = 0;
+    return due;
+}
+
+static int slice_over(void)
+{
+    if (!slice_end.tv_sec)
+        return 0;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (now.tv_sec < slice_end.tv_sec ||
+        (now.tv_sec == slice_end.tv_sec && now.tv_nsec < slice_end.tv_nsec))
+        return 0;
+    slice_due = 1;
+    slice_end.tv_sec = 0;
+    return 1;
 }
 
 int cli_interrupted(void)
@@ -61,14 +95,15 @@ int cli_interrupted(void)
 
 int cli_cancelled(const char *what)
 {
-    cli_fail(what, "interrupted (SIGINT)");
-    return CLI_EXIT_CANCELLED;
+    int sig = interrupted ? interrupted : SIGINT;
+    cli_fail(what, "interrupted (%s)", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+    return 128 + sig;
 }
 
 static int on_progress(void *payload, double fraction)
 {
     (void)payload;
-    if (interrupted)
+    if (interrupted || slice_over())
         return 1;
     if (state.show == 1) {
         progress_fraction(fraction);

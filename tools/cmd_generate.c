@@ -288,6 +288,43 @@ static int resume_checkpoint(toggle_search *se, const char *path)
     return rc ? cli_status("--checkpoint", rc) : 0;
 }
 
+/* The search, saved every a->save_every seconds when it has a checkpoint
+ * and no --limit: each slice ends through the progress callback
+ * (TOGGLE_ECANCELED, the state kept), is saved whole, and the next slice
+ * resumes from those same bytes, so that a kill -9 loses at most one
+ * slice. A search that keeps no checkpoint (a walk: k != 2) is run again
+ * whole, unsliced. A failed save is said once and the search goes on. */
+static int run_saving(toggle_search *se, const cli_space_args *a, int *save_failed)
+{
+    int slicing = a->checkpoint && a->save_every && !a->limit;
+    for (;;) {
+        cli_slice_arm(slicing ? a->save_every : 0);
+        int rc = toggle_search_run(se);
+        cli_slice_arm(0);
+        if (rc != TOGGLE_ECANCELED || !cli_slice_due() || cli_interrupted())
+            return rc;
+        size_t need = 0;
+        unsigned char *buf = NULL;
+        rc = toggle_search_save(se, NULL, 0, &need);
+        if (rc == TOGGLE_EBUFSIZE && (buf = malloc(need)))
+            rc = toggle_search_save(se, buf, need, &need);
+        if (rc == TOGGLE_EUNSUPPORTED) {
+            slicing = 0;
+            continue;
+        }
+        if (!rc && !*save_failed && path_write_whole(a->checkpoint, buf, need)) {
+            cli_fail("--checkpoint", "cannot write '%s': %s (the search goes on)", a->checkpoint,
+                     strerror(errno));
+            *save_failed = 1;
+        }
+        if (!rc)
+            rc = toggle_search_resume(se, buf, need);
+        free(buf);
+        if (rc)
+            return buf ? rc : TOGGLE_ENOMEM;
+    }
+}
+
 int cli_fewest_run(const toggle_solution *sol, const cli_space_args *a, cli_fewest *out)
 {
     memset(out, 0, sizeof *out);
@@ -325,12 +362,12 @@ int cli_fewest_run(const toggle_solution *sol, const cli_space_args *a, cli_fewe
         }
     }
     if (!rc)
-        rc = toggle_search_run(se);
+        rc = run_saving(se, a, &out->save_failed);
     /* Ctrl-C stops the search after its current chunks: its state is kept */
     int stopped = rc == TOGGLE_ECANCELED && cli_interrupted();
     if (a->checkpoint && (!rc || stopped)) {
         /* a failed save is said, and the answer is printed all the same */
-        if (save_checkpoint(se, a->checkpoint))
+        if (out->save_failed || save_checkpoint(se, a->checkpoint))
             out->save_failed = 1;
         else
             out->checkpoint = a->checkpoint;

@@ -48,7 +48,11 @@ static const char solve_usage[] =
     "                     separated, one row per line; x = may not be pressed\n"
     "  --checkpoint FILE  for --fewest over F_2: continue the search saved in FILE\n"
     "                     (if it exists) and save it there when it ends, stops at\n"
-    "                     --limit or is interrupted (Ctrl-C)\n"
+    "                     --limit or is interrupted (Ctrl-C, SIGTERM); without\n"
+    "                     --limit also every --checkpoint-every seconds\n"
+    "  --checkpoint-every SECONDS\n"
+    "                     with --checkpoint: the save interval (default 60;\n"
+    "                     0 = only at the end)\n"
     "  --json             one JSON object (docs/json.md): board shape, system size,\n"
     "                     modulus, engine, solvable, nullity, count, solution,\n"
     "                     certificate, kernel (with --all), fewest, solutions, timing\n"
@@ -68,6 +72,7 @@ typedef struct {
     uint64_t limit;
     const char *cost;
     const char *checkpoint; /* --checkpoint FILE (with --fewest) */
+    uint64_t save_every;    /* --checkpoint-every SECONDS */
     uint64_t threads; /* --threads: 0 (default) = every online CPU */
     uint64_t kernel_limit; /* --kernel-limit (UINT64_MAX: all) */
     int no_kernel, progress;
@@ -114,7 +119,8 @@ static int report(const solve_opts *o, const toggle_system *s, const toggle_solu
     }
     /* the search runs before anything is printed: a failure prints no half answer */
     cli_space_args sa = {.limit = o->limit, .metric = o->metric, .cost_file = o->cost,
-                         .threads = o->threads, .checkpoint = o->checkpoint};
+                         .threads = o->threads, .checkpoint = o->checkpoint,
+                         .save_every = o->save_every};
     cli_fewest fw = {0};
     int status = o->fewest && solvable ? cli_fewest_run(sol, &sa, &fw) : 0;
     if (!status && cli_interrupted() && !fw.stopped)
@@ -212,7 +218,7 @@ static int report(const solve_opts *o, const toggle_system *s, const toggle_solu
 
 int cmd_solve(int argc, char **argv)
 {
-    solve_opts o = {0};
+    solve_opts o = {.save_every = 60};
     o.b.k = 2;
     o.kernel_limit = UINT64_MAX;
     o.threads = 0;
@@ -250,6 +256,9 @@ int cmd_solve(int argc, char **argv)
         } else if (cli_opt(argc, argv, &i, "--limit", &val)) {
             if (!val || cli_parse_u64(val, &o.limit) || !o.limit)
                 return cli_usage("--limit", "expected a positive number");
+        } else if (cli_opt(argc, argv, &i, "--checkpoint-every", &val)) {
+            if (!val || cli_parse_u64(val, &o.save_every) || o.save_every > 86400 * 366)
+                return cli_usage("--checkpoint-every", "expected seconds (0 = only at the end)");
         } else if (cli_opt(argc, argv, &i, "--checkpoint", &val)) {
             if (!val)
                 return cli_usage("--checkpoint", "expected a file");

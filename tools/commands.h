@@ -30,7 +30,8 @@ enum {
                                  malformed option value, options that do not go together */
     CLI_EXIT_RESOURCE = 3,    /* out of memory, over the memory budget, a size that overflows */
     CLI_EXIT_NOSOLUTION = 4,  /* the puzzle has no solution (the answer is still printed) */
-    CLI_EXIT_CANCELLED = 130  /* interrupted (SIGINT, Ctrl-C): 128 + 2, as shells report it */
+    CLI_EXIT_CANCELLED = 130  /* interrupted (SIGINT, Ctrl-C): 128 + 2, as shells report it;
+                               * SIGTERM: 143 (cli_cancelled) */
 };
 
 /* ---- helpers (cli_util.c) ---- */
@@ -121,10 +122,17 @@ int cli_progress_opt(const char *arg, int *mode);
 void cli_cancel_begin(int mode);
 /* Report and cancel the work on system s through the callback. */
 int cli_cancel_attach(toggle_system *s);
-/* 1 once SIGINT has arrived. */
+/* 1 once SIGINT or SIGTERM has arrived. */
 int cli_interrupted(void);
-/* "toggle: <what>: interrupted (SIGINT)"; returns CLI_EXIT_CANCELLED. */
+/* "toggle: <what>: interrupted (SIGINT)" (or SIGTERM); returns 128 + the
+ * signal's number (CLI_EXIT_CANCELLED for SIGINT). */
 int cli_cancelled(const char *what);
+/* Periodic checkpoints: from now on the progress callback stops the work
+ * (the library returns TOGGLE_ECANCELED, its state kept) once `seconds`
+ * have passed; 0 disarms (keeping a stop already due). cli_slice_due() says whether a stop was such a
+ * slice's end (and not a signal), and clears it. */
+void cli_slice_arm(uint64_t seconds);
+int cli_slice_due(void);
 /* Erase the progress bar (before printing results or errors). */
 void cli_progress_clear(void);
 
@@ -151,6 +159,7 @@ typedef struct {
     const char *cost_file; /* --cost FILE or NULL */
     uint64_t threads;      /* --threads (UINT64_MAX = the default) */
     const char *checkpoint; /* --checkpoint FILE or NULL: continue it, save it */
+    uint64_t save_every;    /* --checkpoint-every SECONDS (0: only at the end) */
 } cli_space_args;
 /* A fewest-press search's answer; found 0: no solution avoids the forbidden
  * cells (an answer, with proven 1). x is malloc'd (free it). */

@@ -64,6 +64,33 @@ fi
 "$T" solve --grid 9x9 --fewest --checkpoint ck > out2 && ok || bad "resumed search failed"
 same out1 out2 && ok || bad "the resumed search printed another answer"
 
+# periodic saves: kill -9 loses at most about one interval; SIGTERM stops
+# and saves as Ctrl-C does (exit 143) and prints the best so far
+"$T" solve --grid 61x61 --fewest --checkpoint long.ck --checkpoint-every 1 > /dev/null 2>&1 &
+pid=$!
+sleep 4
+kill -9 $pid
+wait $pid 2> /dev/null
+killed=$(date +%s)
+if [ -s long.ck ]; then
+    ok
+    age=$((killed - $(stat -c %Y long.ck)))
+    [ "$age" -le 3 ] && ok || bad "the last periodic save was $age s before the kill"
+else
+    bad "no periodic save within 4 s"
+fi
+"$T" solve --grid 61x61 --fewest --checkpoint long.ck > term.out 2> term.err &
+pid=$!
+sleep 2
+kill -TERM $pid
+wait $pid
+st=$?
+[ $st = 143 ] && ok || bad "SIGTERM: exit $st, want 143 ($(cat term.err))"
+grep -q "interrupted (SIGTERM)" term.err && ok || bad "SIGTERM not said: $(cat term.err)"
+grep -q "fewest cells: .*interrupted: best found so far" term.out && ok || bad "SIGTERM: no best so far printed"
+"$T" solve --grid 61x61 --fewest --checkpoint long.ck --checkpoint-every x > /dev/null 2>&1 &&
+    bad "--checkpoint-every x accepted" || ok
+
 # rowops save replaces an existing file (its contract) and says so
 printf '1 1 | 1\n' > sys.txt
 printf 'keep' > saved.txt
