@@ -267,12 +267,12 @@ int toggle_search_set_option(toggle_search *s, int key, uint64_t value)
     if (!s)
         return toggle__error(TOGGLE_EINVAL, "search is NULL");
     switch (key) {
-    case TOGGLE_OPT_METRIC:
+    case TOGGLE_SEARCH_OPT_METRIC:
         if (value != TOGGLE_METRIC_CELLS && value != TOGGLE_METRIC_PRESSES)
             return toggle__error(TOGGLE_EINVAL, "unknown metric %llu", (unsigned long long)value);
         s->metric = (int)value;
         return TOGGLE_OK;
-    case TOGGLE_OPT_SEARCH_LIMIT:
+    case TOGGLE_SEARCH_OPT_SEARCH_LIMIT:
         s->limit = value ? value : UINT64_MAX; /* 0: unlimited */
         return TOGGLE_OK;
     case TOGGLE_OPT_THREADS:
