@@ -106,9 +106,9 @@ static int build(lib *L, int board, size_t n, const uint64_t *a, const uint64_t 
         rc = L->new_packed(&L->s, n, n, a, (n + 63) / 64, b);
     }
     if (!rc)
-        rc = L->set_option(L->s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_GF2);
+        rc = L->set_option(L->s, TOGGLE_SYSTEM_OPT_ENGINE, TOGGLE_ENGINE_GF2);
     if (!rc)
-        rc = L->set_option(L->s, TOGGLE_OPT_THREADS, threads);
+        rc = L->set_option(L->s, TOGGLE_SYSTEM_OPT_THREADS, threads);
     return rc;
 }
 

@@ -23,7 +23,7 @@ typedef struct {
     size_t nullity;  /* 0: random A (full rank, almost surely); else A = B C of rank n - nullity */
     int solvable;    /* 1: b = A x0; 0: random b (unsolvable almost surely when A is singular) */
     int automatic;   /* 1: toggle_solve with AUTO (the "gfp/auto" groups); 0: FLINT forced */
-    unsigned threads; /* TOGGLE_OPT_THREADS (0: the default, 1) */
+    unsigned threads; /* TOGGLE_SYSTEM_OPT_THREADS (0: the default, 1) */
 } dense_arg;
 
 typedef struct {
@@ -115,10 +115,10 @@ static void *dense_setup(const void *arg)
     if (d->solvable)
         consistent_rhs(st, &s);
     if (toggle_system_new_matrix(&st->sys, d->n, d->n, st->a, st->b, st->p) != TOGGLE_OK
-        || toggle_system_set_option(st->sys, TOGGLE_OPT_ENGINE,
+        || toggle_system_set_option(st->sys, TOGGLE_SYSTEM_OPT_ENGINE,
                                     d->automatic ? TOGGLE_ENGINE_AUTO : TOGGLE_ENGINE_FLINT)
-        || (d->threads && toggle_system_set_option(st->sys, TOGGLE_OPT_THREADS, d->threads))
-        || toggle_system_set_option(st->sys, TOGGLE_OPT_MEMORY_BUDGET, 0)) {
+        || (d->threads && toggle_system_set_option(st->sys, TOGGLE_SYSTEM_OPT_THREADS, d->threads))
+        || toggle_system_set_option(st->sys, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, 0)) {
         dense_teardown(st);
         return NULL;
     }
@@ -272,7 +272,7 @@ static int run_fflas_rref(void *p, int check)
      R, dense_setup, run_flint_rref, dense_teardown, &(dense_arg){N, P, 0, 1, 1, 0}}        \
     AUTO_FFLAS(N, P, PN, Q, R)
 
-/* Two threads against one (TOGGLE_OPT_THREADS), AUTO, same system. */
+/* Two threads against one (TOGGLE_SYSTEM_OPT_THREADS), AUTO, same system. */
 #define THREADS(N, P, PN, Q, R)                                                            \
     {"gfp/threads/" #N "/p" PN "/toggle-1t", "gfp/threads/" #N "/p=" PN, "toggle-1t",      \
      NULL, Q, R, dense_setup, run_toggle, dense_teardown, &(dense_arg){N, P, 0, 1, 1, 1}}, \

@@ -31,7 +31,7 @@ typedef struct spec {
     size_t step;  /* GAPPED: one pivot column every `step` columns; LOWRANK: rank N / step
                    * (0: N / 8) */
     size_t cols;  /* columns of A (0: N) */
-    unsigned threads; /* TOGGLE_OPT_THREADS (0: 1) */
+    unsigned threads; /* TOGGLE_SYSTEM_OPT_THREADS (0: 1) */
 } spec;
 
 static size_t spec_cols(const spec *sp) { return sp->cols ? sp->cols : sp->n; }
@@ -185,9 +185,9 @@ static void *toggle_setup(const void *arg)
         if (rc)
             return NULL;
     }
-    if (toggle_system_set_option(s, TOGGLE_OPT_ENGINE, (uint64_t)sp->engine)
-        || toggle_system_set_option(s, TOGGLE_OPT_THREADS, sp->threads ? sp->threads : 1)
-        || toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, 0)) {
+    if (toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, (uint64_t)sp->engine)
+        || toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_THREADS, sp->threads ? sp->threads : 1)
+        || toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, 0)) {
         toggle_system_free(s);
         return NULL;
     }

@@ -33,8 +33,8 @@ static void *board_setup(const void *arg)
     toggle_graph_free(g);
     if (rc)
         return NULL;
-    if (toggle_system_set_option(s, TOGGLE_OPT_ENGINE, (uint64_t)a->engine)
-        || toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, 0)) {
+    if (toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, (uint64_t)a->engine)
+        || toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, 0)) {
         toggle_system_free(s);
         return NULL;
     }
@@ -279,7 +279,7 @@ static const board_arg boards[] = {
     {1000, 1000, 3, A, NULL, TOGGLE_GRID_TRI | TOGGLE_GRID_CYLINDER},
 #undef A
 };
-/* The chase on 1 and 2 threads (TOGGLE_OPT_THREADS; compare wall time). */
+/* The chase on 1 and 2 threads (TOGGLE_SYSTEM_OPT_THREADS; compare wall time). */
 typedef struct {
     board_arg b;
     unsigned threads;
@@ -295,7 +295,7 @@ static void *threads_setup(const void *arg)
 {
     const threads_arg *a = arg;
     board_state *st = board_state_setup(&a->b);
-    if (st && toggle_system_set_option(st->s, TOGGLE_OPT_THREADS, a->threads)) {
+    if (st && toggle_system_set_option(st->s, TOGGLE_SYSTEM_OPT_THREADS, a->threads)) {
         board_teardown(st);
         return NULL;
     }

@@ -69,7 +69,7 @@ static int space_run(void *p, int check)
                                || j >= n - a->cols);
         int bad = toggle_search_new(&se, st->sol)
                   || toggle_search_set_option(se, TOGGLE_OPT_THREADS, a->threads ? a->threads : 1)
-                  || toggle_search_set_option(se, TOGGLE_OPT_SEARCH_LIMIT, 0) /* exhaustive */
+                  || toggle_search_set_option(se, TOGGLE_SEARCH_OPT_SEARCH_LIMIT, 0) /* exhaustive */
                   || (a->weighted && (!cost || toggle_search_set_costs(se, cost, n)));
         free(cost);
         if (bad || toggle_search_run(se)

@@ -137,11 +137,11 @@ int cli_generate_chaos(int argc, char **argv)
     if (!rc)
         rc = toggle_generator_new(&gen, s);
     if (!rc)
-        rc = toggle_generator_set_option(gen, TOGGLE_OPT_SEED, o.seed);
+        rc = toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_SEED, o.seed);
     if (!rc)
-        rc = toggle_generator_set_option(gen, TOGGLE_OPT_UNIQUE, (uint64_t)o.unique);
+        rc = toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_UNIQUE, (uint64_t)o.unique);
     if (!rc)
-        rc = toggle_generator_set_option(gen, TOGGLE_OPT_PRESSES, o.presses);
+        rc = toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_PRESSES, o.presses);
     if (!rc && !(start = calloc(rows * cols, sizeof *start)))
         rc = TOGGLE_ENOMEM;
     if (!rc)

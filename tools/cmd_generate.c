@@ -110,19 +110,19 @@ int cmd_generate(int argc, char **argv)
     if (!rc)
         rc = cli_cancel_attach(s);
     if (!rc)
-        rc = toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, budget);
+        rc = toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, budget);
     if (!rc && (what = "generator", 1))
         rc = toggle_generator_new(&gen, s);
     if (!rc)
-        rc = toggle_generator_set_option(gen, TOGGLE_OPT_SEED, seed);
+        rc = toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_SEED, seed);
     if (!rc)
-        rc = toggle_generator_set_option(gen, TOGGLE_OPT_UNIQUE, (uint64_t)unique);
+        rc = toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_UNIQUE, (uint64_t)unique);
     if (!rc)
-        rc = toggle_generator_set_option(gen, TOGGLE_OPT_METRIC, (uint64_t)metric);
+        rc = toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_METRIC, (uint64_t)metric);
     if (!rc)
-        rc = toggle_generator_set_option(gen, TOGGLE_OPT_PRESSES, presses);
+        rc = toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_PRESSES, presses);
     if (!rc)
-        rc = toggle_generator_set_option(gen, TOGGLE_OPT_LIT, lit);
+        rc = toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_LIT, lit);
     size_t n = rows * cols;
     if (!rc && !(board = calloc(n ? n : 1, sizeof *board))) {
         rc = TOGGLE_ENOMEM;
@@ -339,14 +339,14 @@ int cli_fewest_run(const toggle_solution *sol, const cli_space_args *a, cli_fewe
     toggle_search *se = NULL;
     int rc = toggle_search_new(&se, sol);
     if (!rc)
-        rc = toggle_search_set_option(se, TOGGLE_OPT_METRIC, (uint64_t)a->metric);
+        rc = toggle_search_set_option(se, TOGGLE_SEARCH_OPT_METRIC, (uint64_t)a->metric);
     /* over F_2 the split search is exhaustive by default up to nullity 44
      * (2^44 solutions; 65 x 65 has 2^42): docs/solution-spaces.md */
     uint64_t limit = a->limit;
     if (!limit && toggle_solution_modulus(sol) == 2 && toggle_solution_nullity(sol) <= 44)
         limit = UINT64_MAX;
     if (!rc && limit)
-        rc = toggle_search_set_option(se, TOGGLE_OPT_SEARCH_LIMIT, limit);
+        rc = toggle_search_set_option(se, TOGGLE_SEARCH_OPT_SEARCH_LIMIT, limit);
     if (!rc && a->threads != UINT64_MAX)
         rc = toggle_search_set_option(se, TOGGLE_OPT_THREADS, a->threads);
     if (!rc && cost)

@@ -46,7 +46,7 @@ static int nullity_solved(size_t rows, size_t cols, uint64_t k, uint32_t flags, 
     if (!rc)
         rc = toggle_system_new(&s, g, k, NULL, NULL);
     if (!rc)
-        rc = toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, budget);
+        rc = toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, budget);
     if (!rc)
         rc = toggle_solve(&sol, s);
     if (!rc)

@@ -63,7 +63,7 @@ static uint64_t *grid_solution(size_t rows, size_t cols, uint64_t k, uint64_t bu
     if (!rc)
         rc = cli_cancel_attach(s);
     if (!rc)
-        rc = toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, budget);
+        rc = toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, budget);
     if (!rc)
         rc = toggle_solve(&sol, s);
     int nomem = 0;

@@ -321,7 +321,7 @@ int cmd_solve(int argc, char **argv)
         int e;
         int rc = toggle_engine_from_name(o.engine, &e);
         if (!rc)
-            rc = toggle_system_set_option(s, TOGGLE_OPT_ENGINE, (uint64_t)e);
+            rc = toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, (uint64_t)e);
         if (rc) {
             toggle_system_free(s);
             cli_status("--engine", rc);
@@ -329,14 +329,14 @@ int cmd_solve(int argc, char **argv)
         }
     }
     {
-        int rc = toggle_system_set_option(s, TOGGLE_OPT_THREADS, o.threads);
+        int rc = toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_THREADS, o.threads);
         if (rc) {
             toggle_system_free(s);
             return cli_status("--threads", rc);
         }
     }
     if (o.budget)
-        toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, budget);
+        toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, budget);
     if (o.steps) {
         status = cli_print_steps(stdout, s, &o.b);
         toggle_system_free(s);

@@ -57,7 +57,7 @@ void toggle__pool_give(toggle__pool *p, unsigned slot)
  * machine busy elsewhere) gets it; once asleep, a woken thread goes to a
  * free core. When its own share is done the caller claims and runs every
  * share whose worker has not started it (asleep, or not on a core), so a
- * job never waits for a wake-up (docs/gf2.md, "twelfth round"): the
+ * job never waits for a wake-up (docs/gf2.md): the
  * shares must not depend on the thread that runs them beyond t. */
 #define POOL_SPIN_NS 200000
 #define POOL_YIELD_NS 20000

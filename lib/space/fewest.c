@@ -17,6 +17,96 @@ static uint64_t clamp(u128 w)
     return w > UINT64_MAX ? UINT64_MAX : (uint64_t)w;
 }
 
+#define CELLW(j, v) (cost ? (u128)cost[j] * cell_weight(v, metric) : cell_weight(v, metric))
+#define FORB(j) (cost && cost[j] == TOGGLE__COST_FORBIDDEN)
+
+/* The Gray walk's buffers: x, the digits (current and best) and each
+ * digit's direction. */
+typedef struct {
+    uint64_t *x, *digit, *best;
+    signed char *dir;
+} gray_bufs;
+
+static void gray_free(gray_bufs *g)
+{
+    toggle__free(g->x);
+    toggle__free(g->digit);
+    toggle__free(g->best);
+    toggle__free(g->dir);
+}
+
+/* The walk's tallies: weight now and best, the weight of cells no
+ * generator moves, forbidden cells pressed (now, and among the fixed). */
+typedef struct {
+    u128 w, bw, fixed;
+    size_t bad;
+    bool found, fixed_bad, complete;
+    uint64_t visited;
+} gray_tally;
+
+/* x <- x0 and the tallies of the walk's first tuple. */
+static int gray_start(const toggle__space *sp, const toggle__fewest_opts *o, uint64_t *x,
+                      gray_tally *t)
+{
+    size_t n = sp->n, d = sp->d;
+    int metric = o->metric;
+    const uint64_t *cost = o->cost;
+    memset(t, 0, sizeof *t);
+    unsigned char *moved = toggle__calloc(n + 1, 1);
+    if (!moved)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for the search");
+    for (size_t p = 0; p < sp->supp_start[d]; p++)
+        moved[sp->supp_idx[p]] = 1;
+    for (size_t j = 0; j < n; j++) {
+        x[j] = toggle__vecs_get(&sp->x0, 0, j);
+        if (FORB(j))
+            t->bad += x[j] != 0;
+        else
+            t->w += CELLW(j, x[j]);
+        if (!moved[j]) {
+            if (FORB(j))
+                t->fixed_bad |= x[j] != 0;
+            else
+                t->fixed += CELLW(j, x[j]);
+        }
+    }
+    toggle__free(moved);
+    if (!t->bad) {
+        t->bw = t->w;
+        t->found = true;
+    }
+    t->visited = 1;
+    t->complete = d == 0 || t->fixed_bad;
+    return TOGGLE_OK;
+}
+
+/* The answer from the walk's tallies and its best tuple. */
+static void gray_finish(const toggle__space *sp, const toggle__fewest_opts *o,
+                        const gray_bufs *g, gray_tally *t, toggle__fewest *res)
+{
+    /* The walk ends after its last tuple without a further step. */
+    if (!t->complete && t->visited >= o->limit) {
+        uint64_t total = 1;
+        bool fits = true;
+        for (size_t i = 0; i < sp->d && fits; i++)
+            fits = !__builtin_mul_overflow(total, sp->radix[i], &total);
+        t->complete = fits && t->visited >= total;
+    }
+    toggle__space_combine(sp, g->best, res->x);
+    res->found = t->found && !t->fixed_bad;
+    res->weight = res->found ? clamp(t->bw) : UINT64_MAX;
+    res->visited = t->visited;
+    res->proven = t->complete;
+    u128 lb = t->fixed_bad ? (u128)UINT64_MAX : t->fixed;
+    if (t->complete)
+        lb = res->found ? t->bw : (u128)UINT64_MAX;
+    else if (res->found && t->bw < lb)
+        lb = t->bw;
+    res->bound = clamp(lb);
+    if (res->found && res->bound >= res->weight)
+        res->proven = 1;
+}
+
 /* Any k: walk the coefficient tuples in reflected mixed-radix Gray order,
  * updating x and its weight over the support of the one generator that
  * changes. Cells of cost TOGGLE__COST_FORBIDDEN must stay 0: solutions
@@ -27,54 +117,28 @@ static int gray_search(const toggle__space *sp, const toggle__fewest_opts *o, to
     uint64_t k = sp->k;
     int metric = o->metric;
     const uint64_t *cost = o->cost;
-    uint64_t *x = toggle__malloc_array(n + 1, sizeof *x);
-    uint64_t *digit = toggle__calloc(d + 1, sizeof *digit);
-    uint64_t *best = toggle__calloc(d + 1, sizeof *best);
-    signed char *dir = toggle__malloc(d + 1);
-    if (!x || !digit || !best || !dir) {
-        toggle__free(x);
-        toggle__free(digit);
-        toggle__free(best);
-        toggle__free(dir);
+    gray_bufs g;
+    g.x = toggle__malloc_array(n + 1, sizeof *g.x);
+    g.digit = toggle__calloc(d + 1, sizeof *g.digit);
+    g.best = toggle__calloc(d + 1, sizeof *g.best);
+    g.dir = toggle__malloc(d + 1);
+    if (!g.x || !g.digit || !g.best || !g.dir) {
+        gray_free(&g);
         return toggle__error(TOGGLE_ENOMEM, "out of memory for the search");
     }
-    memset(dir, 1, d + 1);
-#define CELLW(j, v) (cost ? (u128)cost[j] * cell_weight(v, metric) : cell_weight(v, metric))
-#define FORB(j) (cost && cost[j] == TOGGLE__COST_FORBIDDEN)
-    u128 w = 0, bw = 0, fixed = 0; /* fixed: weight of cells no generator moves */
-    size_t bad = 0;                /* forbidden cells pressed */
-    bool found = false, fixed_bad = false;
-    unsigned char *moved = toggle__calloc(n + 1, 1);
-    if (!moved) {
-        toggle__free(x);
-        toggle__free(digit);
-        toggle__free(best);
-        toggle__free(dir);
-        return toggle__error(TOGGLE_ENOMEM, "out of memory for the search");
+    memset(g.dir, 1, d + 1);
+    gray_tally t;
+    int cancel = gray_start(sp, o, g.x, &t);
+    if (cancel) {
+        gray_free(&g);
+        return cancel;
     }
-    for (size_t p = 0; p < sp->supp_start[d]; p++)
-        moved[sp->supp_idx[p]] = 1;
-    for (size_t j = 0; j < n; j++) {
-        x[j] = toggle__vecs_get(&sp->x0, 0, j);
-        if (FORB(j))
-            bad += x[j] != 0;
-        else
-            w += CELLW(j, x[j]);
-        if (!moved[j]) {
-            if (FORB(j))
-                fixed_bad |= x[j] != 0;
-            else
-                fixed += CELLW(j, x[j]);
-        }
-    }
-    toggle__free(moved);
-    if (!bad) {
-        bw = w;
-        found = true;
-    }
-    uint64_t visited = 1;
-    bool complete = d == 0 || fixed_bad;
-    int cancel = TOGGLE_OK;
+    uint64_t *x = g.x, *digit = g.digit;
+    signed char *dir = g.dir;
+    u128 w = t.w, bw = t.bw;
+    size_t bad = t.bad;
+    bool found = t.found, complete = t.complete;
+    uint64_t visited = t.visited;
     while (!complete && visited < o->limit) {
         if (!(visited & 0xffff) && (cancel = toggle__progress(&sp->progress, visited, o->limit)))
             break;
@@ -107,38 +171,19 @@ static int gray_search(const toggle__space *sp, const toggle__fewest_opts *o, to
         if (!bad && (!found || w < bw)) {
             bw = w;
             found = true;
-            memcpy(best, digit, d * sizeof *best);
+            memcpy(g.best, digit, d * sizeof *g.best);
         }
     }
-    /* The walk ends after its last tuple without a further step. */
-    if (!complete && visited >= o->limit) {
-        uint64_t total = 1;
-        bool fits = true;
-        for (size_t i = 0; i < d && fits; i++)
-            fits = !__builtin_mul_overflow(total, sp->radix[i], &total);
-        complete = fits && visited >= total;
-    }
-#undef CELLW
-#undef FORB
-    toggle__space_combine(sp, best, res->x);
-    res->found = found && !fixed_bad;
-    res->weight = res->found ? clamp(bw) : UINT64_MAX;
-    res->visited = visited;
-    res->proven = complete;
-    u128 lb = fixed_bad ? (u128)UINT64_MAX : fixed;
-    if (complete)
-        lb = res->found ? bw : (u128)UINT64_MAX;
-    else if (res->found && bw < lb)
-        lb = bw;
-    res->bound = clamp(lb);
-    if (res->found && res->bound >= res->weight)
-        res->proven = 1;
-    toggle__free(x);
-    toggle__free(digit);
-    toggle__free(best);
-    toggle__free(dir);
+    t.bw = bw;
+    t.found = found;
+    t.complete = complete;
+    t.visited = visited;
+    gray_finish(sp, o, &g, &t, res);
+    gray_free(&g);
     return cancel;
 }
+#undef CELLW
+#undef FORB
 
 int toggle__fewest_run_opts(const toggle__space *sp, const toggle__fewest_opts *o,
                             toggle__fewest *res)
@@ -222,12 +267,12 @@ int toggle_search_set_option(toggle_search *s, int key, uint64_t value)
     if (!s)
         return toggle__error(TOGGLE_EINVAL, "search is NULL");
     switch (key) {
-    case TOGGLE_OPT_METRIC:
+    case TOGGLE_SEARCH_OPT_METRIC:
         if (value != TOGGLE_METRIC_CELLS && value != TOGGLE_METRIC_PRESSES)
             return toggle__error(TOGGLE_EINVAL, "unknown metric %llu", (unsigned long long)value);
         s->metric = (int)value;
         return TOGGLE_OK;
-    case TOGGLE_OPT_SEARCH_LIMIT:
+    case TOGGLE_SEARCH_OPT_SEARCH_LIMIT:
         s->limit = value ? value : UINT64_MAX; /* 0: unlimited */
         return TOGGLE_OK;
     case TOGGLE_OPT_THREADS:

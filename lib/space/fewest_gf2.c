@@ -800,301 +800,367 @@ void toggle__fewest_ckpt_clear(toggle__fewest_ckpt *ck)
     memset(ck, 0, sizeof *ck);
 }
 
-int toggle__fewest_gf2(const toggle__space *sp, const toggle__fewest_opts *o, toggle__fewest *res)
-{
-    size_t n = sp->n, d = sp->d;
-    if (sp->k != 2 || d > 62 || n >= ((size_t)1 << 30))
-        return TOGGLE_EUNSUPPORTED;
-    if (o->cost)
-        for (size_t j = 0; j < n; j++)
-            if (o->cost[j] != TOGGLE__COST_FORBIDDEN && o->cost[j] >= ((uint64_t)1 << 31))
-                return TOGGLE_EUNSUPPORTED;
+/* ---- the search's phases --------------------------------------------------- */
+
+/* The state one search carries from phase to phase. */
+typedef struct {
+    const toggle__space *sp;
+    const toggle__fewest_opts *o;
+    toggle__fewest_ckpt *ck; /* the caller's checkpoint, or a local one */
     bufs b;
-    memset(&b, 0, sizeof b);
-    unsigned T = 0;
-    int rc = TOGGLE_OK;
-    toggle__fewest_ckpt local, *ck = o->ck ? o->ck : &local;
-    memset(&local, 0, sizeof local);
-    b.pat = toggle__calloc(n + 1, sizeof *b.pat);
-    b.x0 = toggle__calloc(n + 1, 1);
-    if (!b.pat || !b.x0)
-        goto nomem;
-    for (size_t j = 0; j < n; j++) {
-        b.x0[j] = (uint8_t)toggle__vecs_get(&sp->x0, 0, j);
-        for (size_t i = 0; i < d; i++)
-            b.pat[j] |= (uint64_t)(toggle__vecs_get(&sp->gen, i, j) & 1) << i;
+    size_t n, d;             /* cells, coefficients (after the forbidden cells) */
+    size_t L, C, H, cb, dw;  /* the split (see choose_split) */
+    int nsym;
+    uint64_t m[MAXSYM][64], alpha[MAXSYM]; /* the symmetries' coefficient actions */
+    size_t nk;               /* kept cells */
+    int64_t w0, ctot;        /* weight of the fixed cells, sum of kept costs */
+    uint64_t nchunks, chunk_sol, ncanon, ntodo, ndone, allowed, sig;
+    unsigned T;              /* workers */
+    shared sh;
+} fsearch;
+
+static int out_of_memory(void)
+{
+    return toggle__error(TOGGLE_ENOMEM, "out of memory for the search");
+}
+
+/* Each cell's pattern over the coefficients and its bit of x0, with the
+ * forbidden cells eliminated; *none when no allowed solution exists. */
+static int load_patterns(fsearch *f, bool *none)
+{
+    const toggle__space *sp = f->sp;
+    bufs *b = &f->b;
+    *none = false;
+    b->pat = toggle__calloc(f->n + 1, sizeof *b->pat);
+    b->x0 = toggle__calloc(f->n + 1, 1);
+    if (!b->pat || !b->x0)
+        return out_of_memory();
+    for (size_t j = 0; j < f->n; j++) {
+        b->x0[j] = (uint8_t)toggle__vecs_get(&sp->x0, 0, j);
+        for (size_t i = 0; i < f->d; i++)
+            b->pat[j] |= (uint64_t)(toggle__vecs_get(&sp->gen, i, j) & 1) << i;
     }
-    if (o->cost) {
-        bool ok;
-        if ((rc = restrict_forbidden(b.pat, b.x0, n, &d, o->cost, &ok)))
-            goto done;
-        if (!ok) {
-            res->found = 0;
-            res->proven = 1;
-            res->weight = res->bound = UINT64_MAX;
-            res->visited = 0;
-            goto done;
-        }
+    if (!f->o->cost)
+        return TOGGLE_OK;
+    bool ok;
+    int rc = restrict_forbidden(b->pat, b->x0, f->n, &f->d, f->o->cost, &ok);
+    *none = !rc && !ok;
+    return rc;
+}
+
+/* With symmetries: a subspace W of dimension about dw that they map to
+ * itself, made the first coefficients; without one, nsym drops to 0. */
+static void invariant_subspace(fsearch *f)
+{
+    size_t d = f->d;
+    xbasis W;
+    memset(&W, 0, sizeof W);
+    uint64_t seed = 0x7067;
+    for (size_t cand = 0; cand < 8 * d && W.count < f->dw; cand++) {
+        uint64_t v = cand < d ? (uint64_t)1 << cand
+                              : toggle__splitmix(&seed) & (((uint64_t)1 << d) - 1);
+        xbasis t = W;
+        xb_insert(&t, v);
+        for (int s = 0; s < f->nsym; s++)
+            xb_insert(&t, lin_apply(f->m[s], v));
+        if (t.count <= f->dw)
+            W = t;
     }
-    /* The split: bits 0 .. L-1 of a coefficient vector are the transform's,
-     * L .. L+C-1 the walk's, the top cb bits name the chunk. With a
-     * symmetry group, the first L + C span a subspace W it maps to itself,
-     * so it permutes the chunks (the cosets of W) and one chunk per orbit
-     * is done. */
+    if (W.count < f->L || W.count + 4 < f->dw) {
+        f->nsym = 0;
+        return;
+    }
+    uint64_t B[64];
+    xbasis full = W;
+    size_t r = 0;
+    for (int t = 0; t < 64; t++)
+        if (W.v[t])
+            B[r++] = W.v[t];
+    f->dw = r;
+    f->cb = d - f->dw;
+    for (size_t i = 0; i < d; i++)
+        if (xb_insert(&full, (uint64_t)1 << i))
+            B[r++] = (uint64_t)1 << i;
+    change_basis(f->b.pat, f->n, B, d);
+}
+
+/* The split: bits 0 .. L-1 of a coefficient vector are the transform's,
+ * L .. L+C-1 the walk's, the top cb bits name the chunk. With a symmetry
+ * group, the first L + C span a subspace W it maps to itself, so it
+ * permutes the chunks (the cosets of W) and one chunk per orbit is done. */
+static int choose_split(fsearch *f)
+{
+    const toggle__fewest_opts *o = f->o;
+    size_t d = f->d;
     size_t lmax = o->lsplit ? o->lsplit : LMAX, ltarget = o->lsplit ? o->lsplit : LTARGET;
     if (lmax > LMAX)
         lmax = ltarget = LMAX;
-    size_t L = d <= lmax ? d : ltarget;
-    size_t cb = d - L < CBITS ? d - L : CBITS, dw = d - cb;
-    uint64_t m[MAXSYM][64], alpha[MAXSYM];
-    int nsym = 0;
-    if (d > lmax && ((uint64_t)1 << dw) <= o->limit) {
-        if ((rc = find_symmetries(o, &b, n, d, m, alpha, &nsym)))
-            goto done;
-    }
-    if (nsym) {
-        xbasis W;
-        memset(&W, 0, sizeof W);
-        uint64_t seed = 0x7067;
-        for (size_t cand = 0; cand < 8 * d && W.count < dw; cand++) {
-            uint64_t v = cand < d ? (uint64_t)1 << cand
-                                  : toggle__splitmix(&seed) & (((uint64_t)1 << d) - 1);
-            xbasis t = W;
-            xb_insert(&t, v);
-            for (int s = 0; s < nsym; s++)
-                xb_insert(&t, lin_apply(m[s], v));
-            if (t.count <= dw)
-                W = t;
-        }
-        if (W.count < L || W.count + 4 < dw) {
-            nsym = 0;
-        } else {
-            uint64_t B[64];
-            xbasis full = W;
-            size_t r = 0;
-            for (int t = 0; t < 64; t++)
-                if (W.v[t])
-                    B[r++] = W.v[t];
-            dw = r;
-            cb = d - dw;
-            for (size_t i = 0; i < d; i++)
-                if (xb_insert(&full, (uint64_t)1 << i))
-                    B[r++] = (uint64_t)1 << i;
-            change_basis(b.pat, n, B, d);
-        }
-    }
+    f->L = d <= lmax ? d : ltarget;
+    f->cb = d - f->L < CBITS ? d - f->L : CBITS;
+    f->dw = d - f->cb;
+    int rc;
+    f->nsym = 0;
+    if (d > lmax && ((uint64_t)1 << f->dw) <= o->limit
+        && (rc = find_symmetries(o, &f->b, f->n, d, f->m, f->alpha, &f->nsym)))
+        return rc;
+    if (f->nsym)
+        invariant_subspace(f);
     if (d > lmax)
-        sparsen(b.pat, n, dw, L);
-    if (nsym) {
+        sparsen(f->b.pat, f->n, f->dw, f->L);
+    if (f->nsym) {
         int ns2 = 0;
-        if ((rc = find_symmetries(o, &b, n, d, m, alpha, &ns2)))
-            goto done;
-        bool inv_ok = ns2 == nsym;
+        if ((rc = find_symmetries(o, &f->b, f->n, d, f->m, f->alpha, &ns2)))
+            return rc;
+        bool inv_ok = ns2 == f->nsym;
         for (int s = 0; s < ns2 && inv_ok; s++)
-            for (size_t i = 0; i < dw; i++)
-                if (m[s][i] >> dw)
+            for (size_t i = 0; i < f->dw; i++)
+                if (f->m[s][i] >> f->dw)
                     inv_ok = false;
         if (!inv_ok)
-            nsym = 0; /* cannot happen: W is invariant; stay exact anyway */
+            f->nsym = 0; /* cannot happen: W is invariant; stay exact anyway */
     }
-    size_t H = d - L, C = dw - L;
-    /* Kept cells: allowed, positive cost, not fixed by every coefficient. */
-    int64_t w0 = 0, ctot = 0;
-    size_t nk = 0;
-    b.kcell = toggle__malloc_array(n + 1, sizeof *b.kcell);
-    if (!b.kcell)
-        goto nomem;
-    for (size_t j = 0; j < n; j++) {
+    f->H = d - f->L;
+    f->C = f->dw - f->L;
+    return TOGGLE_OK;
+}
+
+/* Kept cells: allowed, positive cost, not fixed by every coefficient. Then
+ * the chunk size the limit allows. */
+static int keep_cells(fsearch *f)
+{
+    const toggle__fewest_opts *o = f->o;
+    bufs *b = &f->b;
+    f->w0 = f->ctot = 0;
+    f->nk = 0;
+    b->kcell = toggle__malloc_array(f->n + 1, sizeof *b->kcell);
+    if (!b->kcell)
+        return out_of_memory();
+    for (size_t j = 0; j < f->n; j++) {
         uint64_t cj = o->cost ? o->cost[j] : 1;
         if (cj == TOGGLE__COST_FORBIDDEN || cj == 0)
             continue;
-        if (!b.pat[j])
-            w0 += b.x0[j] ? (int64_t)cj : 0;
+        if (!b->pat[j])
+            f->w0 += b->x0[j] ? (int64_t)cj : 0;
         else {
-            b.kcell[nk++] = j;
-            ctot += (int64_t)cj;
+            b->kcell[f->nk++] = j;
+            f->ctot += (int64_t)cj;
         }
     }
-    if (ctot >= ((int64_t)1 << 31)) {
-        rc = TOGGLE_EUNSUPPORTED;
-        goto done;
+    if (f->ctot >= ((int64_t)1 << 31))
+        return TOGGLE_EUNSUPPORTED;
+    if (!f->nsym) /* no orbits to keep whole: chunks as small as the limit needs */
+        while (f->C > 0 && ((uint64_t)1 << (f->C + f->L)) > o->limit)
+            f->C--;
+    if (((uint64_t)1 << (f->C + f->L)) > o->limit)
+        return TOGGLE_EUNSUPPORTED; /* the limit is below one transform: walk */
+    f->cb = f->H - f->C;
+    f->nchunks = (uint64_t)1 << f->cb;
+    f->chunk_sol = (uint64_t)1 << (f->C + f->L);
+    return TOGGLE_OK;
+}
+
+/* The chunks to do: the least of each orbit. */
+static int canonical_chunks(fsearch *f)
+{
+    f->b.canon = toggle__malloc_array(f->nchunks + 1, sizeof *f->b.canon);
+    if (!f->b.canon)
+        return out_of_memory();
+    uint64_t mt[MAXSYM][64], at[MAXSYM];
+    for (int s = 0; s < f->nsym; s++) {
+        at[s] = f->alpha[s] >> f->dw;
+        for (size_t i = 0; i < f->cb; i++)
+            mt[s][i] = f->m[s][f->dw + i] >> f->dw;
     }
-    if (!nsym) /* no orbits to keep whole: chunks as small as the limit needs */
-        while (C > 0 && ((uint64_t)1 << (C + L)) > o->limit)
-            C--;
-    if (((uint64_t)1 << (C + L)) > o->limit) {
-        rc = TOGGLE_EUNSUPPORTED; /* the limit is below one transform: walk */
-        goto done;
+    f->ncanon = 0;
+    for (uint64_t t = 0; t < f->nchunks; t++) {
+        bool least = true;
+        for (int s = 0; s < f->nsym && least; s++)
+            least = (at[s] ^ lin_apply(mt[s], t)) >= t;
+        if (least)
+            f->b.canon[f->ncanon++] = t;
     }
-    cb = H - C;
-    uint64_t nchunks = (uint64_t)1 << cb, chunk_sol = (uint64_t)1 << (C + L);
-    /* The chunks to do: the least of each orbit. */
-    b.canon = toggle__malloc_array(nchunks + 1, sizeof *b.canon);
-    if (!b.canon)
-        goto nomem;
-    uint64_t ncanon = 0;
-    {
-        uint64_t mt[MAXSYM][64], at[MAXSYM];
-        for (int s = 0; s < nsym; s++) {
-            at[s] = alpha[s] >> dw;
-            for (size_t i = 0; i < cb; i++)
-                mt[s][i] = m[s][dw + i] >> dw;
-        }
-        for (uint64_t t = 0; t < nchunks; t++) {
-            bool least = true;
-            for (int s = 0; s < nsym && least; s++)
-                least = (at[s] ^ lin_apply(mt[s], t)) >= t;
-            if (least)
-                b.canon[ncanon++] = t;
-        }
-    }
-    b.plo = toggle__malloc_array(nk + 1, sizeof *b.plo);
-    b.phi = toggle__malloc_array(nk + 1, sizeof *b.phi);
-    b.cst = toggle__malloc_array(nk + 1, sizeof *b.cst);
-    b.kx0 = toggle__malloc_array(nk + 1, 1);
-    b.lstart = toggle__calloc(C + 2, sizeof *b.lstart);
-    b.ord = toggle__malloc_array(nk + 1, sizeof *b.ord);
-    b.okey = toggle__malloc_array(nk + 1, sizeof *b.okey);
-    if (!b.plo || !b.phi || !b.cst || !b.kx0 || !b.lstart || !b.ord || !b.okey)
-        goto nomem;
+    return TOGGLE_OK;
+}
+
+/* The kept cells' tables (low and high patterns, costs, x0, the cells each
+ * walk bit flips) and the search's signature for the checkpoint. */
+static int cell_tables(fsearch *f)
+{
+    const toggle__fewest_opts *o = f->o;
+    bufs *b = &f->b;
+    size_t nk = f->nk, L = f->L, C = f->C;
+    b->plo = toggle__malloc_array(nk + 1, sizeof *b->plo);
+    b->phi = toggle__malloc_array(nk + 1, sizeof *b->phi);
+    b->cst = toggle__malloc_array(nk + 1, sizeof *b->cst);
+    b->kx0 = toggle__malloc_array(nk + 1, 1);
+    b->lstart = toggle__calloc(C + 2, sizeof *b->lstart);
+    b->ord = toggle__malloc_array(nk + 1, sizeof *b->ord);
+    b->okey = toggle__malloc_array(nk + 1, sizeof *b->okey);
+    if (!b->plo || !b->phi || !b->cst || !b->kx0 || !b->lstart || !b->ord || !b->okey)
+        return out_of_memory();
     size_t nl = 0;
-    uint64_t sig = mix(mix(mix(mix(0x746f67676c65u, n), d), L | C << 8 | cb << 16), (uint64_t)nsym);
+    uint64_t sig = mix(mix(mix(mix(0x746f67676c65u, f->n), f->d), L | C << 8 | f->cb << 16),
+                       (uint64_t)f->nsym);
     for (size_t q = 0; q < nk; q++) {
-        size_t j = b.kcell[q];
-        b.plo[q] = (uint32_t)(b.pat[j] & (((uint64_t)1 << L) - 1));
-        b.phi[q] = b.pat[j] >> L;
-        b.cst[q] = (int32_t)(o->cost ? o->cost[j] : 1);
-        b.kx0[q] = b.x0[j];
-        sig = mix(sig, mix(j, b.pat[j] ^ ((uint64_t)b.x0[j] << 63)) ^ (uint64_t)b.cst[q]);
+        size_t j = b->kcell[q];
+        b->plo[q] = (uint32_t)(b->pat[j] & (((uint64_t)1 << L) - 1));
+        b->phi[q] = b->pat[j] >> L;
+        b->cst[q] = (int32_t)(o->cost ? o->cost[j] : 1);
+        b->kx0[q] = b->x0[j];
+        sig = mix(sig, mix(j, b->pat[j] ^ ((uint64_t)b->x0[j] << 63)) ^ (uint64_t)b->cst[q]);
         for (size_t i = 0; i < C; i++)
-            if ((b.phi[q] >> i) & 1) {
-                b.lstart[i + 1]++;
+            if ((b->phi[q] >> i) & 1) {
+                b->lstart[i + 1]++;
                 nl++;
             }
     }
-    sig = mix(sig, (uint64_t)w0) | 1;
+    f->sig = mix(sig, (uint64_t)f->w0) | 1;
     for (size_t i = 0; i < C; i++)
-        b.lstart[i + 1] += b.lstart[i];
-    b.lcell = toggle__malloc_array(nl + 1, sizeof *b.lcell);
-    if (!b.lcell)
-        goto nomem;
-    {
-        size_t fill[64];
-        memcpy(fill, b.lstart, (C + 1) * sizeof *fill);
-        for (size_t q = 0; q < nk; q++)
-            for (size_t i = 0; i < C; i++)
-                if ((b.phi[q] >> i) & 1)
-                    b.lcell[fill[i]++] = q;
-    }
-    /* The checkpoint: resume one of this very search, or start one. */
-    if (ck->sig && (ck->sig != sig || ck->nchunks != ncanon || ck->chunk_sol != chunk_sol)) {
-        rc = toggle__error(TOGGLE_EINVAL, "the checkpoint belongs to another search (another "
-                           "system, target, costs or split)");
-        goto done;
-    }
+        b->lstart[i + 1] += b->lstart[i];
+    b->lcell = toggle__malloc_array(nl + 1, sizeof *b->lcell);
+    if (!b->lcell)
+        return out_of_memory();
+    size_t fill[64];
+    memcpy(fill, b->lstart, (C + 1) * sizeof *fill);
+    for (size_t q = 0; q < nk; q++)
+        for (size_t i = 0; i < C; i++)
+            if ((b->phi[q] >> i) & 1)
+                b->lcell[fill[i]++] = q;
+    return TOGGLE_OK;
+}
+
+/* The checkpoint: resume one of this very search, or start one; then the
+ * chunks still to do, and how many of them this run's limit allows. */
+static int attach_checkpoint(fsearch *f)
+{
+    toggle__fewest_ckpt *ck = f->ck;
+    bufs *b = &f->b;
+    if (ck->sig && (ck->sig != f->sig || ck->nchunks != f->ncanon || ck->chunk_sol != f->chunk_sol))
+        return toggle__error(TOGGLE_EINVAL, "the checkpoint belongs to another search (another "
+                             "system, target, costs or split)");
     if (!ck->sig) {
         toggle__fewest_ckpt_clear(ck);
-        ck->done = toggle__calloc(ncanon + 1, 1);
+        ck->done = toggle__calloc(f->ncanon + 1, 1);
         if (!ck->done)
-            goto nomem;
-        ck->sig = sig;
-        ck->nchunks = ncanon;
-        ck->chunk_sol = chunk_sol;
+            return out_of_memory();
+        ck->sig = f->sig;
+        ck->nchunks = f->ncanon;
+        ck->chunk_sol = f->chunk_sol;
     }
-    uint64_t ndone = 0, ntodo = 0;
-    b.todo = toggle__malloc_array(ncanon + 1, sizeof *b.todo);
-    b.tidx = toggle__malloc_array(ncanon + 1, sizeof *b.tidx);
-    b.tdone = toggle__calloc(ncanon + 1, 1);
-    if (!b.todo || !b.tidx || !b.tdone)
-        goto nomem;
-    for (uint64_t k = 0; k < ncanon; k++) {
+    b->todo = toggle__malloc_array(f->ncanon + 1, sizeof *b->todo);
+    b->tidx = toggle__malloc_array(f->ncanon + 1, sizeof *b->tidx);
+    b->tdone = toggle__calloc(f->ncanon + 1, 1);
+    if (!b->todo || !b->tidx || !b->tdone)
+        return out_of_memory();
+    f->ndone = f->ntodo = 0;
+    for (uint64_t k = 0; k < f->ncanon; k++) {
         if (ck->done[k])
-            ndone++;
+            f->ndone++;
         else {
-            b.tidx[ntodo] = k;
-            b.todo[ntodo++] = b.canon[k];
+            b->tidx[f->ntodo] = k;
+            b->todo[f->ntodo++] = b->canon[k];
         }
     }
-    uint64_t allowed = o->limit / chunk_sol;
-    if (allowed > ntodo)
-        allowed = ntodo;
-    shared sh = {.nk = nk, .L = L, .H = H, .C = C, .ctot = ctot, .plo = b.plo, .phi = b.phi,
-                 .cst = b.cst, .x0 = b.kx0, .lstart = b.lstart, .lcell = b.lcell,
-                 .ord = b.ord, .okey = b.okey, .narrow = ctot < 32768, .todo = b.todo,
-                 .ntodo = allowed, .done = b.tdone, .progress = &sp->progress, .live = o->live,
-                 .w0 = w0, .pbase = ndone, .ptotal = ncanon};
-    atomic_init(&sh.next, 0);
-    atomic_init(&sh.finished, 0);
-    atomic_init(&sh.stop, 0);
-    atomic_init(&sh.best, ck->have ? (int64_t)ck->bw : INT64_MAX);
-    uint64_t freemask = ((uint64_t)1 << (L + C)) - 1;
-    if ((rc = sort_groups(&sh, freemask, b.ord, b.okey)))
-        goto done;
-    if (o->live) {
-        int64_t lb0 = INT64_MAX;
-        for (uint64_t k = 0; k < ntodo && k < ((uint64_t)1 << 16); k++) {
-            int64_t lb = group_bound(&sh, b.todo[k] << C);
-            lb0 = lb < lb0 ? lb : lb0;
-        }
-        if (ntodo > ((uint64_t)1 << 16))
-            lb0 = 0;
-        if (ck->have && (int64_t)ck->bw < lb0)
-            lb0 = (int64_t)ck->bw;
-        atomic_store(&o->live->bound, lb0 == INT64_MAX ? UINT64_MAX : (uint64_t)(lb0 + w0));
-        atomic_store(&o->live->best, ck->have ? ck->bw + (uint64_t)w0 : UINT64_MAX);
+    f->allowed = f->o->limit / f->chunk_sol;
+    if (f->allowed > f->ntodo)
+        f->allowed = f->ntodo;
+    return TOGGLE_OK;
+}
+
+/* The workers' shared state, the cells' group order, and the first live
+ * bound (over at most 2^16 chunks; 0 past that). */
+static int share(fsearch *f)
+{
+    const toggle__fewest_opts *o = f->o;
+    const toggle__fewest_ckpt *ck = f->ck;
+    bufs *b = &f->b;
+    shared *sh = &f->sh;
+    *sh = (shared){.nk = f->nk, .L = f->L, .H = f->H, .C = f->C, .ctot = f->ctot,
+                   .plo = b->plo, .phi = b->phi, .cst = b->cst, .x0 = b->kx0,
+                   .lstart = b->lstart, .lcell = b->lcell, .ord = b->ord, .okey = b->okey,
+                   .narrow = f->ctot < 32768, .todo = b->todo, .ntodo = f->allowed,
+                   .done = b->tdone, .progress = &f->sp->progress, .live = o->live,
+                   .w0 = f->w0, .pbase = f->ndone, .ptotal = f->ncanon};
+    atomic_init(&sh->next, 0);
+    atomic_init(&sh->finished, 0);
+    atomic_init(&sh->stop, 0);
+    atomic_init(&sh->best, ck->have ? (int64_t)ck->bw : INT64_MAX);
+    uint64_t freemask = ((uint64_t)1 << (f->L + f->C)) - 1;
+    int rc = sort_groups(sh, freemask, b->ord, b->okey);
+    if (rc || !o->live)
+        return rc;
+    int64_t lb0 = INT64_MAX;
+    for (uint64_t k = 0; k < f->ntodo && k < ((uint64_t)1 << 16); k++) {
+        int64_t lb = group_bound(sh, b->todo[k] << f->C);
+        lb0 = lb < lb0 ? lb : lb0;
     }
-    T = o->threads ? o->threads : 1;
-    if (T > allowed)
-        T = allowed ? (unsigned)allowed : 1;
-    size_t N = (size_t)1 << L;
-    b.w = toggle__calloc(T, sizeof *b.w);
-    if (!b.w)
-        goto nomem;
-    if (sh.narrow && L >= VSHIFT) {
-        sh.vm = (unsigned)(L - VSHIFT);
-        b.Hraw = toggle__malloc(VLANES * VLANES * sizeof(int16_t) + 64);
-        if (!b.Hraw)
-            goto nomem;
-        int16_t *Hs = align64(b.Hraw);
+    if (f->ntodo > ((uint64_t)1 << 16))
+        lb0 = 0;
+    if (ck->have && (int64_t)ck->bw < lb0)
+        lb0 = (int64_t)ck->bw;
+    atomic_store(&o->live->bound, lb0 == INT64_MAX ? UINT64_MAX : (uint64_t)(lb0 + f->w0));
+    atomic_store(&o->live->best, ck->have ? ck->bw + (uint64_t)f->w0 : UINT64_MAX);
+    return TOGGLE_OK;
+}
+
+/* The workers and their buffers; the vector path's sign table and chunk
+ * function when the costs are narrow and the transform spans whole rows. */
+static int make_workers(fsearch *f)
+{
+    shared *sh = &f->sh;
+    bufs *b = &f->b;
+    unsigned T = f->o->threads ? f->o->threads : 1;
+    if (T > f->allowed)
+        T = f->allowed ? (unsigned)f->allowed : 1;
+    f->T = T;
+    size_t N = (size_t)1 << f->L;
+    b->w = toggle__calloc(T, sizeof *b->w);
+    if (!b->w)
+        return out_of_memory();
+    if (sh->narrow && f->L >= VSHIFT) {
+        sh->vm = (unsigned)(f->L - VSHIFT);
+        b->Hraw = toggle__malloc(VLANES * VLANES * sizeof(int16_t) + 64);
+        if (!b->Hraw)
+            return out_of_memory();
+        int16_t *Hs = align64(b->Hraw);
         for (unsigned r = 0; r < VLANES; r++)
             for (unsigned q = 0; q < VLANES; q++)
                 Hs[r * VLANES + q] = (int16_t)(par(r & q) ? -1 : 1);
-        sh.hsign = Hs;
-        sh.run = pick_run_v();
+        sh->hsign = Hs;
+        sh->run = pick_run_v();
     }
     for (unsigned i = 0; i < T; i++) {
-        worker *w = &b.w[i];
-        w->sh = &sh;
+        worker *w = &b->w[i];
+        w->sh = sh;
         w->id = i;
         w->best = INT64_MAX;
-        w->sgn = toggle__malloc_array(nk + 1, 1);
+        w->sgn = toggle__malloc_array(f->nk + 1, 1);
         if (!w->sgn)
-            goto nomem;
-        if (sh.run) {
+            return out_of_memory();
+        if (sh->run) {
             w->Graw = toggle__malloc(N * sizeof(int16_t) + 64);
             w->Araw = toggle__malloc(N * sizeof(int16_t) + 64);
             if (!w->Graw || !w->Araw)
-                goto nomem;
+                return out_of_memory();
             w->G = align64(w->Graw);
             w->A = align64(w->Araw);
         } else {
             w->g = toggle__malloc_array(N, sizeof(int32_t));
-            w->t = toggle__malloc_array(N, sh.narrow ? sizeof(int16_t) : sizeof(int32_t));
+            w->t = toggle__malloc_array(N, sh->narrow ? sizeof(int16_t) : sizeof(int32_t));
             if (!w->g || !w->t)
-                goto nomem;
+                return out_of_memory();
         }
     }
-    /* the library's fork-join pool; it may start fewer workers than asked
-     * (none in WebAssembly): the chunks are shared dynamically */
-    if (allowed) {
-        toggle__pool *pool = toggle__pool_new(T);
-        toggle__pool_run(pool, work_slot, b.w);
-        toggle__pool_free(pool);
-    }
-    /* The least (weight, chunk, position) among the workers' bests and the
-     * checkpoint's; the finished chunks join the checkpoint. */
-    for (unsigned i = 0; i < T; i++) {
-        worker *w = &b.w[i];
+    return TOGGLE_OK;
+}
+
+/* The least (weight, chunk, position) among the workers' bests and the
+ * checkpoint's; the finished chunks join the checkpoint. */
+static void merge_into_checkpoint(fsearch *f)
+{
+    toggle__fewest_ckpt *ck = f->ck;
+    for (unsigned i = 0; i < f->T; i++) {
+        const worker *w = &f->b.w[i];
         if (w->best == INT64_MAX)
             continue;
         if (!ck->have || (uint64_t)w->best < ck->bw
@@ -1108,68 +1174,129 @@ int toggle__fewest_gf2(const toggle__space *sp, const toggle__fewest_opts *o, to
             ck->bhi = w->bhi;
         }
     }
-    for (uint64_t k = 0; k < ntodo; k++)
-        if (b.tdone[k])
-            ck->done[b.tidx[k]] = 1;
-    ndone = 0;
-    for (uint64_t k = 0; k < ncanon; k++)
-        ndone += ck->done[k];
-    /* The bound: every chunk not done weighs at least its grouping bound. */
-    int64_t lbr = INT64_MAX;
-    if (ncanon - ndone <= ((uint64_t)1 << 16)) {
-        for (uint64_t k = 0; k < ncanon; k++)
-            if (!ck->done[k]) {
-                int64_t lb = group_bound(&sh, b.canon[k] << C);
-                lbr = lb < lbr ? lb : lbr;
+    for (uint64_t k = 0; k < f->ntodo; k++)
+        if (f->b.tdone[k])
+            ck->done[f->b.tidx[k]] = 1;
+    f->ndone = 0;
+    for (uint64_t k = 0; k < f->ncanon; k++)
+        f->ndone += ck->done[k];
+}
+
+/* The bound: every chunk not done weighs at least its grouping bound. */
+static int remaining_bound(fsearch *f, int64_t *lbr)
+{
+    *lbr = INT64_MAX;
+    if (f->ncanon - f->ndone <= ((uint64_t)1 << 16)) {
+        for (uint64_t k = 0; k < f->ncanon; k++)
+            if (!f->ck->done[k]) {
+                int64_t lb = group_bound(&f->sh, f->b.canon[k] << f->C);
+                *lbr = lb < *lbr ? lb : *lbr;
             }
-    } else {
-        if ((rc = sort_groups(&sh, ((uint64_t)1 << (L + H)) - 1, b.ord, b.okey)))
-            goto done;
-        lbr = group_bound(&sh, 0);
+        return TOGGLE_OK;
     }
-    res->visited = ndone * chunk_sol;
+    int rc = sort_groups(&f->sh, ((uint64_t)1 << (f->L + f->H)) - 1, f->b.ord, f->b.okey);
+    if (!rc)
+        *lbr = group_bound(&f->sh, 0);
+    return rc;
+}
+
+/* The answer: the checkpoint's best (x0 when no chunk finished), its
+ * weight and the proven bound. */
+static int write_result(fsearch *f, int64_t lbr, toggle__fewest *res)
+{
+    const toggle__fewest_opts *o = f->o;
+    toggle__fewest_ckpt *ck = f->ck;
+    const bufs *b = &f->b;
+    res->visited = f->ndone * f->chunk_sol;
     if (!ck->have) { /* chunk 0 holds a solution and is never pruned */
-        if (ndone == ncanon) {
-            rc = toggle__error(TOGGLE_EINVAL, "internal error: the search scored nothing");
-            goto done;
-        }
+        if (f->ndone == f->ncanon)
+            return toggle__error(TOGGLE_EINVAL, "internal error: the search scored nothing");
         /* stopped before any chunk finished: x0 is an allowed solution */
         ck->have = 1;
         ck->bt = ck->bu = ck->blo = ck->bhi = 0;
         int64_t wx = 0;
-        for (size_t q = 0; q < nk; q++)
-            wx += b.kx0[q] ? b.cst[q] : 0;
+        for (size_t q = 0; q < f->nk; q++)
+            wx += b->kx0[q] ? b->cst[q] : 0;
         ck->bw = (uint64_t)wx;
         ck->bt = UINT64_MAX; /* loses every tie against a scored record */
     }
     int64_t bestw = (int64_t)ck->bw;
-    uint64_t c = ck->blo | (ck->bhi << L);
+    uint64_t c = ck->blo | (ck->bhi << f->L);
     uint64_t weight = 0;
-    for (size_t j = 0; j < n; j++) {
+    for (size_t j = 0; j < f->n; j++) {
         uint64_t cj = o->cost ? o->cost[j] : 1;
-        res->x[j] = (uint64_t)(b.x0[j] ^ par(b.pat[j] & c));
+        res->x[j] = (uint64_t)(b->x0[j] ^ par(b->pat[j] & c));
         if (res->x[j] && cj != TOGGLE__COST_FORBIDDEN)
             weight += cj;
     }
     res->found = 1;
     res->weight = weight;
-    int64_t lb = (lbr < bestw ? lbr : bestw) + w0;
+    int64_t lb = (lbr < bestw ? lbr : bestw) + f->w0;
     res->bound = (uint64_t)lb;
     res->proven = lbr >= bestw;
     if (o->live) {
         atomic_store(&o->live->best, weight);
         atomic_store(&o->live->bound, res->bound);
     }
-    if (weight != (uint64_t)(bestw + w0))
-        rc = toggle__error(TOGGLE_EINVAL, "internal error: the search's weight does not match");
-    else if (sh.cancel)
-        rc = sh.cancel;
-done:
-    if (ck == &local)
+    if (weight != (uint64_t)(bestw + f->w0))
+        return toggle__error(TOGGLE_EINVAL, "internal error: the search's weight does not match");
+    return f->sh.cancel;
+}
+
+/* Set up (patterns, split, kept cells, chunks, tables), attach the
+ * checkpoint, search the chunks on the library's pool, merge, answer. */
+static int fewest_phases(fsearch *f, toggle__fewest *res)
+{
+    bool none;
+    int rc = load_patterns(f, &none);
+    if (rc)
+        return rc;
+    if (none) {
+        res->found = 0;
+        res->proven = 1;
+        res->weight = res->bound = UINT64_MAX;
+        res->visited = 0;
+        return TOGGLE_OK;
+    }
+    if ((rc = choose_split(f)) || (rc = keep_cells(f)) || (rc = canonical_chunks(f))
+        || (rc = cell_tables(f)) || (rc = attach_checkpoint(f)) || (rc = share(f))
+        || (rc = make_workers(f)))
+        return rc;
+    /* the library's fork-join pool; it may start fewer workers than asked
+     * (none in WebAssembly): the chunks are shared dynamically */
+    if (f->allowed) {
+        toggle__pool *pool = toggle__pool_new(f->T);
+        toggle__pool_run(pool, work_slot, f->b.w);
+        toggle__pool_free(pool);
+    }
+    merge_into_checkpoint(f);
+    int64_t lbr;
+    if ((rc = remaining_bound(f, &lbr)))
+        return rc;
+    return write_result(f, lbr, res);
+}
+
+int toggle__fewest_gf2(const toggle__space *sp, const toggle__fewest_opts *o, toggle__fewest *res)
+{
+    size_t n = sp->n, d = sp->d;
+    if (sp->k != 2 || d > 62 || n >= ((size_t)1 << 30))
+        return TOGGLE_EUNSUPPORTED;
+    if (o->cost)
+        for (size_t j = 0; j < n; j++)
+            if (o->cost[j] != TOGGLE__COST_FORBIDDEN && o->cost[j] >= ((uint64_t)1 << 31))
+                return TOGGLE_EUNSUPPORTED;
+    toggle__fewest_ckpt local;
+    memset(&local, 0, sizeof local);
+    fsearch f;
+    memset(&f, 0, sizeof f);
+    f.sp = sp;
+    f.o = o;
+    f.ck = o->ck ? o->ck : &local;
+    f.n = n;
+    f.d = d;
+    int rc = fewest_phases(&f, res);
+    if (f.ck == &local)
         toggle__fewest_ckpt_clear(&local);
-    bufs_free(&b, T);
+    bufs_free(&f.b, f.T);
     return rc;
-nomem:
-    rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the search");
-    goto done;
 }

@@ -118,32 +118,32 @@ int toggle_generator_set_option(toggle_generator *g, int key, uint64_t value)
     if (!g)
         return toggle__error(TOGGLE_EINVAL, "generator is NULL");
     switch (key) {
-    case TOGGLE_OPT_SEED:
+    case TOGGLE_GENERATOR_OPT_SEED:
         g->seed = value;
         toggle__rng_seed(&g->rng, value);
         return TOGGLE_OK;
-    case TOGGLE_OPT_UNIQUE:
+    case TOGGLE_GENERATOR_OPT_UNIQUE:
         if (value > 1)
             return toggle__error(TOGGLE_EINVAL, "TOGGLE_GENERATOR_OPT_UNIQUE takes 0 or 1");
         g->unique = value;
         return TOGGLE_OK;
-    case TOGGLE_OPT_PRESSES:
+    case TOGGLE_GENERATOR_OPT_PRESSES:
         g->presses = value;
         return TOGGLE_OK;
-    case TOGGLE_OPT_LIT:
+    case TOGGLE_GENERATOR_OPT_LIT:
         g->lit = value;
         return TOGGLE_OK;
-    case TOGGLE_OPT_METRIC:
+    case TOGGLE_GENERATOR_OPT_METRIC:
         if (value != TOGGLE_METRIC_CELLS && value != TOGGLE_METRIC_PRESSES)
             return toggle__error(TOGGLE_EINVAL, "unknown metric %llu", (unsigned long long)value);
         g->metric = (int)value;
         return TOGGLE_OK;
-    case TOGGLE_OPT_ATTEMPTS:
+    case TOGGLE_GENERATOR_OPT_ATTEMPTS:
         if (!value)
             return toggle__error(TOGGLE_EINVAL, "attempts must be at least 1");
         g->attempts = value;
         return TOGGLE_OK;
-    case TOGGLE_OPT_SEARCH_LIMIT:
+    case TOGGLE_GENERATOR_OPT_SEARCH_LIMIT:
         g->limit = value ? value : UINT64_MAX; /* 0: unlimited */
         return TOGGLE_OK;
     case TOGGLE_SYSTEM_OPT_ENGINE:
@@ -258,9 +258,9 @@ static int build_left(toggle_generator *g)
     if (!rc)
         rc = toggle_system_new_matrix(&t, n, m, at, zero, g->k);
     if (!rc)
-        rc = toggle_system_set_option(t, TOGGLE_OPT_ENGINE, (uint64_t)g->engine);
+        rc = toggle_system_set_option(t, TOGGLE_SYSTEM_OPT_ENGINE, (uint64_t)g->engine);
     if (!rc)
-        rc = toggle_system_set_option(t, TOGGLE_OPT_MEMORY_BUDGET, g->budget);
+        rc = toggle_system_set_option(t, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, g->budget);
     if (!rc)
         rc = toggle_solve(&sol, t);
     if (!rc) {

@@ -42,7 +42,7 @@ uint64_t *toggle__system_take_words(const toggle_system *s, size_t words, bool *
 /* The block back, its first `zeros` words zero: kept as the system's
  * spare when it is at most TOGGLE__SPARE_MAX_BYTES (freeing it let glibc
  * trim the heap, and the next solve fault every page in again:
- * docs/gf2.md, fourteenth round), else freed. */
+ * docs/gf2.md), else freed. */
 void toggle__system_give_words(const toggle_system *s, uint64_t *block, size_t zeros);
 /* A block's three header words, before its words (which start on a
  * 64-byte boundary): the offset back to its allocation, its capacity, and

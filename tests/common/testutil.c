@@ -355,7 +355,7 @@ void tu_free_all(toggle_graph *g, toggle_system *s, toggle_solution *sol)
 toggle_solution *tu_solve_with(toggle_system *s, int engine)
 {
     toggle_solution *sol = NULL;
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, (uint64_t)engine), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, (uint64_t)engine), TOGGLE_OK);
     int rc = toggle_solve(&sol, s);
     ck_assert_msg(rc == TOGGLE_OK, "engine %d: %s: %s", engine, toggle_status_name(rc),
                   toggle_last_error());

@@ -145,7 +145,7 @@ static void random_system(tu_rng *rng, uint64_t k, size_t maxdim)
     ck_assert_int_eq(toggle_system_new_matrix(&s, m, n, a, b, k), TOGGLE_OK);
     toggle_solution *sol = solve_verified(s, a, b, m, n, k);
     /* the FLINT engine, forced, gives the identical canonical answer */
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TU_ENGINE_PRIME), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, TU_ENGINE_PRIME), TOGGLE_OK);
     toggle_solution *sol2 = solve_verified(s, a, b, m, n, k);
     ck_assert_int_eq(toggle_solution_is_solvable(sol), toggle_solution_is_solvable(sol2));
     ck_assert_uint_eq(toggle_solution_nullity(sol), toggle_solution_nullity(sol2));
@@ -325,12 +325,12 @@ START_TEST(memory_budget)
     toggle_solution *sol = NULL;
     ck_assert_int_eq(toggle_graph_new_grid(&g, 30, 30, TOGGLE_GRID_TORUS), TOGGLE_OK);
     ck_assert_int_eq(toggle_system_new(&s, g, 3, NULL, NULL), TOGGLE_OK);
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, 1000), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, 1000), TOGGLE_OK);
     ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_ENOMEM);
     ck_assert_ptr_null(sol);
     ck_assert_msg(strstr(toggle_last_error(), "budget") != NULL, "%s", toggle_last_error());
     uint64_t v;
-    ck_assert_int_eq(toggle_system_get_option(s, TOGGLE_OPT_MEMORY_BUDGET, &v), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_get_option(s, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, &v), TOGGLE_OK);
     ck_assert_uint_eq(v, 1000);
     tu_free_all(g, s, NULL);
 }
@@ -350,7 +350,7 @@ START_TEST(composite_unsupported_or_solved)
         ck_assert_int_eq(toggle_solution_is_solvable(sol), 0); /* 2x = 1 mod 4 */
     else
         ck_assert_ptr_null(sol);
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TU_ENGINE_PRIME), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, TU_ENGINE_PRIME), TOGGLE_OK);
     toggle_solution_free(sol);
     sol = NULL;
     ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_EUNSUPPORTED);
@@ -400,7 +400,7 @@ START_TEST(symmetric_certificate_is_canonical)
             toggle_solution *sol = NULL, *tsol = NULL;
             ck_assert_int_eq(toggle_system_new_matrix(&s, n, n, a, b, k), TOGGLE_OK);
             ck_assert_int_eq(toggle_system_new_matrix(&ts, n + 1, n, t, tb, k), TOGGLE_OK);
-            toggle_system_set_option(s, TOGGLE_OPT_ENGINE, (uint64_t)engines[e]);
+            toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, (uint64_t)engines[e]);
             ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
             ck_assert_int_eq(toggle_solve(&tsol, ts), TOGGLE_OK);
             ck_assert_int_eq(toggle_solution_is_solvable(sol), !toggle_solution_is_solvable(tsol));

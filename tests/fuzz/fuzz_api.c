@@ -204,7 +204,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     FUZZ_CHECK(rc == 0, "system rejected: %s", toggle_last_error());
-    rc = toggle_system_set_option(s, TOGGLE_OPT_ENGINE, (uint64_t)engine);
+    rc = toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, (uint64_t)engine);
     if (!toggle_engine_name((int)engine)) { /* not an engine of this build */
         FUZZ_CHECK(rc == TOGGLE_EINVAL, "bogus engine accepted");
         engine = 0;
@@ -212,7 +212,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(rc == 0, "engine option");
     }
     if (budget_small)
-        FUZZ_CHECK(toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, 64) == 0, "budget");
+        FUZZ_CHECK(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, 64) == 0, "budget");
 
     toggle_solution *sol = NULL;
     rc = toggle_solve(&sol, s);
@@ -311,8 +311,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* Canonical answers are engine independent: compare with FLINT. */
     if (prime && toggle_solution_engine(sol) != TU_ENGINE_PRIME) {
         toggle_solution *ref = NULL;
-        FUZZ_CHECK(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TU_ENGINE_PRIME) == 0, "opt");
-        FUZZ_CHECK(toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, 0) == 0, "opt");
+        FUZZ_CHECK(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, TU_ENGINE_PRIME) == 0, "opt");
+        FUZZ_CHECK(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, 0) == 0, "opt");
         FUZZ_CHECK(toggle_solve(&ref, s) == 0, "flint: %s", toggle_last_error());
         FUZZ_CHECK(toggle_solution_is_solvable(ref) == solvable, "solvable differs");
         FUZZ_CHECK(toggle_solution_nullity(ref) == d, "nullity differs");

@@ -228,17 +228,17 @@ static void check_generator(fuzz_reader *rd, const toggle_system *s, const toggl
         return;
     uint8_t opt = fuzz_u8(rd);
     uint64_t lit = fuzz_u8(rd) % (N + 2), presses = fuzz_u8(rd) % (N + 2);
-    toggle_generator_set_option(gen, TOGGLE_OPT_SEED, fuzz_u64(rd));
+    toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_SEED, fuzz_u64(rd));
     /* few attempts: each may run a fewest-press search */
-    toggle_generator_set_option(gen, TOGGLE_OPT_ATTEMPTS, 1 + fuzz_u8(rd) % 8);
+    toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_ATTEMPTS, 1 + fuzz_u8(rd) % 8);
     if (opt & 1)
-        toggle_generator_set_option(gen, TOGGLE_OPT_LIT, lit);
+        toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_LIT, lit);
     if (opt & 2)
-        toggle_generator_set_option(gen, TOGGLE_OPT_PRESSES, presses);
+        toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_PRESSES, presses);
     if (opt & 4)
-        toggle_generator_set_option(gen, TOGGLE_OPT_UNIQUE, 1);
+        toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_UNIQUE, 1);
     if (opt & 8)
-        toggle_generator_set_option(gen, TOGGLE_OPT_METRIC, TOGGLE_METRIC_PRESSES);
+        toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_METRIC, TOGGLE_METRIC_PRESSES);
     uint64_t start[MAXC], w = 0;
     rc = toggle_generator_next(gen, start, MAXC, &w);
     FUZZ_CHECK(rc == TOGGLE_OK || rc == TOGGLE_ENOSOLUTION || rc == TOGGLE_ELIMIT ||
@@ -352,8 +352,8 @@ static void check_search(fuzz_reader *rd, const toggle_solution *sol, uint64_t c
     toggle_search *se = NULL;
     FUZZ_CHECK(toggle_search_new(&se, sol) == TOGGLE_OK, "search");
     uint64_t limit = 1 + fuzz_u8(rd) % (count + 2);
-    FUZZ_CHECK(toggle_search_set_option(se, TOGGLE_OPT_METRIC, (uint64_t)metric) == TOGGLE_OK &&
-               toggle_search_set_option(se, TOGGLE_OPT_SEARCH_LIMIT, limit) == TOGGLE_OK,
+    FUZZ_CHECK(toggle_search_set_option(se, TOGGLE_SEARCH_OPT_METRIC, (uint64_t)metric) == TOGGLE_OK &&
+               toggle_search_set_option(se, TOGGLE_SEARCH_OPT_SEARCH_LIMIT, limit) == TOGGLE_OK,
                "search options");
     if (cost)
         FUZZ_CHECK(toggle_search_set_costs(se, cost, N) == TOGGLE_OK, "costs");

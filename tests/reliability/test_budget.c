@@ -80,9 +80,9 @@ static int over_budget_child(const void *arg, long out[3])
     if (toggle_graph_new_grid(&g, c->rows, c->cols, c->flags) ||
         toggle_system_new(&s, g, c->k, NULL, NULL))
         return 10;
-    toggle_system_set_option(s, TOGGLE_OPT_ENGINE, (uint64_t)c->engine);
+    toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, (uint64_t)c->engine);
     if (c->engine == TOGGLE_ENGINE_CHASE)
-        toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, 1 << 20);
+        toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, 1 << 20);
     long before = maxrss_kib();
     int rc = toggle_solve(&sol, s);
     out[0] = before;
@@ -153,17 +153,17 @@ static int estimate_child(const void *arg, long out[3])
     if (toggle__engine_estimate(e, s, &est))
         return 11;
     /* exactly the estimate is enough; one byte less is refused */
-    toggle_system_set_option(s, TOGGLE_OPT_ENGINE, (uint64_t)c->engine);
-    toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, est - 1);
+    toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, (uint64_t)c->engine);
+    toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, est - 1);
     if (toggle_solve(&sol, s) != TOGGLE_ENOMEM)
         return 12;
-    toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, est);
+    toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, est);
     long before = maxrss_kib();
     int rc = toggle_solve(&sol, s);
     if (rc == TOGGLE_ENOMEM) {
         /* an engine that checks a later stage against the budget itself */
         out[2] = -2;
-        toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, 0);
+        toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, 0);
         rc = toggle_solve(&sol, s);
     }
     if (rc != TOGGLE_OK)
@@ -282,7 +282,7 @@ static int space_child(const void *arg, long out[3])
     if (toggle__space_estimate(sol, &est))
         return 11;
     toggle_solution_free(sol);
-    toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, est - 1);
+    toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, est - 1);
     if (toggle_solve(&sol, s))
         return 12;
     long before = maxrss_kib();
@@ -300,7 +300,7 @@ static int space_child(const void *arg, long out[3])
     if (toggle_generator_new(&gen, s) != TOGGLE_ENOMEM)
         return 16;
     toggle_solution_free(sol);
-    toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, est);
+    toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, est);
     if (toggle_solve(&sol, s))
         return 14;
     before = maxrss_kib();

@@ -100,7 +100,7 @@ static void search_cancelled(void)
     CHECK(toggle_solve(&sol, s) == 0, "search: solve with the callback");
     t.calls = 0;
     CHECK(toggle_search_new(&se, sol) == 0, "search: new");
-    CHECK(toggle_search_set_option(se, TOGGLE_OPT_METRIC, TOGGLE_METRIC_PRESSES) == 0,
+    CHECK(toggle_search_set_option(se, TOGGLE_SEARCH_OPT_METRIC, TOGGLE_METRIC_PRESSES) == 0,
           "search: metric");
     int rc = toggle_search_run(se);
     CHECK(rc == TOGGLE_ECANCELED, "search: status %s", toggle_status_name(rc));

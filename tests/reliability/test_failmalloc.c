@@ -122,7 +122,7 @@ static int setup_grid(const op *o, ctx *c)
     if (!rc)
         rc = toggle_system_new(&c->s, c->g, c->k, NULL, c->b);
     if (!rc && o->engine >= 0)
-        rc = toggle_system_set_option(c->s, TOGGLE_OPT_ENGINE, (uint64_t)o->engine);
+        rc = toggle_system_set_option(c->s, TOGGLE_SYSTEM_OPT_ENGINE, (uint64_t)o->engine);
     return rc;
 }
 
@@ -143,7 +143,7 @@ static int setup_matrix(const op *o, ctx *c)
     }
     int rc = toggle_system_new_matrix(&c->s, c->m, c->n, c->a, c->b, c->k);
     if (!rc && o->engine >= 0)
-        rc = toggle_system_set_option(c->s, TOGGLE_OPT_ENGINE, (uint64_t)o->engine);
+        rc = toggle_system_set_option(c->s, TOGGLE_SYSTEM_OPT_ENGINE, (uint64_t)o->engine);
     return rc;
 }
 
@@ -370,11 +370,11 @@ static int run_gen(const op *o, ctx *c)
     if (rc)
         return rc;
     c->out = gen;
-    toggle_generator_set_option(gen, TOGGLE_OPT_SEED, 3);
+    toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_SEED, 3);
     if (o->variant == 1)
-        toggle_generator_set_option(gen, TOGGLE_OPT_LIT, 3);
+        toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_LIT, 3);
     if (o->variant == 2)
-        toggle_generator_set_option(gen, TOGGLE_OPT_PRESSES, 2);
+        toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_PRESSES, 2);
     uint64_t w = 0;
     rc = toggle_generator_next(gen, c->x, 64, &w);
     c->count = w;

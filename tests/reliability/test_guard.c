@@ -52,7 +52,7 @@ START_TEST(guard_injected_flint_failures)
     toggle_system *s = NULL;
     ck_assert_int_eq(toggle_graph_new_grid(&g, c->rows, c->cols, 0), 0);
     ck_assert_int_eq(toggle_system_new(&s, g, c->k, NULL, b), 0);
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, (uint64_t)c->engine), 0);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, (uint64_t)c->engine), 0);
     uint64_t failures = 0, sites = 0;
     for (int sticky = 0; sticky <= 1; sticky++) {
         for (uint64_t k = 1;; k++) {
@@ -212,10 +212,10 @@ static int rlimit_child(int guard, uint64_t budget)
     if (toggle_graph_new_grid(&g, 100, 100, 0) || toggle_system_new(&s, g, 3, NULL, NULL) ||
         toggle_graph_new_grid(&h, 5, 5, 0) || toggle_system_new(&t, h, 3, NULL, NULL))
         return 10;
-    toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_FLINT);
-    toggle_system_set_option(t, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_FLINT);
+    toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, TOGGLE_ENGINE_FLINT);
+    toggle_system_set_option(t, TOGGLE_SYSTEM_OPT_ENGINE, TOGGLE_ENGINE_FLINT);
     if (budget)
-        toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, budget);
+        toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, budget);
     struct rlimit rl;
     rl.rlim_cur = rl.rlim_max = vm_bytes() + ((size_t)192 << 20);
     if (setrlimit(RLIMIT_AS, &rl) != 0)

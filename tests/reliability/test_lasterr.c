@@ -167,7 +167,7 @@ static void su_rng(fx *f) { need(toggle_rng_new(&f->rng, 42), "toggle_rng_new");
 static void search(fx *f) { need(toggle_search_new(&f->search, f->sol), "toggle_search_new"); }
 static void limit3(fx *f)
 {
-    need(toggle_search_set_option(f->search, TOGGLE_OPT_SEARCH_LIMIT, 3), "search limit");
+    need(toggle_search_set_option(f->search, TOGGLE_SEARCH_OPT_SEARCH_LIMIT, 3), "search limit");
 }
 static void run(fx *f) { need(toggle_search_run(f->search), "toggle_search_run"); }
 static void gen(fx *f) { need(toggle_generator_new(&f->gen, f->s), "toggle_generator_new"); }
@@ -205,7 +205,7 @@ static void su_guarded_flint(fx *f)
 {
     su_guard(f);
     su_parsed(f);
-    need(toggle_system_set_option(f->s, TOGGLE_OPT_ENGINE, TU_ENGINE_PRIME), "engine");
+    need(toggle_system_set_option(f->s, TOGGLE_SYSTEM_OPT_ENGINE, TU_ENGINE_PRIME), "engine");
 }
 
 /* Every render option, and a value other than its default. */
@@ -458,18 +458,18 @@ static const uint64_t A23P[] = {5, 6}, B2P[] = {1}; /* A23 and B2 packed */
     X(toggle_system_rhs, su_grid, THEN(toggle_system_rhs(f->s, 5, &f->u), f->u == 1))              \
     X(toggle_system_set_progress, su_grid, progress_solve(f))                                      \
     X(toggle_system_set_option, su_grid,                                                           \
-      toggle_system_set_option(f->s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_GF2))                        \
+      toggle_system_set_option(f->s, TOGGLE_SYSTEM_OPT_ENGINE, TOGGLE_ENGINE_GF2))                        \
     X(toggle_system_set_option__budget, su_grid,                                                   \
-      toggle_system_set_option(f->s, TOGGLE_OPT_MEMORY_BUDGET, 0))                                 \
+      toggle_system_set_option(f->s, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, 0))                                 \
     X(toggle_system_set_option__search_limit, su_grid,                                             \
-      toggle_system_set_option(f->s, TOGGLE_OPT_SEARCH_LIMIT, 1000))                               \
+      toggle_system_set_option(f->s, TOGGLE_SYSTEM_OPT_SEARCH_LIMIT, 1000))                               \
     X(toggle_system_get_option, su_grid,                                                           \
-      THEN(toggle_system_get_option(f->s, TOGGLE_OPT_ENGINE, &f->u), f->u == TOGGLE_ENGINE_AUTO))  \
+      THEN(toggle_system_get_option(f->s, TOGGLE_SYSTEM_OPT_ENGINE, &f->u), f->u == TOGGLE_ENGINE_AUTO))  \
     X(toggle_system_get_option__budget, su_grid,                                                   \
-      THEN(toggle_system_get_option(f->s, TOGGLE_OPT_MEMORY_BUDGET, &f->u),                        \
+      THEN(toggle_system_get_option(f->s, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, &f->u),                        \
            f->u == TOGGLE_DEFAULT_MEMORY_BUDGET))                                                  \
     X(toggle_system_get_option__search_limit, su_grid,                                             \
-      THEN(toggle_system_get_option(f->s, TOGGLE_OPT_SEARCH_LIMIT, &f->u), f->u > 0))              \
+      THEN(toggle_system_get_option(f->s, TOGGLE_SYSTEM_OPT_SEARCH_LIMIT, &f->u), f->u > 0))              \
     X(toggle_system_check, su_particular,                                                          \
       THEN(toggle_system_check(f->s, f->v, 16, &f->i), f->i == 1))                                 \
     X(toggle_system_check__not_a_solution, su_particular,                                          \
@@ -583,9 +583,9 @@ static const uint64_t A23P[] = {5, 6}, B2P[] = {1}; /* A23 and B2 packed */
     X(toggle_solution_sample__mod_6, su_sample6, toggle_solution_sample(f->sol, f->rng, f->v, 25)) \
     X(toggle_search_new, su_grid, toggle_search_new(&f->search, f->sol))                           \
     X(toggle_search_set_option, su_search,                                                         \
-      toggle_search_set_option(f->search, TOGGLE_OPT_METRIC, TOGGLE_METRIC_PRESSES))               \
+      toggle_search_set_option(f->search, TOGGLE_SEARCH_OPT_METRIC, TOGGLE_METRIC_PRESSES))               \
     X(toggle_search_set_option__limit, su_search,                                                  \
-      toggle_search_set_option(f->search, TOGGLE_OPT_SEARCH_LIMIT, 3))                             \
+      toggle_search_set_option(f->search, TOGGLE_SEARCH_OPT_SEARCH_LIMIT, 3))                             \
     X(toggle_search_set_option__threads, su_search,                                                \
       toggle_search_set_option(f->search, TOGGLE_OPT_THREADS, 2))                                  \
     X(toggle_search_set_costs, su_search,                                                          \
@@ -607,7 +607,7 @@ static const uint64_t A23P[] = {5, 6}, B2P[] = {1}; /* A23 and B2 packed */
     X(toggle_search_free__null, su_none, (toggle_search_free(NULL), TOGGLE_OK))                    \
     X(toggle_generator_new, su_grid, toggle_generator_new(&f->gen, f->s))                          \
     X(toggle_generator_set_option, su_gen,                                                         \
-      toggle_generator_set_option(f->gen, TOGGLE_OPT_SEED, 3))                                     \
+      toggle_generator_set_option(f->gen, TOGGLE_GENERATOR_OPT_SEED, 3))                                     \
     X(toggle_generator_nullity, su_gen, OK_IF(toggle_generator_nullity(f->gen) == 4))              \
     X(toggle_generator_next, su_gen, toggle_generator_next(f->gen, f->v, 16, &f->u))               \
     X(toggle_generator_free, su_gen, (toggle_generator_free(f->gen), f->gen = NULL, TOGGLE_OK))    \
@@ -675,7 +675,7 @@ typedef struct {
     uint32_t flags;
     int lit;               /* ... with this cell lit at the start, or -1 */
     uint64_t k;
-    int force;             /* TOGGLE_OPT_ENGINE; AUTO unless a forced engine is tested */
+    int force;             /* TOGGLE_SYSTEM_OPT_ENGINE; AUTO unless a forced engine is tested */
     int engine, solvable;  /* what the solution must report */
     const char *count;     /* toggle_solution_count_string */
 } solve_case;
@@ -724,7 +724,7 @@ static void build_system(fx *f, const solve_case *c)
             f->v[c->lit] = 1;
         need(toggle_system_new(&f->s, f->g, c->k, f->v, NULL), "system");
     }
-    need(toggle_system_set_option(f->s, TOGGLE_OPT_ENGINE, (uint64_t)c->force), "engine");
+    need(toggle_system_set_option(f->s, TOGGLE_SYSTEM_OPT_ENGINE, (uint64_t)c->force), "engine");
 }
 
 START_TEST(solve_keeps_last_error)
@@ -808,23 +808,23 @@ typedef struct {
 
 static const gen_case gen_cases[] = {
     {"3x3 mod 2, defaults", 3, 3, 0, 2, {{0, 0}}},
-    {"3x3 mod 2, seed, unique", 3, 3, 0, 2, {{TOGGLE_OPT_SEED, 7}, {TOGGLE_OPT_UNIQUE, 1}}},
-    {"4x4 mod 2, 3 cells pressed", 4, 4, 0, 2, {{TOGGLE_OPT_PRESSES, 3}}},
+    {"3x3 mod 2, seed, unique", 3, 3, 0, 2, {{TOGGLE_GENERATOR_OPT_SEED, 7}, {TOGGLE_GENERATOR_OPT_UNIQUE, 1}}},
+    {"4x4 mod 2, 3 cells pressed", 4, 4, 0, 2, {{TOGGLE_GENERATOR_OPT_PRESSES, 3}}},
     {"4x4 mod 2, 3 presses in all, limits",
      4,
      4,
      0,
      2,
-     {{TOGGLE_OPT_METRIC, TOGGLE_METRIC_PRESSES},
-      {TOGGLE_OPT_PRESSES, 3},
-      {TOGGLE_OPT_SEARCH_LIMIT, 1000},
-      {TOGGLE_OPT_ATTEMPTS, 100000}}},
-    {"4x4 mod 2, 5 lit", 4, 4, 0, 2, {{TOGGLE_OPT_SEED, 3}, {TOGGLE_OPT_LIT, 5}}},
+     {{TOGGLE_GENERATOR_OPT_METRIC, TOGGLE_METRIC_PRESSES},
+      {TOGGLE_GENERATOR_OPT_PRESSES, 3},
+      {TOGGLE_GENERATOR_OPT_SEARCH_LIMIT, 1000},
+      {TOGGLE_GENERATOR_OPT_ATTEMPTS, 100000}}},
+    {"4x4 mod 2, 5 lit", 4, 4, 0, 2, {{TOGGLE_GENERATOR_OPT_SEED, 3}, {TOGGLE_GENERATOR_OPT_LIT, 5}}},
     {"3x3 mod 3, 4 presses in all", 3, 3, 0, 3,
-     {{TOGGLE_OPT_METRIC, TOGGLE_METRIC_PRESSES}, {TOGGLE_OPT_PRESSES, 4}}},
-    {"3x3 torus mod 2, 4 lit", 3, 3, TOGGLE_GRID_TORUS, 2, {{TOGGLE_OPT_LIT, 4}}},
-    {"4x4 Moore mod 5, unique", 4, 4, TOGGLE_GRID_MOORE, 5, {{TOGGLE_OPT_UNIQUE, 1}}},
-    {"5x5 mod 6, seed", 5, 5, 0, 6, {{TOGGLE_OPT_SEED, 11}}},
+     {{TOGGLE_GENERATOR_OPT_METRIC, TOGGLE_METRIC_PRESSES}, {TOGGLE_GENERATOR_OPT_PRESSES, 4}}},
+    {"3x3 torus mod 2, 4 lit", 3, 3, TOGGLE_GRID_TORUS, 2, {{TOGGLE_GENERATOR_OPT_LIT, 4}}},
+    {"4x4 Moore mod 5, unique", 4, 4, TOGGLE_GRID_MOORE, 5, {{TOGGLE_GENERATOR_OPT_UNIQUE, 1}}},
+    {"5x5 mod 6, seed", 5, 5, 0, 6, {{TOGGLE_GENERATOR_OPT_SEED, 11}}},
 };
 #define N_GEN (sizeof gen_cases / sizeof *gen_cases)
 
@@ -844,8 +844,8 @@ START_TEST(generator_keeps_last_error)
     need(toggle_graph_new_grid(&f.g, c->rows, c->cols, c->flags), "grid");
     need(toggle_system_new(&f.s, f.g, c->k, NULL, NULL), "system");
     size_t n = c->rows * c->cols;
-    uint64_t lit = opt_value(c, TOGGLE_OPT_LIT, UINT64_MAX);
-    uint64_t presses = opt_value(c, TOGGLE_OPT_PRESSES, UINT64_MAX), weight;
+    uint64_t lit = opt_value(c, TOGGLE_GENERATOR_OPT_LIT, UINT64_MAX);
+    uint64_t presses = opt_value(c, TOGGLE_GENERATOR_OPT_PRESSES, UINT64_MAX), weight;
 
     snprintf(what, sizeof what, "toggle_generator_new (%s)", c->name);
     sentinel_set();

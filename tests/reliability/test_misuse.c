@@ -159,12 +159,12 @@ START_TEST(misuse_system)
     TU_EXPECT(toggle_system_rhs(real, 0, NULL), TOGGLE_EINVAL);
     TU_EXPECT(toggle_system_rhs(real, 4, &v), TOGGLE_ERANGE);
     ck_assert_uint_eq(v, 42);
-    TU_EXPECT(toggle_system_set_option(NULL, TOGGLE_OPT_ENGINE, 0), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_system_set_option(NULL, TOGGLE_SYSTEM_OPT_ENGINE, 0), TOGGLE_EINVAL);
     TU_EXPECT(toggle_system_set_option(real, 999, 0), TOGGLE_EINVAL);
-    TU_EXPECT(toggle_system_set_option(real, TOGGLE_OPT_ENGINE, 77), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_system_set_option(real, TOGGLE_SYSTEM_OPT_ENGINE, 77), TOGGLE_EINVAL);
     TU_EXPECT(toggle_system_set_option(real, TOGGLE_SEARCH_OPT_METRIC, 0), TOGGLE_EINVAL);
-    TU_EXPECT(toggle_system_get_option(NULL, TOGGLE_OPT_ENGINE, &v), TOGGLE_EINVAL);
-    TU_EXPECT(toggle_system_get_option(real, TOGGLE_OPT_ENGINE, NULL), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_system_get_option(NULL, TOGGLE_SYSTEM_OPT_ENGINE, &v), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_system_get_option(real, TOGGLE_SYSTEM_OPT_ENGINE, NULL), TOGGLE_EINVAL);
     TU_EXPECT(toggle_system_get_option(real, 999, &v), TOGGLE_EINVAL);
     int ok = 7;
     uint64_t x[4] = {0, 0, 0, 0}, xbad[4] = {0, 0, 3, 0};
@@ -255,7 +255,7 @@ START_TEST(misuse_solution)
     toggle_solution_free(sol);
     toggle_solution_free(NULL);
     /* engines that do not apply */
-    TU_EXPECT(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_HOWELL), TOGGLE_OK);
+    TU_EXPECT(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, TOGGLE_ENGINE_HOWELL), TOGGLE_OK);
     sol = (toggle_solution *)0x1;
     toggle_clear_error();
     int rc = toggle_solve(&sol, s);

@@ -130,9 +130,9 @@ START_TEST(misuse_space)
     ck_assert_ptr_eq(se, UNTOUCHED);
     se = NULL;
     ck_assert_int_eq(toggle_search_new(&se, sol_ok), 0);
-    TU_EXPECT(toggle_search_set_option(NULL, TOGGLE_OPT_METRIC, 0), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_search_set_option(NULL, TOGGLE_SEARCH_OPT_METRIC, 0), TOGGLE_EINVAL);
     TU_EXPECT(toggle_search_set_option(se, 12345, 0), TOGGLE_EINVAL);
-    TU_EXPECT(toggle_search_set_option(se, TOGGLE_OPT_METRIC, 99), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_search_set_option(se, TOGGLE_SEARCH_OPT_METRIC, 99), TOGGLE_EINVAL);
     TU_EXPECT(toggle_search_result(se, x, 16, NULL, NULL, NULL), TOGGLE_EINVAL); /* not run yet */
     TU_EXPECT(toggle_search_set_option(se, TOGGLE_OPT_THREADS, 5000), TOGGLE_EINVAL);
     TU_EXPECT(toggle_search_set_costs(NULL, x, 16), TOGGLE_EINVAL);
@@ -181,7 +181,7 @@ START_TEST(misuse_space)
     ck_assert_ptr_eq(gen, UNTOUCHED);
     gen = NULL;
     ck_assert_int_eq(toggle_generator_new(&gen, s_ok), 0);
-    TU_EXPECT(toggle_generator_set_option(NULL, TOGGLE_OPT_SEED, 1), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_generator_set_option(NULL, TOGGLE_GENERATOR_OPT_SEED, 1), TOGGLE_EINVAL);
     TU_EXPECT(toggle_generator_set_option(gen, 12345, 1), TOGGLE_EINVAL);
     TU_EXPECT(toggle_generator_next(NULL, x, 16, NULL), TOGGLE_EINVAL);
     TU_EXPECT(toggle_generator_next(gen, x, 3, NULL), TOGGLE_EBUFSIZE);

@@ -292,7 +292,7 @@ START_TEST(oom_solve)
     solve_ctx c;
     toggle_graph *g;
     ck_assert_int_eq(make_case(sc, &c, &g), 0);
-    ck_assert_int_eq(toggle_system_set_option(c.s, TOGGLE_OPT_ENGINE, (uint64_t)sc->engine), 0);
+    ck_assert_int_eq(toggle_system_set_option(c.s, TOGGLE_SYSTEM_OPT_ENGINE, (uint64_t)sc->engine), 0);
     toggle_solution *probe = NULL;
     int rc = toggle_solve(&probe, c.s);
     if (rc == TOGGLE_EUNSUPPORTED) { /* engine not in this build yet */

@@ -190,7 +190,7 @@ START_TEST(solve_estimate_within_2x)
         toggle_graph_free(g);
         return;
     }
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, (uint64_t)c->engine), 0);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, (uint64_t)c->engine), 0);
     uint64_t est = 0;
     ck_assert_int_eq(toggle__engine_estimate(e, s, &est), TOGGLE_OK);
     toggle_solution *sol = NULL;
@@ -214,7 +214,7 @@ START_TEST(solve_estimate_within_2x)
      * the size of the problem is allocated, and the message names both */
     toggle_solution_free(sol);
     sol = NULL;
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, est - 1), 0);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, est - 1), 0);
     toggle__alloc_count(true);
     rc = toggle_solve(&sol, s);
     int64_t refused = toggle__alloc_peak();
@@ -246,9 +246,9 @@ START_TEST(kernel_checked_before_work)
     toggle_graph *g = NULL;
     toggle_system *s = NULL;
     ck_assert_int_eq(make_system(&c, &s, &g), TOGGLE_OK);
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TU_ENGINE_PRIME), 0);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, TU_ENGINE_PRIME), 0);
     /* the matrix: 200 x 3001 words = 4.8 MB; the kernel 3000 x 3000 words = 72 MB */
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, 40u << 20), 0);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, 40u << 20), 0);
     toggle_solution *sol = NULL;
     toggle__alloc_count(true);
     int rc = toggle_solve(&sol, s);

@@ -59,14 +59,14 @@ static void *work(void *p)
         toggle_solution *sol = NULL;
         int rc = toggle_system_new(&s, graphs[gi], k, NULL, b);
         if (!rc)
-            rc = toggle_system_set_option(s, TOGGLE_OPT_ENGINE, (uint64_t)engine);
+            rc = toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, (uint64_t)engine);
         if (!rc)
             rc = toggle_solve(&sol, s);
         if (rc == TOGGLE_EUNSUPPORTED) {
             /* the forced engine does not apply (chase on a torus, gf2 with
              * k = 3, ...): count it and let AUTO pick one */
             w->unsupported++;
-            rc = toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_AUTO);
+            rc = toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, TOGGLE_ENGINE_AUTO);
             if (!rc)
                 rc = toggle_solve(&sol, s);
         }

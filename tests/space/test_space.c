@@ -155,7 +155,7 @@ static void check_system(const uint64_t *a, const uint64_t *b, size_t m, size_t 
             uint64_t *x = calloc(n + 1, 8), *y = calloc(m + 1, 8), w;
             int proven;
             ck_assert_int_eq(toggle_search_new(&se, sol), TOGGLE_OK);
-            ck_assert_int_eq(toggle_search_set_option(se, TOGGLE_OPT_METRIC, (uint64_t)mt),
+            ck_assert_int_eq(toggle_search_set_option(se, TOGGLE_SEARCH_OPT_METRIC, (uint64_t)mt),
                              TOGGLE_OK);
             ck_assert_int_eq(toggle_search_run(se), TOGGLE_OK);
             ck_assert_int_eq(toggle_search_result(se, x, n, &w, &proven, NULL), TOGGLE_OK);
@@ -535,7 +535,7 @@ START_TEST(fewest_limit)
     toggle_search *se = NULL;
     sol = tu_solve_grid(16, 16, 0, 2, &g, &s);
     ck_assert_int_eq(toggle_search_new(&se, sol), TOGGLE_OK);
-    ck_assert_int_eq(toggle_search_set_option(se, TOGGLE_OPT_SEARCH_LIMIT, 10), TOGGLE_OK);
+    ck_assert_int_eq(toggle_search_set_option(se, TOGGLE_SEARCH_OPT_SEARCH_LIMIT, 10), TOGGLE_OK);
     ck_assert_int_eq(toggle_search_result(se, NULL, 0, NULL, NULL, NULL), TOGGLE_EINVAL);
     ck_assert_int_eq(toggle_search_run(se), TOGGLE_OK);
     uint64_t w, visited, x[256];
@@ -547,7 +547,7 @@ START_TEST(fewest_limit)
     int ok;
     toggle_system_check(s, x, 256, &ok);
     ck_assert_int_eq(ok, 1);
-    ck_assert_int_eq(toggle_search_set_option(se, TOGGLE_OPT_METRIC, 7), TOGGLE_EINVAL);
+    ck_assert_int_eq(toggle_search_set_option(se, TOGGLE_SEARCH_OPT_METRIC, 7), TOGGLE_EINVAL);
     /* a limit of all 256 solutions, and 0 = unlimited, prove the minimum */
     static const uint64_t full[] = {256, 0};
     for (size_t i = 0; i < 2; i++) {
@@ -630,8 +630,8 @@ START_TEST(generator)
         ck_assert_int_eq(toggle_generator_new(&gen2, s), TOGGLE_OK);
         uint64_t st[25], st2[25], w;
         for (int seed = 1; seed <= 3; seed++) {
-            ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_OPT_SEED, (uint64_t)seed), 0);
-            ck_assert_int_eq(toggle_generator_set_option(gen2, TOGGLE_OPT_SEED, (uint64_t)seed), 0);
+            ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_SEED, (uint64_t)seed), 0);
+            ck_assert_int_eq(toggle_generator_set_option(gen2, TOGGLE_GENERATOR_OPT_SEED, (uint64_t)seed), 0);
             for (int rep = 0; rep < 5; rep++) {
                 ck_assert_int_eq(toggle_generator_next(gen, st, n, &w), TOGGLE_OK);
                 ck_assert_int_eq(toggle_generator_next(gen2, st2, n, NULL), TOGGLE_OK);
@@ -642,7 +642,7 @@ START_TEST(generator)
             }
         }
         size_t d = toggle_generator_nullity(gen);
-        ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_OPT_UNIQUE, 1), TOGGLE_OK);
+        ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_UNIQUE, 1), TOGGLE_OK);
         int rc = toggle_generator_next(gen, st, n, &w);
         if (d > 0) {
             ck_assert_int_eq(rc, TOGGLE_ENOSOLUTION);
@@ -654,10 +654,10 @@ START_TEST(generator)
             ck_assert_uint_eq(c, 1);
             toggle_solution_free(sol);
         }
-        ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_OPT_UNIQUE, 0), TOGGLE_OK);
+        ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_UNIQUE, 0), TOGGLE_OK);
         /* a given number of fewest presses */
         for (uint64_t want = 1; want <= 4; want++) {
-            ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_OPT_PRESSES, want), 0);
+            ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_PRESSES, want), 0);
             ck_assert_int_eq(toggle_generator_next(gen, st, n, &w), TOGGLE_OK);
             ck_assert_uint_eq(w, want);
             toggle_solution *sol = solve_start(g, k, st);
@@ -670,7 +670,7 @@ START_TEST(generator)
             toggle_search_free(se);
             toggle_solution_free(sol);
         }
-        ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_OPT_PRESSES, UINT64_MAX), 0);
+        ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_PRESSES, UINT64_MAX), 0);
         /* a given number of lit cells: one that a reachable start has (1 on
          * unique boards; on others a single lit cell may be unreachable) */
         for (int rep = 0; rep < 3; rep++) {
@@ -680,7 +680,7 @@ START_TEST(generator)
                 lit += st[i] != 0;
             if (d == 0 && rep == 0)
                 lit = 1;
-            ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_OPT_LIT, lit), 0);
+            ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_LIT, lit), 0);
             rc = toggle_generator_next(gen, st, n, NULL);
             ck_assert_msg(rc == TOGGLE_OK, "lit %llu: %s", (unsigned long long)lit,
                           toggle_last_error());
@@ -691,9 +691,9 @@ START_TEST(generator)
             toggle_solution *sol = solve_start(g, k, st);
             ck_assert_int_eq(toggle_solution_is_solvable(sol), 1);
             toggle_solution_free(sol);
-            ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_OPT_LIT, UINT64_MAX), 0);
+            ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_LIT, UINT64_MAX), 0);
         }
-        ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_OPT_LIT, n + 1), 0);
+        ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_LIT, n + 1), 0);
         ck_assert_int_eq(toggle_generator_next(gen, st, n, NULL), TOGGLE_ENOSOLUTION);
         ck_assert_int_eq(toggle_generator_next(gen, st, n - 1, NULL), TOGGLE_EBUFSIZE);
         ck_assert_int_eq(toggle_generator_set_option(gen, 999, 1), TOGGLE_EINVAL);
@@ -794,7 +794,7 @@ START_TEST(fewest_limit_equals_count)
         toggle_search *se = NULL;
         ck_assert_int_eq(toggle_search_new(&se, sol), TOGGLE_OK);
         for (uint64_t lim = count - 1; lim <= count + 1; lim++) {
-            ck_assert_int_eq(toggle_search_set_option(se, TOGGLE_OPT_SEARCH_LIMIT, lim),
+            ck_assert_int_eq(toggle_search_set_option(se, TOGGLE_SEARCH_OPT_SEARCH_LIMIT, lim),
                              TOGGLE_OK);
             ck_assert_int_eq(toggle_search_run(se), TOGGLE_OK);
             uint64_t w, visited;
@@ -813,7 +813,7 @@ START_TEST(fewest_limit_equals_count)
 END_TEST
 
 /* The generator's left kernel with the chase engine forced (it takes grids
- * only; A^T of a grid is the grid itself): TOGGLE_OPT_LIT works, as with
+ * only; A^T of a grid is the grid itself): TOGGLE_GENERATOR_OPT_LIT works, as with
  * AUTO, and gives reachable starts. */
 START_TEST(generator_lit_chase_forced)
 {
@@ -823,11 +823,11 @@ START_TEST(generator_lit_chase_forced)
         ck_assert_int_eq(toggle_graph_new_grid(&g, 5, 5, 0), TOGGLE_OK);
         ck_assert_int_eq(toggle_system_new(&s, g, 2, NULL, NULL), TOGGLE_OK);
         if (forced)
-            ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE,
+            ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE,
                                                       TOGGLE_ENGINE_CHASE), TOGGLE_OK);
         toggle_generator *gen = NULL;
         ck_assert_int_eq(toggle_generator_new(&gen, s), TOGGLE_OK);
-        ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_OPT_LIT, 3), TOGGLE_OK);
+        ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_LIT, 3), TOGGLE_OK);
         for (int t = 0; t < 20; t++) {
             uint64_t start[25];
             int rc = toggle_generator_next(gen, start, 25, NULL);

@@ -471,10 +471,10 @@ START_TEST(budget_and_misuse)
     toggle_system *s = mat_system(&M);
     toggle_steps *st = NULL;
     /* the matrix alone is 21 * 21 * 8 bytes */
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, 3000), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, 3000), TOGGLE_OK);
     TU_EXPECT(toggle_steps_new(&st, s), TOGGLE_ENOMEM);
     ck_assert_ptr_null(st);
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, 4000), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, 4000), TOGGLE_OK);
     ck_assert_int_eq(toggle_steps_new(&st, s), TOGGLE_OK);
     size_t done = 99;
     TU_EXPECT(toggle_steps_auto(st, SIZE_MAX, &done), TOGGLE_ENOMEM); /* the trace does not fit */
@@ -486,7 +486,7 @@ START_TEST(budget_and_misuse)
     toggle_steps_free(st);
 
     /* misuse: every entry point, NULLs and ranges */
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, 0), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, 0), TOGGLE_OK);
     ck_assert_int_eq(toggle_steps_new(&st, s), TOGGLE_OK);
     uint64_t v, x[20];
     size_t cnt, piv[1];
@@ -672,11 +672,11 @@ START_TEST(chaos_generator)
             ck_assert_int_eq(toggle_generator_new(&gen2, s), TOGGLE_OK);
             uint64_t want = 1 + tu_below(&r, 3);
             for (toggle_generator *q = gen; q; q = q == gen ? gen2 : NULL) {
-                ck_assert_int_eq(toggle_generator_set_option(q, TOGGLE_OPT_SEED, seed), TOGGLE_OK);
+                ck_assert_int_eq(toggle_generator_set_option(q, TOGGLE_GENERATOR_OPT_SEED, seed), TOGGLE_OK);
                 if (mode == 1)
-                    ck_assert_int_eq(toggle_generator_set_option(q, TOGGLE_OPT_UNIQUE, 1), TOGGLE_OK);
+                    ck_assert_int_eq(toggle_generator_set_option(q, TOGGLE_GENERATOR_OPT_UNIQUE, 1), TOGGLE_OK);
                 if (mode == 2)
-                    ck_assert_int_eq(toggle_generator_set_option(q, TOGGLE_OPT_PRESSES, want),
+                    ck_assert_int_eq(toggle_generator_set_option(q, TOGGLE_GENERATOR_OPT_PRESSES, want),
                                      TOGGLE_OK);
             }
             int rc = toggle_generator_next(gen, start, n, &w);
@@ -724,7 +724,7 @@ START_TEST(chaos_54_by_hand)
     toggle_generator *gen = NULL;
     uint64_t start[54];
     ck_assert_int_eq(toggle_generator_new(&gen, s0), TOGGLE_OK);
-    ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_OPT_SEED, seed), TOGGLE_OK);
+    ck_assert_int_eq(toggle_generator_set_option(gen, TOGGLE_GENERATOR_OPT_SEED, seed), TOGGLE_OK);
     ck_assert_int_eq(toggle_generator_next(gen, start, 54, NULL), TOGGLE_OK);
     uint64_t zero[54] = {0};
     toggle_system *s = NULL;

@@ -164,7 +164,7 @@ START_TEST(threads_agree_with_flint)
                       a, b);
         toggle_system *s = NULL;
         ck_assert_int_eq(toggle_system_new_matrix(&s, m, n, a, b, p), TOGGLE_OK);
-        ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_THREADS, 2 + it % 2), TOGGLE_OK);
+        ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_THREADS, 2 + it % 2), TOGGLE_OK);
         tu_compare_engines(s, TOGGLE_ENGINE_FLINT, TOGGLE_ENGINE_BLAS, a, b, m, n, p);
         toggle_system_free(s);
         free(a);
@@ -187,7 +187,7 @@ START_TEST(scattered_pivots_past_a_gather_group)
         random_system(&g, m, n, p, ZEROCOLS, 0, (int)(it / 2), a, b);
         toggle_system *s = NULL;
         ck_assert_int_eq(toggle_system_new_matrix(&s, m, n, a, b, p), TOGGLE_OK);
-        ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_THREADS, 1 + it / 2), TOGGLE_OK);
+        ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_THREADS, 1 + it / 2), TOGGLE_OK);
         tu_compare_engines(s, TOGGLE_ENGINE_FLINT, TOGGLE_ENGINE_BLAS, a, b, m, n, p);
         toggle_system_free(s);
         free(a);
@@ -273,7 +273,7 @@ START_TEST(probe_refusals)
     const uint64_t moduli[] = {67108879, 4, 1u << 26};
     for (size_t c = 0; c < sizeof moduli / sizeof *moduli; c++) {
         toggle_system *s = dense_system(5, 5, moduli[c], 610 + c);
-        ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_BLAS),
+        ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, TOGGLE_ENGINE_BLAS),
                          TOGGLE_OK);
         toggle_solution *sol = NULL;
         TU_EXPECT(toggle_solve(&sol, s), TOGGLE_EUNSUPPORTED);
@@ -293,11 +293,11 @@ START_TEST(threads_same_answers_and_restored)
     bli_thread_set_num_threads(1);
     const uint64_t counts[] = {1, 2, 0, 3};
     toggle_system *s = dense_system(700, 650, 65521, 620);
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_BLAS),
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, TOGGLE_ENGINE_BLAS),
                      TOGGLE_OK);
     uint64_t *x0 = calloc(650, sizeof *x0), *x = calloc(650, sizeof *x);
     for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
-        ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_THREADS, counts[c]), TOGGLE_OK);
+        ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_THREADS, counts[c]), TOGGLE_OK);
         toggle_solution *sol = NULL;
         ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
         ck_assert_int_eq(bli_thread_get_num_threads(), 1);
@@ -307,7 +307,7 @@ START_TEST(threads_same_answers_and_restored)
         toggle_solution_free(sol);
     }
     bli_thread_set_num_threads(2);
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_THREADS, 1), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_THREADS, 1), TOGGLE_OK);
     toggle_solution *sol = NULL;
     ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
     ck_assert_int_eq(bli_thread_get_num_threads(), 2);
@@ -341,8 +341,8 @@ START_TEST(concurrent_solves)
     pthread_t th[4];
     for (int i = 0; i < 4; i++) {
         jobs[i].s = dense_system(300, 300, primes[i + 2], 630 + (uint64_t)i);
-        toggle_system_set_option(jobs[i].s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_BLAS);
-        toggle_system_set_option(jobs[i].s, TOGGLE_OPT_THREADS, (uint64_t)(i % 2 + 1));
+        toggle_system_set_option(jobs[i].s, TOGGLE_SYSTEM_OPT_ENGINE, TOGGLE_ENGINE_BLAS);
+        toggle_system_set_option(jobs[i].s, TOGGLE_SYSTEM_OPT_THREADS, (uint64_t)(i % 2 + 1));
         ck_assert_int_eq(pthread_create(&th[i], NULL, run_job, &jobs[i]), 0);
     }
     for (int i = 0; i < 4; i++) {

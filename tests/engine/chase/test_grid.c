@@ -96,8 +96,8 @@ static toggle_solution *solve_with(const toggle_graph *g, uint64_t k, const uint
     toggle_system *s = NULL;
     toggle_solution *sol = NULL;
     ck_assert_int_eq(toggle_system_new(&s, g, k, start, target), TOGGLE_OK);
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, (uint64_t)engine), TOGGLE_OK);
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, 0), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, (uint64_t)engine), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, 0), TOGGLE_OK);
     int rc = toggle_solve(&sol, s);
     ck_assert_msg(rc == TOGGLE_OK, "solve with engine %d: %s", engine, toggle_last_error());
     toggle_system_free(s);
@@ -243,7 +243,7 @@ START_TEST(composite_more_moduli)
 }
 END_TEST
 
-/* TOGGLE_OPT_THREADS: the chase runs column strips on the solve's threads;
+/* TOGGLE_SYSTEM_OPT_THREADS: the chase runs column strips on the solve's threads;
  * 1, 2, 3 and 8 threads give identical answers (the rows must be wide
  * enough for the strips: 4 halos of 64 cells each per thread). */
 static toggle_solution *solve_threads(const toggle_graph *g, uint64_t k, const uint64_t *start,
@@ -252,10 +252,10 @@ static toggle_solution *solve_threads(const toggle_graph *g, uint64_t k, const u
     toggle_system *s = NULL;
     toggle_solution *sol = NULL;
     ck_assert_int_eq(toggle_system_new(&s, g, k, start, NULL), TOGGLE_OK);
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_CHASE),
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, TOGGLE_ENGINE_CHASE),
                      TOGGLE_OK);
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_THREADS, threads), TOGGLE_OK);
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, 0), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_THREADS, threads), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, 0), TOGGLE_OK);
     ck_assert_msg(toggle_solve(&sol, s) == TOGGLE_OK, "%s", toggle_last_error());
     toggle_system_free(s);
     return sol;
@@ -416,7 +416,7 @@ START_TEST(poly_nullity_to_30)
                     toggle_solution *sol = NULL;
                     ck_assert_int_eq(toggle_graph_new_grid(&g, r, c, f), TOGGLE_OK);
                     ck_assert_int_eq(toggle_system_new(&s, g, ps[q], NULL, NULL), TOGGLE_OK);
-                    toggle_system_set_option(s, TOGGLE_OPT_ENGINE,
+                    toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE,
                                              ps[q] == 2 ? TOGGLE_ENGINE_GF2 : TU_ENGINE_PRIME);
                     ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
                     ck_assert_msg(a == toggle_solution_nullity(sol),
@@ -640,7 +640,7 @@ START_TEST(torus_falls_back)
     ck_assert_uint_eq(d, toggle_solution_nullity(sol));
     toggle_solution_free(sol);
     sol = NULL;
-    toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_CHASE);
+    toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, TOGGLE_ENGINE_CHASE);
     ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_EUNSUPPORTED);
     ck_assert_ptr_null(sol);
     tu_free_all(g, s, NULL);
@@ -660,12 +660,12 @@ START_TEST(torus_falls_back)
     tu_free_all(NULL, s, sol);
     sol = NULL;
     ck_assert_int_eq(toggle_system_new(&s, g, 1000003ull * 1000033ull, NULL, NULL), TOGGLE_OK);
-    toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_CHASE);
+    toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, TOGGLE_ENGINE_CHASE);
     ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_EUNSUPPORTED);
     tu_free_all(g, s, NULL);
     uint64_t a[4] = {1, 1, 0, 1}, b[2] = {1, 0};
     ck_assert_int_eq(toggle_system_new_matrix(&s, 2, 2, a, b, 2), TOGGLE_OK);
-    toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_CHASE);
+    toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, TOGGLE_ENGINE_CHASE);
     ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_EUNSUPPORTED);
     tu_free_all(NULL, s, NULL);
 }
@@ -723,7 +723,7 @@ START_TEST(budget_refused)
     toggle_solution *sol = NULL;
     ck_assert_int_eq(toggle_graph_new_grid(&g, 100, 100, 0), TOGGLE_OK);
     ck_assert_int_eq(toggle_system_new(&s, g, 3, NULL, NULL), TOGGLE_OK);
-    toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, 10000);
+    toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, 10000);
     ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_ENOMEM);
     ck_assert_ptr_null(sol);
     tu_free_all(g, s, NULL);

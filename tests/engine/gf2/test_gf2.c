@@ -1122,7 +1122,7 @@ START_TEST(agrees_with_flint_graphs)
         tu_compare_engines(s, TOGGLE_ENGINE_FLINT, TOGGLE_ENGINE_GF2, a, b, n, n, 2);
         /* AUTO takes a k = 2 engine, never FLINT */
         toggle_solution *sol = NULL;
-        ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_AUTO),
+        ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, TOGGLE_ENGINE_AUTO),
                          TOGGLE_OK);
         ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
         ck_assert_int_ne(toggle_solution_engine(sol), TU_ENGINE_PRIME);
@@ -1222,7 +1222,7 @@ START_TEST(packed_input_and_readout)
             ck_assert_uint_eq(v, b[i]);
         }
         unsigned th = (unsigned)(1 + it % 3);
-        ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_THREADS, th), TOGGLE_OK);
+        ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_THREADS, th), TOGGLE_OK);
         tu_compare_engines(s, TOGGLE_ENGINE_FLINT, TOGGLE_ENGINE_GF2, a, b, m, n, 2);
         toggle_solution *q = tu_solve_with(s, TOGGLE_ENGINE_GF2);
         size_t d = toggle_solution_nullity(q), off = tu_below(&g, n), len = tu_below(&g, n - off + 1);
@@ -1256,7 +1256,7 @@ START_TEST(supports_only_modulus_2)
     uint64_t a[4] = {1, 0, 0, 1}, b[2] = {1, 1};
     toggle_system *s = NULL;
     ck_assert_int_eq(toggle_system_new_matrix(&s, 2, 2, a, b, 3), TOGGLE_OK);
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_GF2), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, TOGGLE_ENGINE_GF2), TOGGLE_OK);
     toggle_solution *sol = NULL;
     ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_EUNSUPPORTED);
     ck_assert_ptr_null(sol);
@@ -1279,18 +1279,18 @@ START_TEST(budget_uses_packed_size)
         a[i * n + i] = b[i] = 1;
     toggle_system *s = NULL;
     ck_assert_int_eq(toggle_system_new_matrix(&s, n, n, a, b, 2), TOGGLE_OK);
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, 2u << 20), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, 2u << 20), TOGGLE_OK);
     toggle_solution *sol = NULL;
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_GF2), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, TOGGLE_ENGINE_GF2), TOGGLE_OK);
     ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
     const char *err = tu_verify(sol, a, b, n, n, 2, 0);
     ck_assert_msg(!err, "%s", err);
     toggle_solution_free(sol);
     sol = NULL;
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, 100000), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, 100000), TOGGLE_OK);
     ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_ENOMEM);
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TU_ENGINE_PRIME), TOGGLE_OK);
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, 2u << 20), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, TU_ENGINE_PRIME), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, 2u << 20), TOGGLE_OK);
     ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_ENOMEM);
     toggle_system_free(s);
     free(a);
@@ -1321,7 +1321,7 @@ START_TEST(allocation_failures)
         } else {
             ck_assert_int_eq(toggle_system_new_matrix(&s, m, n, a, b, 2), TOGGLE_OK);
         }
-        ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_GF2),
+        ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, TOGGLE_ENGINE_GF2),
                          TOGGLE_OK);
         int done = 0;
         for (uint64_t nth = 1; !done && nth < 200; nth++) {
@@ -1368,7 +1368,7 @@ static void *worker(void *arg)
         toggle_solution *sol = NULL;
         int rc = toggle_system_new_matrix(&s, m, n, a, b, 2);
         if (!rc)
-            rc = toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_GF2);
+            rc = toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, TOGGLE_ENGINE_GF2);
         if (!rc)
             rc = toggle_solve(&sol, s);
         const char *err = rc ? toggle_status_name(rc) : tu_verify(sol, a, b, m, n, 2, SIZE_MAX);
@@ -1502,7 +1502,7 @@ static toggle_system *packed_identity_or_random(tu_rng *g, size_t n, int random)
     }
     toggle_system *s = NULL;
     ck_assert_int_eq(toggle_system_new_packed(&s, n, n, a, W, b), TOGGLE_OK);
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_GF2), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, TOGGLE_ENGINE_GF2), TOGGLE_OK);
     free(a);
     free(x);
     free(b);
@@ -1550,9 +1550,9 @@ START_TEST(spare_matrix_kept_and_shared)
         for (size_t i = 0; i < cells; i++)
             st[i] = k % 2 ? 0 : tu_below(&g, 2); /* any start on the full-rank board */
         ck_assert_int_eq(toggle_system_new(&s, gr, 2, st, NULL), TOGGLE_OK);
-        ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_GF2),
+        ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, TOGGLE_ENGINE_GF2),
                          TOGGLE_OK);
-        ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_THREADS, k < 2 ? 1 : 2),
+        ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_THREADS, k < 2 ? 1 : 2),
                          TOGGLE_OK);
         for (int rep = 0; rep < 2; rep++) {
             size_t nul = SIZE_MAX;
@@ -1642,9 +1642,9 @@ START_TEST(stale_spare_rewritten)
                     if (c + 1 < side) st[i + 1] ^= 1;
                 }
             ck_assert_int_eq(toggle_system_new(&s, gr, 2, st, off), TOGGLE_OK);
-            ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_GF2),
+            ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, TOGGLE_ENGINE_GF2),
                              TOGGLE_OK);
-            ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_THREADS, kind == 3 ? 2 : 1),
+            ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_THREADS, kind == 3 ? 2 : 1),
                              TOGGLE_OK);
         } else {
             s = packed_identity_or_random(&g, n, 1);
@@ -1692,7 +1692,7 @@ START_TEST(dense_rows_on_lines)
         uint64_t *first = malloc(n * sizeof *first), *x = malloc(n * sizeof *x);
         size_t nul = SIZE_MAX;
         for (int run = 0; run < 4; run++) {
-            ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_THREADS, run < 2 ? 1 : 2),
+            ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_THREADS, run < 2 ? 1 : 2),
                              TOGGLE_OK);
             check_solve(s, n, &nul);
             toggle_solution *sol = NULL;

@@ -54,7 +54,7 @@ static void check_large(size_t R, size_t C, uint32_t flags, uint64_t k, tu_rng *
     if (sv == 0) { /* the certificate (the policy's, from the public solve): y A = A y = 0
                     * (A symmetric), y.b != 0 */
         toggle_solution *pub = NULL;
-        ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_TRANSFER), 0);
+        ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, TOGGLE_ENGINE_TRANSFER), 0);
         ck_assert_int_eq(toggle_solve(&pub, s), TOGGLE_OK);
         ck_assert_int_eq(toggle_solution_certificate(pub, x, n), TOGGLE_OK);
         toggle_solution_free(pub);

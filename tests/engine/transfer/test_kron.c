@@ -50,7 +50,7 @@ static toggle_solution *reference(toggle_system *s)
 flint:
     if (toggle_system_cols(s) > 1024)
         return NULL;
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TU_ENGINE_PRIME), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, TU_ENGINE_PRIME), TOGGLE_OK);
     ck_assert_int_eq(toggle_solve(&sol, s), TOGGLE_OK);
     return sol;
 }
@@ -82,7 +82,7 @@ static void check_board(size_t R, size_t C, uint32_t flags, uint64_t k, int mode
     ck_assert_int_eq(toggle_system_new(&s, g, k, st, tg), TOGGLE_OK);
     ck_assert(toggle__transfer_kron_applies(s));
     toggle_solution *got = NULL;
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, TOGGLE_ENGINE_TRANSFER),
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, TOGGLE_ENGINE_TRANSFER),
                      TOGGLE_OK);
     ck_assert_msg(toggle_solve(&got, s) == TOGGLE_OK, "%s", toggle_last_error());
     toggle_solution *ref = reference(s);

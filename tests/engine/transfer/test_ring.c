@@ -62,7 +62,7 @@ static void check_torus_mode(size_t R, size_t C, uint32_t flags, uint64_t k, tu_
     ck_assert(toggle__transfer_ring_applies(s));
     /* the engine forced takes the ring route (ring_applies) */
     toggle_solution *ring = NULL, *lanes = lanes_solve(s);
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE,
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE,
                                               TOGGLE_ENGINE_TRANSFER), TOGGLE_OK);
     ck_assert_int_eq(toggle_solve(&ring, s), TOGGLE_OK);
     const char *why = NULL;

@@ -27,7 +27,7 @@ static const uint64_t primes[] = {2, 3, 5, 7, 101, 32749, 1000000007ull, 2305843
 static toggle_solution *solve_with(toggle_system *s, int e)
 {
     toggle_solution *sol = NULL;
-    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_OPT_ENGINE, (uint64_t)e), TOGGLE_OK);
+    ck_assert_int_eq(toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_ENGINE, (uint64_t)e), TOGGLE_OK);
     int rc = toggle_solve(&sol, s);
     if (rc == TOGGLE_EUNSUPPORTED)
         return NULL;
