@@ -3,7 +3,7 @@
  * the same canonical rules as the FLINT engine. */
 #include <string.h>
 
-#include "gf2.h"
+#include "linalg/gf2/gf2.h"
 #include "engine/engine.h"
 
 static bool gf2_probe(const toggle_system *s, char *why, size_t len)
