@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "zk.h"
-#include "engine/gf2/gf2.h"
+#include "linalg/gf2/gf2.h"
 #include "engine/howell/howell.h"
 
 typedef toggle__zk_ppow ppow;

@@ -71,15 +71,14 @@ void toggle_system_free(toggle_system *s)
     toggle_graph_free(s->graph);
     toggle__vecs_clear(&s->a);
     toggle__vecs_clear(&s->b);
-    toggle__system_give_words(s, NULL, 0);
+    toggle__system_release_words(s);
     toggle__free(s);
 }
 
 /* A block is the offset back to its allocation, its capacity in words, the
  * count of its leading words known to be zero (TOGGLE__SPARE_ZEROS), then
  * the words, from a 64-byte boundary: a work matrix whose stride is a
- * multiple of 8 words then has every row on its own cache lines
- * (docs/gf2.md). */
+ * multiple of 8 words then has every row on its own cache lines. */
 enum { SPARE_HEAD = TOGGLE__SPARE_HEAD, SPARE_ALIGN = 8 };
 #define SPARE_OFFSET(block) ((block)[-3])
 #define SPARE_CAP(block) ((block)[-2])
@@ -126,6 +125,12 @@ void toggle__system_give_words(const toggle_system *s, uint64_t *block, size_t z
         return;
     }
     spare_free(atomic_exchange(&w->spare, block));
+}
+
+void toggle__system_release_words(const toggle_system *s)
+{
+    toggle_system *w = (toggle_system *)s; /* the slot only: never a const object */
+    spare_free(atomic_exchange(&w->spare, NULL));
 }
 
 int toggle_system_new(toggle_system **out, const toggle_graph *graph, uint64_t k,

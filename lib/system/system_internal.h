@@ -21,9 +21,12 @@ struct toggle_system {
     /* A shape without entries (toggle__system_init_shape, for estimates):
      * 1 + a known bound on its nullity, or 0 when none is known. */
     size_t nullity_hint;
-    /* The gf2 engine's [A | b] copy from the last solve, kept for the next
-     * (toggle__system_take_words); NULL when none. Concurrent solves
-     * exchange it atomically. */
+    /* Retained memory: the gf2 engine's [A | b] block from the last solve
+     * (at most TOGGLE__SPARE_MAX_BYTES), kept for the next one
+     * (toggle__system_take_words / give_words); NULL when none. It is a
+     * cache, not part of the system's value: a const system's solves
+     * exchange it atomically (concurrent solves each get their own block),
+     * and toggle__system_release_words frees it (toggle_system_free does). */
     _Atomic(uint64_t *) spare;
     /* 1 + the bound on A's nullity the readout's estimate found
      * (lib/engine/readout.c), kept for the next solve (A never changes
@@ -40,10 +43,13 @@ struct toggle_system {
  * Freed by toggle__system_give_words only. */
 uint64_t *toggle__system_take_words(const toggle_system *s, size_t words, bool *zeroed);
 /* The block back, its first `zeros` words zero: kept as the system's
- * spare when it is at most TOGGLE__SPARE_MAX_BYTES (freeing it let glibc
- * trim the heap, and the next solve fault every page in again:
- * docs/gf2.md), else freed. */
+ * spare when it is at most TOGGLE__SPARE_MAX_BYTES (freeing it would let
+ * the allocator trim the heap, and the next solve fault every page in
+ * again), else freed. */
 void toggle__system_give_words(const toggle_system *s, uint64_t *block, size_t zeros);
+/* Frees the retained spare block, if any (the system stays usable: the
+ * next solve allocates a new one). */
+void toggle__system_release_words(const toggle_system *s);
 /* A block's three header words, before its words (which start on a
  * 64-byte boundary): the offset back to its allocation, its capacity, and
  * how many of its leading words are known to be zero. */

@@ -21,7 +21,7 @@
 
 #include "chase.h"
 #include "engine/flint/poly.h"
-#include "engine/gf2/gf2.h"
+#include "linalg/gf2/gf2.h"
 #include "engine/zk.h"
 
 typedef toggle__zk_ppow ppow;

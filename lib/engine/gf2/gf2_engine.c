@@ -3,8 +3,9 @@
  * the same canonical rules as the FLINT engine. */
 #include <string.h>
 
-#include "gf2.h"
+#include "linalg/gf2/gf2.h"
 #include "engine/engine.h"
+#include "linalg/gf2/gf2_tune.h"
 
 static bool gf2_probe(const toggle_system *s, char *why, size_t len)
 {
@@ -19,20 +20,13 @@ static size_t words_for(size_t cols) { return cols / 64 + (cols % 64 != 0); }
 /* The stride of a dense [A | b] of W words a row: from GF2_LINE_MIN_WORDS
  * words up, a multiple of a cache line (8 words; the block starts on one,
  * toggle__system_take_words), so that no two rows share a line: two
- * threads then never write one line (rows 8 bytes apart shifted every
- * row's vectors across lines and cost a two-thread dense 8192 solve 5 to
- * 13 %; docs/gf2.md, eighteenth round). At most 7 / 64 more words. A
- * graph's rows keep W (their bounds are read against the last word). */
-#define GF2_LINE_MIN_WORDS 64
+ * threads then never write one line, and every row's vectors start on a
+ * line. At most 7 / 64 more words. A graph's rows keep W (their bounds are
+ * read against the last word). */
 static size_t dense_stride(size_t W)
 {
     return W >= GF2_LINE_MIN_WORDS ? (W + 7) / 8 * 8 : W;
 }
-
-/* A graph's [A | b] is built on up to GF2_BUILD_MAX_SHARES threads from
- * GF2_BUILD_PAR_WORDS words of matrix (build_graph). */
-#define GF2_BUILD_PAR_WORDS ((size_t)1 << 19)
-#define GF2_BUILD_MAX_SHARES 2
 
 /* Bytes of a rows x cols packed matrix plus its elimination workspace, as
  * unsigned __int128 so that no product wraps. */
@@ -87,8 +81,8 @@ static int alloc_matrix(const toggle_system *s, uint64_t **out, size_t rows, siz
 /* A graph's entries, column by column. On a stale block a row is zeroed at
  * its first entry (fresh[i] still 1), so its words come into the cache once
  * and stay for the next entries of the band: zeroing the whole block first
- * and then setting the bits column by column took every line from memory
- * twice (a 100 x 100 board: 2.2 ms against 1.2, measured). */
+ * and then setting the bits column by column would take every line from
+ * memory twice. */
 typedef struct {
     uint64_t *M;
     size_t W;
@@ -116,18 +110,18 @@ static void put(void *ctx, size_t i, size_t j, uint64_t v)
         }
     }
     /* a band's rows are first touched in order as the columns advance: the
-     * same word 16 rows down is (about) a coming first touch (a 100 x 100
-     * board's solve: 5 % less time) */
-    if (i + 16 < c->m)
-        __builtin_prefetch(row + 16 * c->W + w, 1);
+     * same word GF2_BUILD_PREFETCH_ROWS rows down is (about) a coming first
+     * touch */
+    if (i + GF2_BUILD_PREFETCH_ROWS < c->m)
+        __builtin_prefetch(row + GF2_BUILD_PREFETCH_ROWS * c->W + w, 1);
 }
 
 /* A graph's [A | b] on more threads: each share walks the columns of its
  * own range of words and zeroes and writes only those words of each row
  * (the last share's run to the row's end), so no two write one word; each
  * has its own fresh bytes and column buffer. From GF2_BUILD_PAR_WORDS
- * words of a stale block (the 100 x 100 board, 1.6 M words: zeroing and
- * walking it is about 1 ms of a 4 ms one-thread solve). */
+ * words of a stale block, where zeroing and walking it is a fair share of
+ * a one-thread solve. */
 
 typedef struct {
     const toggle_system *s;
@@ -167,9 +161,7 @@ static int build_graph(const toggle_system *s, uint64_t *M, size_t W, bool zeroe
     unsigned T = toggle__system_threads(s);
     T = T > GF2_BUILD_MAX_SHARES ? GF2_BUILD_MAX_SHARES : T < 1 ? 1 : T;
     /* only a stale block: on a zeroed one (given back zero by a full-rank
-     * solve) the walk alone is too short to share (the 100 x 100 board on
-     * two threads, whole solve: 3.25 ms with one share, 3.6 with two;
-     * on a stale one two shares saved 6 %) */
+     * solve) the walk alone is too short to share */
     if (!toggle__mul_ok(m, W, &words) || words < GF2_BUILD_PAR_WORDS || W < 2 * T || zeroed)
         T = 1;
     build_job b = {.s = s, .M = M, .W = W, .Wn = (s->n + 63) / 64, .lead = lead, .ext = ext};
@@ -218,8 +210,8 @@ static int build_augmented(const toggle_system *s, uint64_t **out, size_t *strid
         }
     } else {
         /* the rows' bounds, on one thread only: a two-thread board (the
-         * two-ended form) reads them on both threads anyway, and their
-         * walk cost it 0-8 % (100 x 100 board) */
+         * two-ended form) reads them on both threads anyway, so the walk
+         * would only cost it */
         bool one = toggle__system_threads(s) <= 1;
         size_t *hl = one ? toggle__malloc_array(m ? m : 1, sizeof *hl) : NULL;
         size_t *he = hl ? toggle__calloc(m ? m : 1, sizeof *he) : NULL;
@@ -272,7 +264,7 @@ static int gf2_solve(const toggle_system *s, toggle_solution *sol)
     }
     /* [I | x] (A square, of full rank): each row is its pivot word and the
      * last, so clearing those two leaves the block zero, and the next
-     * solve's build skips zeroing it (12.5 MB on the 100 x 100 board) */
+     * solve's build skips zeroing it */
     size_t zeros = 0, m = s->m, Wx = s->n >> 6;
     if (!rc && m == s->n && rank == m && m > 0 && pivot[m - 1] == m - 1) {
         for (size_t i = 0; i < m; i++) {

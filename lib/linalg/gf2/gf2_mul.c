@@ -1,4 +1,4 @@
-/* Packed GF(2) matrix product C += A * B (docs/gf2.md, "Products"): the
+/* Packed GF(2) matrix product C += A * B: the
  * Method of Four Russians (M4RM: eight 8-bit Gray-code tables of B's rows
  * per 64 bits of A, column strip by column strip so that the tables and the
  * C strip stay in L2) as the base case, Strassen-Winograd recursion above a
@@ -10,35 +10,22 @@
 #include "gf2_kern.h"
 #include "core.h"
 
-/* Words per column strip, at most: 32 in the base cases of a Strassen
- * step, 16 in a product that is M4RM alone (measured, docs/gf2.md). */
-#define MUL_SW 32
-#define MUL_SW_FLAT 16
-#define MUL_STRIP_WORDS ((size_t)1 << 17) /* the C strip of all rows: about 1 MiB */
-#define MUL_TAB_WORDS(sw) (GF2_MAXT * 256 * (size_t)(sw)) /* one thread's tables */
-#define MUL_MAX_THREADS 64
-/* Tuned (docs/gf2.md): Strassen-Winograd once every dimension of a
- * product is at least twice this many bits. */
-#define MUL_CUTOFF 2048
-/* Output tiles: rows x cols of at most this many bits (and at least the
- * inner dimension, so each tile is one square Strassen product). */
-#define MUL_TILE 4096
-#define MUL_MIN_TILE_ROWS 256 /* rows of a tile dealt to a thread, at least */
-/* A product without a Strassen step, on threads: with GFNI, tiles of
- * whole rows, a multiple of MUL_PREP_ROWS, as many as gives every thread
- * MUL_FLAT_TILES to take (an elimination's look-ahead keeps one thread
- * away for part of the product), B copied once for all of them. Two
- * threads writing the same rows slow each other down even 256 bytes apart
- * (the cores' prefetch; docs/gf2.md, thirteenth round), and B copied per
- * tile would be copied whole for each. Without GFNI, Four-Russians
- * strips of MUL_FLAT_TC_M4RM bits (a tile narrower than a strip makes the
- * base case copy A again for each) cut into row tiles of a multiple of
- * MUL_MIN_TILE_ROWS rows until every thread has MUL_FLAT_TILES tiles, and
- * a product that would be one tile takes MUL_FLAT_TC_NARROW columns. */
-#define MUL_FLAT_TC_M4RM (64 * MUL_SW_FLAT)
-#define MUL_FLAT_TILES 4
-#define MUL_FLAT_TC_NARROW 512
-#define MUL_PREP_ROWS 64
+#include "gf2_tune.h"
+
+/* one thread's tables */
+#define MUL_TAB_WORDS(sw) (GF2_MAXT * 256 * (size_t)(sw))
+
+/* A product without a Strassen step, on threads: with GFNI, tiles of whole
+ * rows, a multiple of MUL_PREP_ROWS, as many as gives every thread
+ * MUL_FLAT_TILES to take (an elimination's look-ahead keeps one thread away
+ * for part of the product), B copied once for all of them: two threads
+ * writing the same rows slow each other down even 256 bytes apart (the
+ * cores' prefetchers), and B copied per tile would be copied whole for
+ * each. Without GFNI, Four-Russians strips of MUL_FLAT_TC_M4RM bits (a tile
+ * narrower than a strip makes the base case copy A again for each) cut
+ * into row tiles of a multiple of MUL_MIN_TILE_ROWS rows until every thread
+ * has MUL_FLAT_TILES tiles, and a product that would be one tile takes
+ * MUL_FLAT_TC_NARROW columns. */
 
 static size_t words_for(size_t bits) { return bits / 64 + (bits % 64 != 0); }
 
@@ -363,7 +350,7 @@ static void tile_shape(size_t m, size_t k, size_t n, size_t cut, unsigned T, int
     *tc = side;
     /* T threads: when the tiles do not share evenly, thinner row tiles may
      * finish sooner (a tile too thin for Strassen costs 8/7 of its share
-     * per level lost, an idle thread costs its whole share); docs/gf2.md */
+     * per level lost, an idle thread costs its whole share) */
     size_t nct = col_tiles(n, side), nr0 = (m + side - 1) / side, best = SIZE_MAX;
     for (size_t nr = nr0; T > 1 && nr <= nr0 * T && m / nr >= MUL_MIN_TILE_ROWS; nr++) {
         size_t rows = (m + nr - 1) / nr, tiles = ((m + rows - 1) / rows) * nct, cost = rows * 64;
@@ -510,7 +497,8 @@ int toggle__gf2_mul_begin(toggle__gf2_mul_job **out, toggle__gf2_view C, toggle_
         j->ws[t].cutoff = cut;
         j->ws[t].fault = fault;
         /* the pool's scratch where there is one (kept between the many
-         * products of a solve: docs/gf2.md, twelfth round), else our own */
+         * products of a solve, so the heap is not trimmed and refaulted
+         * between them), else our own */
         void *lent = NULL;
         uint64_t tw = words + (t == 0 ? bw : 0);
         if (tw > SIZE_MAX / 8 || toggle__pool_take(pool, t, (size_t)tw * 8, &lent))

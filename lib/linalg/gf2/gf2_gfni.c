@@ -1,5 +1,5 @@
-/* The GF(2) product's base case on CPUs with GFNI and AVX-512 (docs/gf2.md,
- * "The GFNI kernel"): GF2P8AFFINEQB multiplies, in each 64-bit lane, eight
+/* The GF(2) product's base case on CPUs with GFNI and AVX-512:
+ * GF2P8AFFINEQB multiplies, in each 64-bit lane, eight
  * bytes by one 8 x 8 bit matrix, so one instruction does 8 rows x 64
  * columns x 8 inner bits of C += A * B. B is copied once per chunk of
  * inner bits into those 8 x 8 matrices (one lane per byte of a word of C),
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gf2_kern.h"
+#include "gf2_tune.h"
 
 #if defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>
@@ -17,15 +18,8 @@
 #define GFNI_TARGET __attribute__((target("avx512f,avx512bw,avx512vbmi,gfni")))
 #define GFNI_INLINE GFNI_TARGET static inline __attribute__((always_inline))
 
-/* Chunk sizes (measured, docs/gf2.md): inner bytes per pass over C, words
- * of C per column strip (Bt: 256 x 32 x 64 bytes, 512 KiB), rows per block
- * of A's copy; a kernel call sums GFNI_R groups of 8 rows by GFNI_J words
- * in 16 of the 32 vector registers. */
-#define GFNI_KC 256
-#define GFNI_NW 32
-#define GFNI_RC 256
-#define GFNI_R 4
-#define GFNI_J 4
+/* Chunk sizes GFNI_KC, GFNI_NW, GFNI_RC and the register blocking
+ * GFNI_R x GFNI_J: gf2_tune.h. */
 
 int toggle__gf2_gfni_ok(void)
 {
@@ -260,7 +254,7 @@ GFNI_TARGET void toggle__gf2_gfni_mul(uint64_t *C, size_t cs, const uint64_t *A,
     }
 }
 
-/* B copied once for all rows (threads, docs/gf2.md "thirteenth round"):
+/* B copied once for all rows (threads share it):
  * block s * nq + q is strip s (GFNI_NW words) by inner chunk q (GFNI_KC
  * bytes), each bt_words(k, n) words. */
 static size_t chunks(size_t k) { return ((k + 7) / 8 + GFNI_KC - 1) / GFNI_KC; }

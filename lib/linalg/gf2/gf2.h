@@ -1,4 +1,7 @@
-/* Internal interface of the packed GF(2) engine (lib/engine/gf2), shared with its tests. */
+/* The bit-packed GF(2) kernels (lib/linalg/gf2): elimination to reduced
+ * row echelon form and matrix products. Internal (never installed); used
+ * by the gf2 engine, other engines and the gf2 tests. Names no system or
+ * solution: a matrix is words in memory. */
 #ifndef TOGGLE_GF2_H
 #define TOGGLE_GF2_H
 
@@ -21,25 +24,43 @@
 int toggle__gf2_rref(uint64_t *M, size_t rows, size_t cols, size_t stride, size_t *pivots,
                      size_t *rank);
 
-/* How toggle__gf2_rref_cfg works (NULL = {1 thread, AUTO}). */
-enum { TOGGLE__GF2_AUTO = 0, TOGGLE__GF2_PLAIN = 1, TOGGLE__GF2_BLOCKED = 2,
-       TOGGLE__GF2_RECURSIVE = 3, TOGGLE__GF2_RECURSIVE_DEEP = 4 };
+/* How toggle__gf2_rref_cfg works (NULL = {1 thread, AUTO}). Value 2 is
+ * retired (it named a form AUTO never took); it now means PLAIN. */
+enum { TOGGLE__GF2_AUTO = 0, TOGGLE__GF2_PLAIN = 1, TOGGLE__GF2_RECURSIVE = 3,
+       TOGGLE__GF2_RECURSIVE_DEEP = 4 };
+
+/* Faults a test injects into one form (toggle__gf2_cfg.fault) to check
+ * that its comparison would catch a wrong answer; each changes the RREF.
+ * Values 1 and 2 are retired. 0: none (every caller but the tests). */
+typedef enum toggle__gf2_fault {
+    TOGGLE__GF2_FAULT_NONE = 0,
+    /* RECURSIVE: each panel's last pivot is left out of the lower rows'
+     * update by products */
+    TOGGLE__GF2_FAULT_UPDATE = 3,
+    /* RECURSIVE: each panel's last pivot is left out of the back
+     * substitution's products */
+    TOGGLE__GF2_FAULT_BACK = 4,
+    /* RECURSIVE: a panel's pivot search takes its row prefix as the
+     * panel's pivots even without full rank */
+    TOGGLE__GF2_FAULT_PREFIX = 5,
+    /* PLAIN on two threads, a full-rank banded square system (the
+     * two-ended form): the middle system's first unknown is flipped */
+    TOGGLE__GF2_FAULT_MIDDLE = 6,
+} toggle__gf2_fault;
+
 typedef struct toggle__gf2_cfg {
     unsigned threads; /* threads for the row passes (0 or 1: the caller only); a pool is
                        * created for the call and joined before it returns */
-    int mode;         /* AUTO: recursive from the tuned cutoff up (lower, with panels scaled
-                       * to the matrix, where products run on GFNI, and there plain on a
-                       * sparse matrix), else plain; PLAIN:
-                       * Four-Russians blocks only; BLOCKED: panels of `panel` words at every
-                       * size; RECURSIVE: panels of `panel` words (0: tuned) updated by
-                       * products (toggle__gf2_mul), their own elimination recursing on half
+    int mode;         /* AUTO: the recursive form from the tuned sizes (lower, with
+                       * panels scaled to the matrix, where products run on GFNI, and
+                       * there plain on a sparse matrix), else plain (docs/gf2.md:
+                       * the table); PLAIN: Four-Russians blocks only; RECURSIVE:
+                       * panels of `panel` words (0: tuned) updated by products
+                       * (toggle__gf2_mul), their own elimination recursing on half
                        * panels, at every size; RECURSIVE_DEEP (tests): RECURSIVE whose
                        * panels' pivot searches recurse as on CPUs without GFNI */
-    size_t panel;     /* BLOCKED: panel width in words, 1 .. 16; RECURSIVE: any, 0 = tuned */
-    unsigned fault;   /* tests only: 1 drops each panel's last pivot row from its update,
-                       * 2 ends each panel's pivot search one column early (BLOCKED);
-                       * 3 drops each panel's last pivot from the rows' update, 5 takes a
-                       * panel's row prefix without full rank as its pivots (RECURSIVE) */
+    size_t panel;     /* RECURSIVE: panel width in words, 0 = tuned */
+    unsigned fault;   /* tests only: a toggle__gf2_fault; 0 otherwise */
     const struct toggle__progress_state *progress; /* reported once per pivot block of the
                                                     * plain elimination; NULL: none */
 } toggle__gf2_cfg;
