@@ -285,16 +285,7 @@ typedef struct {
     size_t i, pre;
 } put_ctx;
 
-/* Words of an answer vector faulted in at a time, just ahead of the writer
- * (256 KiB; 128 KiB to 512 KiB measured alike on the 1.6 GB answer of the
- * 10000 x 10000 torus, docs/transfer.md). */
-#define RING_PREFAULT_WORDS ((size_t)1 << 15)
-/* ... for answers (all vectors of one block) of at least 32 MiB: glibc maps
- * each such block afresh, so all its pages fault; a smaller one may come
- * back from the heap already in memory, where the calls cost and win
- * nothing (the 1000 x 1000 torus's 8 MB kernel: 0.0052 s a solve without,
- * 0.0058-0.0070 s with). */
-#define RING_PREFAULT_MIN_WORDS ((size_t)1 << 22)
+/* (RING_PREFAULT_WORDS, RING_PREFAULT_MIN_WORDS: transfer_tune.h) */
 
 /* The C-cell row (W words, padding bits 0) shifted up by sh < 64 bits into
  * an F_2 answer vector, from bit sh of dst[0] on. The chase hands the rows
@@ -302,8 +293,7 @@ typedef struct {
  * one below is not: every word is stored, but for the top word when the
  * row above starts inside it (ORed). No word of a fresh page is read
  * before it is written: a vector load first would map the zero page and
- * fault a second time on the store (a quarter of the 10000 x 10000 torus's
- * pages did, 0.2 s). */
+ * fault a second time on the store. */
 TOGGLE__HOT static void write_shifted(uint64_t *restrict dst, const uint64_t *restrict row,
                                       size_t C, size_t W, unsigned sh)
 {

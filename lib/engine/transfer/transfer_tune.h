@@ -61,4 +61,16 @@
  * cells are checked. Re-measure: a hex board mod 2 of nullity ~ 1000. */
 #define CHECK_SCAN_MAX ((size_t)1 << 24)
 
+/* The ring route faults an answer vector in this many words at a time,
+ * just ahead of the writer: larger blocks cost more memory traffic ahead of
+ * use, smaller ones more calls; re-measure on the 10000 x 10000 torus mod 2
+ * (128 KiB to 512 KiB measure alike). */
+#define RING_PREFAULT_WORDS ((size_t)1 << 15)
+/* ... for answers (all vectors of one block) of at least this many words:
+ * glibc maps each such block afresh, so all its pages fault; a smaller one
+ * may come back from the heap already in memory, where the calls cost and
+ * win nothing. Re-measure on the 1000 x 1000 torus mod 2, with and
+ * without. */
+#define RING_PREFAULT_MIN_WORDS ((size_t)1 << 22)
+
 #endif
