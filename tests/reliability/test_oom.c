@@ -252,6 +252,10 @@ static const solve_case solve_cases[] = {
     /* odd p, no tail decides: the canonical form from local vectors */
     {"toggle_solve transfer tri cylinder p=3", TOGGLE_ENGINE_TRANSFER, 3, 6, 8,
      TOGGLE_GRID_TRI | TOGGLE_GRID_CYLINDER, 0, 0},
+    /* AUTO picks the transfer engine's composite path (k = 12): every
+     * failure between its phases must free each buffer once */
+    {"toggle_solve auto hex torus k=12", TOGGLE_ENGINE_AUTO, 12, 12, 12,
+     TOGGLE_GRID_HEX | TOGGLE_GRID_TORUS, 0, 0},
     {"toggle_solve dense grid p=3", TOGGLE_ENGINE_DENSE, 3, 5, 5, 0, 0, 0},
     {"toggle_solve dense unsolvable", TOGGLE_ENGINE_DENSE, 2, 4, 4, 0, 0, 1},
 };

@@ -303,26 +303,17 @@ static int open_frame(const toggle_system *s, toggle__tframe **f, toggle__tframe
     return TOGGLE_OK;
 }
 
-int toggle__transfer_composite_solve(const toggle_system *s, toggle_solution *sol)
+/* The small system's answers over Z/kZ: solvability, the d0 Howell rows
+ * K0 of its kernel, x0 and the radices (*radix allocated here). E is made
+ * only when some entry of A is not a unit mod k (else each prime power's
+ * field system is chased lazily: the small context's callbacks). */
+static int composite_small(const toggle_system *s, toggle__tframe *f, size_t m, bool *solvable,
+                           size_t *d0, toggle__vecs *K0, toggle__vecs *x0, uint64_t **radix)
 {
-    toggle__tframe *f;
-    toggle__tframe_info fi;
-    int rc0 = open_frame(s, &f, &fi);
-    if (rc0)
-        return rc0;
-    size_t m = fi.m, d0 = 0, d = 0, N = s->n;
-    uint64_t *z = NULL, *U = NULL, *radix = NULL;
-    toggle__vecs K0, x0, K, x;
-    memset(&K0, 0, sizeof K0);
-    memset(&x0, 0, sizeof x0);
-    memset(&K, 0, sizeof K);
-    memset(&x, 0, sizeof x);
-    bool solvable = false, injective = false, solv = false;
-    int rc = toggle__progress(&s->progress, 0, 3);
+    uint64_t *z = NULL;
     units_ctx uc = {s->k, true};
     small_ctx c = {s, f, m, s->k, false, NULL, NULL, 0, {0}, {NULL}};
-    if (!rc)
-        rc = toggle__system_each_entry(s, units_entry, &uc);
+    int rc = toggle__system_each_entry(s, units_entry, &uc);
     c.lazy = uc.units;
     if (!rc && !c.lazy && !(rc = need_Ek(&c))) {
         if ((z = toggle__malloc_array(m ? m : 1, sizeof *z)))
@@ -337,62 +328,106 @@ int toggle__transfer_composite_solve(const toggle_system *s, toggle_solution *so
                      : toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer small system");
         toggle__free(w0);
     }
-    if (!rc && !(radix = toggle__malloc_array(N + 1, sizeof *radix)))
+    if (!rc && !(*radix = toggle__malloc_array(s->n + 1, sizeof **radix)))
         rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer answers");
     if (!rc) {
         toggle__zk_small sm = {&c, m, cb_resid, cb_field, cb_columns};
-        rc = toggle__zk_small_solve(&sm, s->k, z, &solvable, &d0, &K0, &x0, radix);
+        rc = toggle__zk_small_solve(&sm, s->k, z, solvable, d0, K0, x0, *radix);
     }
     ctx_free(&c);
     toggle__free(z);
-    z = NULL;
-    if (!rc)
-        rc = toggle__progress(&s->progress, 1, 3);
-    /* the small answers as lanes: the particular first */
-    size_t L = d0 + solvable;
-    if (!rc && !(U = toggle__malloc_array(L ? L * (m ? m : 1) : 1, sizeof *U)))
-        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer answers");
-    if (!rc)
-        to_lanes(U, m, solvable, &x0, &K0, L);
-    toggle__vecs_clear(&K0);
-    toggle__vecs_clear(&x0);
-    if (!rc)
-        rc = prefix_canonical(s, f, U, L, solvable, fi.H, fi.C, m, &injective, &solv, &d, &K, &x,
+    return rc;
+}
+
+/* The canonical answers in unknowns (K, x, *d) from the small ones (K0,
+ * x0): the prefix form on the frame's first H rows, the whole board when
+ * those do not decide (always injective). */
+static int composite_canonical(const toggle_system *s, toggle__tframe *f,
+                               const toggle__tframe_info *fi, bool solvable, size_t d0,
+                               const toggle__vecs *K0, const toggle__vecs *x0, size_t *d,
+                               toggle__vecs *K, toggle__vecs *x, uint64_t *radix)
+{
+    size_t m = fi->m, L = d0 + solvable;
+    bool injective = false, solv = false;
+    uint64_t *U = toggle__malloc_array(L ? L * (m ? m : 1) : 1, sizeof *U);
+    if (!U)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer answers");
+    to_lanes(U, m, solvable, x0, K0, L);
+    int rc = prefix_canonical(s, f, U, L, solvable, fi->H, fi->C, m, &injective, &solv, d, K, x,
                               radix);
-    if (!rc && !injective) /* the whole board as the prefix: always injective */
-        rc = prefix_canonical(s, f, U, L, solvable, fi.R, fi.C, m, &injective, &solv, &d, &K, &x,
+    if (!rc && !injective)
+        rc = prefix_canonical(s, f, U, L, solvable, fi->R, fi->C, m, &injective, &solv, d, K, x,
                               radix);
     if (!rc && (!injective || solv != solvable))
         rc = toggle__error(TOGGLE_EINTERNAL, "transfer: composite canonical form inconsistent");
+    toggle__free(U);
+    return rc;
+}
+
+/* sol's answers (d kernel vectors, x when solvable) chased from the
+ * canonical ones in unknowns, after the budget check of the kernel basis. */
+static int composite_answers(const toggle_system *s, toggle__tframe *f, size_t m, bool solvable,
+                             size_t d, const toggle__vecs *K, const toggle__vecs *x,
+                             toggle_solution *sol)
+{
+    size_t kb, L = d + solvable;
+    if (!toggle__vecs_bytes(s->n, d, s->k, &kb))
+        return toggle__error(TOGGLE_EOVERFLOW, "kernel basis overflows size_t");
+    int rc = toggle__budget_check(s, kb, "the kernel basis");
+    if (rc)
+        return rc;
+    sol->solvable = solvable;
+    sol->nullity = d;
+    if ((rc = toggle__vecs_init(&sol->kernel, s->n, d, s->k)))
+        return rc;
+    if (solvable && (rc = toggle__vecs_init(&sol->x, s->n, 1, s->k)))
+        return rc;
+    uint64_t *U = toggle__malloc_array(L ? L * (m ? m : 1) : 1, sizeof *U);
+    if (!U)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer answers");
+    to_lanes(U, m, solvable, x, K, L);
+    if (L)
+        rc = toggle__transfer_chase(s, f, U, L, solvable, sol, 0, NULL, NULL);
+    toggle__free(U);
+    return rc;
+}
+
+/* The phases, each freeing what it allocates; the answers' vectors and
+ * the radices pass between them and are freed here once. */
+int toggle__transfer_composite_solve(const toggle_system *s, toggle_solution *sol)
+{
+    toggle__tframe *f;
+    toggle__tframe_info fi;
+    int rc = open_frame(s, &f, &fi);
+    if (rc)
+        return rc;
+    size_t d0 = 0, d = 0;
+    uint64_t *radix = NULL;
+    toggle__vecs K0, x0, K, x;
+    memset(&K0, 0, sizeof K0);
+    memset(&x0, 0, sizeof x0);
+    memset(&K, 0, sizeof K);
+    memset(&x, 0, sizeof x);
+    bool solvable = false;
+    rc = toggle__progress(&s->progress, 0, 3);
+    if (!rc)
+        rc = composite_small(s, f, fi.m, &solvable, &d0, &K0, &x0, &radix);
+    if (!rc)
+        rc = toggle__progress(&s->progress, 1, 3);
+    if (!rc)
+        rc = composite_canonical(s, f, &fi, solvable, d0, &K0, &x0, &d, &K, &x, radix);
+    toggle__vecs_clear(&K0);
+    toggle__vecs_clear(&x0);
     if (!rc)
         rc = toggle__progress(&s->progress, 2, 3);
-    size_t kb;
-    if (!rc && !toggle__vecs_bytes(N, d, s->k, &kb))
-        rc = toggle__error(TOGGLE_EOVERFLOW, "kernel basis overflows size_t");
     if (!rc)
-        rc = toggle__budget_check(s, kb, "the kernel basis");
-    if (!rc) {
-        sol->solvable = solvable;
-        sol->nullity = d;
-        rc = toggle__vecs_init(&sol->kernel, N, d, s->k);
-    }
-    if (!rc && solvable)
-        rc = toggle__vecs_init(&sol->x, N, 1, s->k);
-    L = d + solvable;
-    toggle__free(U); /* the canonical rows may be more than the small ones */
-    if (!rc && !(U = toggle__malloc_array(L ? L * (m ? m : 1) : 1, sizeof *U)))
-        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer answers");
-    if (!rc)
-        to_lanes(U, m, solvable, &x, &K, L);
-    if (!rc && L)
-        rc = toggle__transfer_chase(s, f, U, L, solvable, sol, 0, NULL, NULL);
+        rc = composite_answers(s, f, fi.m, solvable, d, &K, &x, sol);
     if (!rc) {
         sol->radix = radix;
         radix = NULL;
     }
     toggle__vecs_clear(&K);
     toggle__vecs_clear(&x);
-    toggle__free(U);
     toggle__free(radix);
     toggle__transfer_frame_free(f);
     return rc;

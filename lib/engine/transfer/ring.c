@@ -20,6 +20,8 @@
 
 #include "engine/flint/poly.h"
 #include "engine/transfer/ring.h"
+#include "engine/transfer/transfer.h"
+#include "engine/transfer/transfer_tune.h"
 
 bool toggle__transfer_ring_applies(const toggle_system *s)
 {
@@ -42,7 +44,7 @@ bool toggle__transfer_ring_probe(const toggle_system *s, char *why, size_t len)
     /* the transfer engine's rule: the small system (2C unknowns) at most
      * half the board's for more than 64 cells */
     size_t m = ring_unknown_rows(s->graph) * s->graph->cols;
-    if (s->n > 64 && 2 * m > s->n)
+    if (s->n > SMALL_MIN_CELLS && SMALL_SHARE * m > s->n)
         return toggle__probe_no(why, len, "the transfer engine's small system (%zu unknowns) "
                                 "is not small for %zu cells", m, s->n);
     return true;
@@ -283,16 +285,7 @@ typedef struct {
     size_t i, pre;
 } put_ctx;
 
-/* Words of an answer vector faulted in at a time, just ahead of the writer
- * (256 KiB; 128 KiB to 512 KiB measured alike on the 1.6 GB answer of the
- * 10000 x 10000 torus, docs/transfer.md). */
-#define RING_PREFAULT_WORDS ((size_t)1 << 15)
-/* ... for answers (all vectors of one block) of at least 32 MiB: glibc maps
- * each such block afresh, so all its pages fault; a smaller one may come
- * back from the heap already in memory, where the calls cost and win
- * nothing (the 1000 x 1000 torus's 8 MB kernel: 0.0052 s a solve without,
- * 0.0058-0.0070 s with). */
-#define RING_PREFAULT_MIN_WORDS ((size_t)1 << 22)
+/* (RING_PREFAULT_WORDS, RING_PREFAULT_MIN_WORDS: transfer_tune.h) */
 
 /* The C-cell row (W words, padding bits 0) shifted up by sh < 64 bits into
  * an F_2 answer vector, from bit sh of dst[0] on. The chase hands the rows
@@ -300,8 +293,7 @@ typedef struct {
  * one below is not: every word is stored, but for the top word when the
  * row above starts inside it (ORed). No word of a fresh page is read
  * before it is written: a vector load first would map the zero page and
- * fault a second time on the store (a quarter of the 10000 x 10000 torus's
- * pages did, 0.2 s). */
+ * fault a second time on the store. */
 TOGGLE__HOT static void write_shifted(uint64_t *restrict dst, const uint64_t *restrict row,
                                       size_t C, size_t W, unsigned sh)
 {
@@ -390,7 +382,7 @@ static void load_uv(const ring *rg, const toggle__vecs *sv, size_t i, uint64_t *
 }
 
 static int ring_solve_f2(const ring *rg, uint64_t *const Gin[2][2], uint64_t *const rin[2],
-                         toggle__ring_small_fn solve_small, toggle__vecs *xs, toggle__vecs *ks,
+                         toggle__vecs *xs, toggle__vecs *ks,
                          bool *solvable);
 
 int toggle__transfer_answers_init(const toggle_system *s, toggle_solution *sol, bool solvable,
@@ -474,8 +466,7 @@ int toggle__transfer_ring_estimate(const toggle_system *s, uint64_t *bytes)
     return TOGGLE_OK;
 }
 
-int toggle__transfer_ring_solve(const toggle_system *s, toggle_solution *sol,
-                                toggle__ring_small_fn solve_small)
+int toggle__transfer_ring_solve(const toggle_system *s, toggle_solution *sol)
 {
     const toggle_graph *g = s->graph;
     ring rg = {s, s->k, g->rows, g->cols, 0, (g->flags & TOGGLE_GRID_NO_SELF) ? 0 : 1, NULL,
@@ -548,7 +539,7 @@ int toggle__transfer_ring_solve(const toggle_system *s, toggle_solution *sol,
     const toggle__vecs *sx = NULL, *sk = NULL;
     bool solvable = false;
     if (rg.p == 2) {
-        rc = ring_solve_f2(&rg, G, rhs, solve_small, &xs, &ks, &solvable);
+        rc = ring_solve_f2(&rg, G, rhs, &xs, &ks, &solvable);
         if (!rc) {
             sx = &xs;
             sk = &ks;
@@ -559,7 +550,7 @@ int toggle__transfer_ring_solve(const toggle_system *s, toggle_solution *sol,
     if (!sx) {
         if ((rc = ring_small_system(&rg, G, rhs, &ss)))
             goto out;
-        if ((rc = solve_small(ss, &small)))
+        if ((rc = toggle__transfer_solve_small(ss, &small)))
             goto out;
         toggle_system_free(ss);
         ss = NULL;
@@ -914,7 +905,7 @@ static bool reverse_echelon(toggle__vecs *K, uint64_t *x)
 }
 
 static int ring_solve_f2(const ring *rg, uint64_t *const Gin[2][2], uint64_t *const rin[2],
-                         toggle__ring_small_fn solve_small, toggle__vecs *xs, toggle__vecs *ks,
+                         toggle__vecs *xs, toggle__vecs *ks,
                          bool *solvable)
 {
     size_t C = rg->C, nw = (2 * C + 130) / 64 + 2, CW = rg->W;
@@ -1050,7 +1041,7 @@ static int ring_solve_f2(const ring *rg, uint64_t *const Gin[2][2], uint64_t *co
         }
         rc = toggle__system_adopt_packed(&ss, m, m, rows, bb, true);
         rows = NULL;
-        if (rc || (rc = solve_small(ss, &small)))
+        if (rc || (rc = toggle__transfer_solve_small(ss, &small)))
             goto out;
         *solvable = small->solvable;
         dn = small->nullity;

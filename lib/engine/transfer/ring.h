@@ -5,10 +5,6 @@
 
 #include "engine/engine.h"
 
-/* Solves a small system with the engine AUTO picks (the transfer engine's
- * solve_small). */
-typedef int (*toggle__ring_small_fn)(const toggle_system *ss, toggle_solution **small);
-
 /* Does the ring route serve s (a square-lattice torus, with or without
  * self, of at least 3 rows, over a prime)? Silent. */
 bool toggle__transfer_ring_applies(const toggle_system *s);
@@ -20,8 +16,7 @@ bool toggle__transfer_ring_probe(const toggle_system *s, char *why, size_t len);
 /* Fill sol (a shell) for s as the transfer engine does (canonical answers;
  * the certificate is the policy's), by the ring route. s must be one that
  * toggle__transfer_ring_applies accepts. */
-int toggle__transfer_ring_solve(const toggle_system *s, toggle_solution *sol,
-                                toggle__ring_small_fn solve_small);
+int toggle__transfer_ring_solve(const toggle_system *s, toggle_solution *sol);
 
 /* Sizes the transfer estimates share for a board s with a small system of
  * m unknowns and nullity d: x, the kernel, the small system (dense) and

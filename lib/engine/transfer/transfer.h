@@ -1,6 +1,8 @@
-/* The transfer engine's internals shared by its files (lib/engine/
- * transfer/): the frame and the chases (transfer_engine.c) and the
- * composite-modulus path (composite.c). Never installed. */
+/* What the transfer engine's routes read of the lanes path (lib/engine/
+ * transfer/): the frame (frame.c, estimate.c), the small system (small.c)
+ * and the chase (solve.c), for the composite-modulus path (composite.c)
+ * and the ring route (ring.c); the composite path's entry points for the
+ * dispatch (transfer_engine.c). Never installed. */
 #ifndef TOGGLE_TRANSFER_H
 #define TOGGLE_TRANSFER_H
 
