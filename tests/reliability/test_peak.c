@@ -14,7 +14,7 @@
 
 #include "engine/engine.h"
 #ifdef TOGGLE_HAVE_BLAS
-#include "engine/blas/blas.h"
+#include "linalg/fp/blas.h"
 #endif
 #include "render/render_internal.h"
 #include "space/space_internal.h"

@@ -25,7 +25,7 @@
 #include "engine/engine.h"
 #include "engine/flint/poly.h"
 #include "engine/gf2/gf2.h"
-#include "engine/rref.h"
+#include "linalg/fp/rref.h"
 #include "engine/transfer/kron.h"
 #include "engine/transfer/ring.h"
 #include "engine/transfer/s3.h"

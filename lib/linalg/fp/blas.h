@@ -1,8 +1,8 @@
-/* lib/engine/blas: exact reduced row echelon form over F_p (p < 2^26) in
+/* lib/linalg/fp: exact reduced row echelon form over F_p (p < 2^26) in
  * double precision, with the trailing updates as BLAS matrix products and
  * delayed modular reduction (docs/blas.md). Never installed. */
-#ifndef TOGGLE_BLAS_H
-#define TOGGLE_BLAS_H
+#ifndef TOGGLE_LINALG_FP_BLAS_H
+#define TOGGLE_LINALG_FP_BLAS_H
 
 /* Include this first: the loops around the products select between
  * values with comparisons (x > h ? x - p : x), and GCC vectorises such a

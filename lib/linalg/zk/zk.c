@@ -9,7 +9,7 @@
 
 #include "zk.h"
 #include "engine/gf2/gf2.h"
-#include "engine/howell/howell.h"
+#include "linalg/howell/howell.h"
 
 typedef toggle__zk_ppow ppow;
 
