@@ -27,9 +27,6 @@
  * case, filling the matrix) run at memory speed only with vectors wider
  * than the baseline ISA's: they are marked TOGGLE__HOT (lib/core/core.h). */
 
-/* Rows in each chunk of a trailing update (the L gather buffer). */
-#define TOGGLE__BLAS_CHUNK 512
-
 /* Bytes of workspace toggle__blas_rref allocates on top of M for an
  * rows x cols matrix on `threads` threads (the L gathers of phase 1, the
  * reorder of phase 2, each thread's packing buffer), not counting the

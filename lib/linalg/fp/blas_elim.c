@@ -24,13 +24,10 @@
 
 #include <blis.h>
 
+#include "blas_tune.h"
 #include "core.h"
 
-#define BASE 16   /* columns eliminated without the BLAS */
-
 #define HOT TOGGLE__HOT
-#define TBASE 32  /* triangular solves below this size: substitution */
-#define GATHER 256 /* pivots of one gathered group of a scattered L */
 
 typedef struct {
     double p, pinv, h;
@@ -45,10 +42,7 @@ typedef struct {
  * one dgemm computes s columns of A B at once (s times fewer
  * multiply-adds), and the slots are split back exactly (docs/blas.md).
  * Panels bound the workspace: PACK_COLS packed columns of B, PACK_ROWS
- * rows of A at a time. */
-#define PACK_COLS 256
-#define PACK_ROWS 512
-#define MAX_SLOTS 8
+ * rows of A at a time (blas_tune.h). */
 
 static inline double red(const fp *f, double x)
 {
@@ -291,11 +285,6 @@ typedef struct {
     size_t ldc, cols;
 } slice_job;
 
-/* Products below this many multiply-adds run on the calling thread (a
- * round trip through the pool costs tens of microseconds). */
-#define SPLIT_WORK ((double)(1u << 21))
-#define SPLIT_MIN_COLS 64
-
 /* Columns [a, b) of the job on thread t's arithmetic. */
 static void slice_cols(const slice_job *j, unsigned t, size_t a, size_t b)
 {
@@ -317,8 +306,6 @@ typedef struct {
     size_t slices;
     atomic_size_t next;
 } slice_run_ctx;
-
-#define SLICES_PER_THREAD 4
 
 static void slice_run(void *ctx, unsigned t, unsigned nt)
 {
