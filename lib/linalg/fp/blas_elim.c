@@ -671,14 +671,12 @@ int toggle__blas_rref(double *M, size_t rows, size_t cols, size_t ld, uint64_t p
 /* Bytes of BLIS's packing buffers and pools (blas.h), per thread. BLIS
  * sizes its pool blocks by the blocking of the kernel configuration it
  * picks for the CPU at hand (KC x NC doubles for B, MC x KC for A), and the
- * pages a product touches grow with its width. Measured (with
- * MALLOC_PERTURB_, which touches every allocated page): about 12 MiB with
- * the haswell blocking, 18.1 MiB with the generic one (an AMD EPYC with
- * AVX-512, Debian's BLIS 0.9: KC 256, NC 4096, MC 128; one malloc of 17.06
- * MB and one of 0.3 MB). Counted from the configuration BLIS reports:
- * twice (KC (NC + NR) + KC (MC + MR)) doubles, plus 4 MiB and 6 KiB a
- * column (up to 4096 columns). A fixed constant (14 MiB, the haswell figure) fell
- * short by 2.4 MiB on the generic blocking. */
+ * pages a product touches grow with its width, so the count is read from
+ * the configuration BLIS reports, never a constant (the blockings of two
+ * CPUs differ by half): twice (KC (NC + NR) + KC (MC + MR)) doubles, plus
+ * 4 MiB and 6 KiB a column (up to 4096 columns). Re-check it with
+ * MALLOC_PERTURB_ set (every allocated page touched) against the RSS, as
+ * tests/reliability/test_budget.c does. */
 uint64_t toggle__blas_pool_bytes(size_t cols, size_t threads)
 {
     cntx_t *cx = (cntx_t *)bli_gks_query_cntx();
