@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "engine.h"
-#include "howell/howell.h"
-#include "zk.h"
+#include "linalg/howell/howell.h"
+#include "linalg/zk/zk.h"
 
 /* Composite k (A symmetric): the Howell engine's certificate is the row led
  * by the b column of the Howell form of {(y.b | y) : y A = 0}, and y runs

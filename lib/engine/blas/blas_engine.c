@@ -2,7 +2,7 @@
  * toggle__blas_rref (trailing updates through BLIS's dgemm) and read
  * out by the engine layer's shared readout: the canonical answers of the
  * FLINT engine. docs/blas.md. */
-#include "blas.h" /* first: its pragma (blas.h) */
+#include "linalg/fp/blas.h" /* first: its pragma (blas.h) */
 
 #include <limits.h>
 #include <string.h>

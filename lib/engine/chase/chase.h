@@ -1,6 +1,7 @@
 /* The chase engine's internals shared by its files (lib/engine/chase/):
- * the frame, the row chases (chase.c) and the composite-modulus path
- * (composite.c). Never installed. */
+ * the frame and the row chases (chase.c), run by the engine
+ * (chase_engine.c) and its composite-modulus path (composite.c). Never
+ * installed. */
 #ifndef TOGGLE_CHASE_H
 #define TOGGLE_CHASE_H
 

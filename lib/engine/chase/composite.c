@@ -22,7 +22,7 @@
 #include "chase.h"
 #include "engine/flint/poly.h"
 #include "linalg/gf2/gf2.h"
-#include "engine/zk.h"
+#include "linalg/zk/zk.h"
 
 typedef toggle__zk_ppow ppow;
 #define MAX_PP TOGGLE__ZK_MAX_PP

@@ -3,7 +3,7 @@
  * shared readout, with the same canonical rules as the FLINT engine. It
  * serves primes in builds without FLINT (meson -Dflint=disabled, the
  * WebAssembly build); with FLINT it is only used when forced. */
-#include "dense.h"
+#include "linalg/fp/dense.h"
 #include "engine/engine.h"
 
 static bool dense_probe(const toggle_system *s, char *why, size_t len)

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "engine/flint/poly.h"
-#include "engine/dense/dense.h"
+#include "linalg/fp/dense.h"
 
 
 

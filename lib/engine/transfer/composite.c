@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "engine/flint/poly.h"
-#include "engine/zk.h"
+#include "linalg/zk/zk.h"
 #include "transfer.h"
 
 bool toggle__transfer_composite_applies(const toggle_system *s, char *why, size_t len)

@@ -3,7 +3,7 @@
  * p on board rows of either axis. Internal. */
 #include <string.h>
 
-#include "engine/rref.h"
+#include "linalg/fp/rref.h"
 #include "linalg/gf2/gf2.h"
 #include "engine/transfer/transfer_internal.h"
 

@@ -9,7 +9,7 @@
 
 #include "zk.h"
 #include "linalg/gf2/gf2.h"
-#include "engine/howell/howell.h"
+#include "linalg/howell/howell.h"
 
 typedef toggle__zk_ppow ppow;
 
@@ -280,9 +280,10 @@ static int howell_small(const uint64_t *St, const uint64_t *zz, size_t ne, size_
         }                                                                                    \
         *nf_out = nf;                                                                        \
         return rank;                                                                         \
-    }
-ZK_ELIM(elim64, uint64_t)
-ZK_ELIM(elim32, uint32_t)
+    }                                                                                        \
+    _Static_assert(sizeof(T) <= sizeof(uint64_t), #NAME ": words of at most 64 bits")
+ZK_ELIM(elim64, uint64_t);
+ZK_ELIM(elim32, uint32_t);
 
 /* L mod q, singular mod p (e > 1): Gaussian elimination on [L | -z] with
  * pivots that are units mod p (so units mod q), column by column, finds
@@ -295,59 +296,57 @@ ZK_ELIM(elim32, uint32_t)
  * (pivots_0(g), g) for generators g of ker S: S goes to the dense Howell
  * form, n - rho unknowns instead of n. For q a power of 2 the arithmetic
  * wraps mod 2^64 (q divides 2^64) and is reduced once at the end. */
-static int part_dense(const toggle__zk_small *sm, const ppow *pp, const uint64_t *z, part *out)
+/* [L | -z] mod q into A (n rows of W = n + 1 words, row i the i-th
+ * equation) through the columns of L (T: n x n words of scratch). */
+static int dense_load(const toggle__zk_small *sm, uint64_t q, const uint64_t *z, uint64_t *A,
+                      uint64_t *T)
 {
-    size_t n = sm->n, W = n + 1, words, rank = 0;
-    uint64_t q = pp->q, p = pp->p;
-    bool pow2 = p == 2;
-    if (!toggle__mul_ok(n, W, &words))
-        return toggle__error(TOGGLE_EOVERFLOW, "small system too large");
-    uint64_t *A = toggle__malloc_array(words ? words : 1, sizeof *A);
-    uint64_t *T = toggle__malloc_array(n ? n * n : 1, sizeof *T);
-    size_t *idx = toggle__malloc_array(n ? n : 1, sizeof *idx);
-    size_t *pc = toggle__malloc_array(n ? n : 1, sizeof *pc);
-    size_t *fpos = toggle__malloc_array(n ? n : 1, sizeof *fpos);
-    uint64_t *V = NULL, *St = NULL, *r = NULL, *v = NULL, *g = NULL;
-    int rc = A && T && idx && pc && fpos ? TOGGLE_OK
-                                          : toggle__error(TOGGLE_ENOMEM, "out of memory for the "
-                                                          "small system");
-    if (!rc)
-        rc = sm->columns(sm->ctx, q, T, n);
+    size_t n = sm->n, W = n + 1;
+    int rc = sm->columns(sm->ctx, q, T, n);
     for (size_t i = 0; !rc && i < n; i++) {
-        idx[i] = i;
         for (size_t j = 0; j < n; j++)
             A[i * W + j] = T[j * n + i];
         A[i * W + n] = toggle__submod(0, z[i] % q, q);
     }
-    toggle__free(T);
-    T = NULL;
-    size_t nf = 0;
-    if (!rc && pow2 && q <= ((uint64_t)1 << 32)) {
+    return rc;
+}
+
+/* The elimination of A (elim64, or elim32 for q | 2^32) with its residues
+ * reduced mod q after it: *rank pivots, *nf free columns. */
+static int dense_eliminate(uint64_t *A, size_t n, uint64_t q, uint64_t p, size_t *idx,
+                           size_t *pc, size_t *fpos, size_t *rank, size_t *nf)
+{
+    size_t W = n + 1, words = n * W;
+    bool pow2 = p == 2;
+    for (size_t i = 0; i < n; i++)
+        idx[i] = i;
+    if (pow2 && q <= ((uint64_t)1 << 32)) {
         /* 32-bit words: twice the vector lanes (q divides 2^32) */
         uint32_t *A32 = toggle__malloc_array(words ? words : 1, sizeof *A32);
-        if (!A32) {
-            rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the small system");
-        } else {
-            for (size_t i = 0; i < words; i++)
-                A32[i] = (uint32_t)A[i];
-            rank = elim32(A32, n, W, q, p, true, idx, pc, fpos, &nf);
-            for (size_t i = 0; i < words; i++)
-                A[i] = A32[i] & (q - 1);
-            toggle__free(A32);
-        }
-    } else if (!rc) {
-        rank = elim64(A, n, W, q, p, pow2, idx, pc, fpos, &nf);
-        if (pow2)
-            for (size_t i = 0; i < words; i++)
-                A[i] &= q - 1;
+        if (!A32)
+            return toggle__error(TOGGLE_ENOMEM, "out of memory for the small system");
+        for (size_t i = 0; i < words; i++)
+            A32[i] = (uint32_t)A[i];
+        *rank = elim32(A32, n, W, q, p, true, idx, pc, fpos, nf);
+        for (size_t i = 0; i < words; i++)
+            A[i] = A32[i] & (q - 1);
+        toggle__free(A32);
+        return TOGGLE_OK;
     }
-    /* V: pivot t as (coefficients on the nf other unknowns | constant) */
-    size_t VW = nf + 1, ne = n - rank;
-    if (!rc && (!(V = toggle__calloc(rank ? rank * VW : 1, sizeof *V)) ||
-                !(St = toggle__calloc(nf && ne ? nf * ne : 1, sizeof *St)) ||
-                !(r = toggle__calloc(ne ? ne : 1, sizeof *r))))
-        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the small system");
-    for (size_t t = rank; !rc && t-- > 0;) {
+    *rank = elim64(A, n, W, q, p, pow2, idx, pc, fpos, nf);
+    if (pow2)
+        for (size_t i = 0; i < words; i++)
+            A[i] &= q - 1;
+    return TOGGLE_OK;
+}
+
+/* Back substitution: V row t (VW = nf + 1 words) := pivot t as
+ * (coefficients on the nf other unknowns | constant). */
+static void dense_back(const uint64_t *A, size_t n, uint64_t q, const size_t *idx,
+                       const size_t *pc, const size_t *fpos, size_t rank, size_t nf, uint64_t *V)
+{
+    size_t W = n + 1, VW = nf + 1;
+    for (size_t t = rank; t-- > 0;) {
         const uint64_t *P = A + idx[t] * W;
         uint64_t *Vt = V + t * VW;
         Vt[nf] = P[n];
@@ -368,28 +367,37 @@ static int part_dense(const toggle__zk_small *sm, const ppow *pp, const uint64_t
             if (P[j] && fpos[j] < nf)
                 Vt[fpos[j]] = toggle__submod(Vt[fpos[j]], P[j], q);
     }
-    /* S v = r: the rows left; as howell_small wants it, S v = -(-r) */
-    for (size_t e = 0; !rc && e < ne; e++) {
+}
+
+/* S v = r: the rows left (ne of them), S transposed into St (nf x ne); as
+ * howell_small wants it, S v = -(-r). */
+static void dense_schur(const uint64_t *A, size_t n, uint64_t q, const size_t *idx,
+                        const size_t *fpos, size_t rank, size_t nf, uint64_t *St, uint64_t *r)
+{
+    size_t W = n + 1, ne = n - rank;
+    for (size_t e = 0; e < ne; e++) {
         const uint64_t *P = A + idx[rank + e] * W;
         for (size_t j = 0; j < n; j++)
             if (fpos[j] < nf)
                 St[fpos[j] * ne + e] = P[j];
         r[e] = toggle__submod(0, P[n], q);
     }
-    bool solvable = false;
-    size_t ng = 0;
-    if (!rc)
-        rc = howell_small(St, r, ne, nf, q, &solvable, &v, &g, &ng);
-    if (!rc) {
-        out->solvable = solvable;
-        out->ngen = ng;
-        out->w = toggle__calloc(n ? n : 1, sizeof *out->w);
-        out->gen = toggle__calloc(ng && n ? ng * n : 1, sizeof *out->gen);
-        if (!out->w || !out->gen)
-            rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the small system");
-    }
-    /* (pivots(v), v) and (pivots_0(g), g) */
-    for (size_t i = 0; !rc && i <= ng; i++) {
+}
+
+/* out's solution (pivots(v), v) when solvable and generators
+ * (pivots_0(g), g), from S's answers v and g (ng rows of nf values). */
+static int dense_expand(size_t n, uint64_t q, const size_t *pc, const size_t *fpos, size_t rank,
+                        size_t nf, const uint64_t *V, bool solvable, const uint64_t *v,
+                        const uint64_t *g, size_t ng, part *out)
+{
+    size_t VW = nf + 1;
+    out->solvable = solvable;
+    out->ngen = ng;
+    out->w = toggle__calloc(n ? n : 1, sizeof *out->w);
+    out->gen = toggle__calloc(ng && n ? ng * n : 1, sizeof *out->gen);
+    if (!out->w || !out->gen)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for the small system");
+    for (size_t i = 0; i <= ng; i++) {
         const uint64_t *vv = i < ng ? g + i * nf : v;
         uint64_t *dst = i < ng ? out->gen + i * n : out->w;
         if (i == ng && !solvable)
@@ -406,6 +414,43 @@ static int part_dense(const toggle__zk_small *sm, const ppow *pp, const uint64_t
             dst[pc[t]] = acc;
         }
     }
+    return TOGGLE_OK;
+}
+
+static int part_dense(const toggle__zk_small *sm, const ppow *pp, const uint64_t *z, part *out)
+{
+    size_t n = sm->n, W = n + 1, words, rank = 0, nf = 0;
+    uint64_t q = pp->q, p = pp->p;
+    if (!toggle__mul_ok(n, W, &words))
+        return toggle__error(TOGGLE_EOVERFLOW, "small system too large");
+    uint64_t *A = toggle__malloc_array(words ? words : 1, sizeof *A);
+    uint64_t *T = toggle__malloc_array(n ? n * n : 1, sizeof *T);
+    size_t *idx = toggle__malloc_array(n ? n : 1, sizeof *idx);
+    size_t *pc = toggle__malloc_array(n ? n : 1, sizeof *pc);
+    size_t *fpos = toggle__malloc_array(n ? n : 1, sizeof *fpos);
+    uint64_t *V = NULL, *St = NULL, *r = NULL, *v = NULL, *g = NULL;
+    int rc = A && T && idx && pc && fpos ? TOGGLE_OK
+                                          : toggle__error(TOGGLE_ENOMEM, "out of memory for the "
+                                                          "small system");
+    if (!rc)
+        rc = dense_load(sm, q, z, A, T);
+    toggle__free(T);
+    if (!rc)
+        rc = dense_eliminate(A, n, q, p, idx, pc, fpos, &rank, &nf);
+    size_t VW = nf + 1, ne = n - rank;
+    if (!rc && (!(V = toggle__calloc(rank ? rank * VW : 1, sizeof *V)) ||
+                !(St = toggle__calloc(nf && ne ? nf * ne : 1, sizeof *St)) ||
+                !(r = toggle__calloc(ne ? ne : 1, sizeof *r))))
+        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the small system");
+    bool solvable = false;
+    size_t ng = 0;
+    if (!rc) {
+        dense_back(A, n, q, idx, pc, fpos, rank, nf, V);
+        dense_schur(A, n, q, idx, fpos, rank, nf, St, r);
+        rc = howell_small(St, r, ne, nf, q, &solvable, &v, &g, &ng);
+    }
+    if (!rc)
+        rc = dense_expand(n, q, pc, fpos, rank, nf, V, solvable, v, g, ng, out);
     toggle__free(A);
     toggle__free(idx);
     toggle__free(pc);

@@ -1,8 +1,8 @@
 /* Plain-C dense Gauss-Jordan over F_p (no FLINT): the dense engine's
  * elimination, also used by the FLINT-free polynomial services of the chase
  * engine (lib/engine/noflint). Never installed. */
-#ifndef TOGGLE_DENSE_H
-#define TOGGLE_DENSE_H
+#ifndef TOGGLE_LINALG_FP_DENSE_H
+#define TOGGLE_LINALG_FP_DENSE_H
 
 #include "core.h"
 

@@ -24,13 +24,10 @@
 
 #include <blis.h>
 
+#include "blas_tune.h"
 #include "core.h"
 
-#define BASE 16   /* columns eliminated without the BLAS */
-
 #define HOT TOGGLE__HOT
-#define TBASE 32  /* triangular solves below this size: substitution */
-#define GATHER 256 /* pivots of one gathered group of a scattered L */
 
 typedef struct {
     double p, pinv, h;
@@ -45,10 +42,7 @@ typedef struct {
  * one dgemm computes s columns of A B at once (s times fewer
  * multiply-adds), and the slots are split back exactly (docs/blas.md).
  * Panels bound the workspace: PACK_COLS packed columns of B, PACK_ROWS
- * rows of A at a time. */
-#define PACK_COLS 256
-#define PACK_ROWS 512
-#define MAX_SLOTS 8
+ * rows of A at a time (blas_tune.h). */
 
 static inline double red(const fp *f, double x)
 {
@@ -291,11 +285,6 @@ typedef struct {
     size_t ldc, cols;
 } slice_job;
 
-/* Products below this many multiply-adds run on the calling thread (a
- * round trip through the pool costs tens of microseconds). */
-#define SPLIT_WORK ((double)(1u << 21))
-#define SPLIT_MIN_COLS 64
-
 /* Columns [a, b) of the job on thread t's arithmetic. */
 static void slice_cols(const slice_job *j, unsigned t, size_t a, size_t b)
 {
@@ -317,8 +306,6 @@ typedef struct {
     size_t slices;
     atomic_size_t next;
 } slice_run_ctx;
-
-#define SLICES_PER_THREAD 4
 
 static void slice_run(void *ctx, unsigned t, unsigned nt)
 {
@@ -684,14 +671,12 @@ int toggle__blas_rref(double *M, size_t rows, size_t cols, size_t ld, uint64_t p
 /* Bytes of BLIS's packing buffers and pools (blas.h), per thread. BLIS
  * sizes its pool blocks by the blocking of the kernel configuration it
  * picks for the CPU at hand (KC x NC doubles for B, MC x KC for A), and the
- * pages a product touches grow with its width. Measured (with
- * MALLOC_PERTURB_, which touches every allocated page): about 12 MiB with
- * the haswell blocking, 18.1 MiB with the generic one (an AMD EPYC with
- * AVX-512, Debian's BLIS 0.9: KC 256, NC 4096, MC 128; one malloc of 17.06
- * MB and one of 0.3 MB). Counted from the configuration BLIS reports:
- * twice (KC (NC + NR) + KC (MC + MR)) doubles, plus 4 MiB and 6 KiB a
- * column (up to 4096 columns). A fixed constant (14 MiB, the haswell figure) fell
- * short by 2.4 MiB on the generic blocking. */
+ * pages a product touches grow with its width, so the count is read from
+ * the configuration BLIS reports, never a constant (the blockings of two
+ * CPUs differ by half): twice (KC (NC + NR) + KC (MC + MR)) doubles, plus
+ * 4 MiB and 6 KiB a column (up to 4096 columns). Re-check it with
+ * MALLOC_PERTURB_ set (every allocated page touched) against the RSS, as
+ * tests/reliability/test_budget.c does. */
 uint64_t toggle__blas_pool_bytes(size_t cols, size_t threads)
 {
     cntx_t *cx = (cntx_t *)bli_gks_query_cntx();

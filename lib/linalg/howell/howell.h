@@ -1,6 +1,7 @@
-/* The Howell form over Z/kZ (lib/engine/howell). Never installed. */
-#ifndef TOGGLE_HOWELL_H
-#define TOGGLE_HOWELL_H
+/* The Howell form over Z/kZ (lib/linalg/howell): pure kernels on matrices
+ * of residues. Never installed. */
+#ifndef TOGGLE_LINALG_HOWELL_H
+#define TOGGLE_LINALG_HOWELL_H
 
 #include "core.h"
 

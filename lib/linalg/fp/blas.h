@@ -1,8 +1,8 @@
-/* lib/engine/blas: exact reduced row echelon form over F_p (p < 2^26) in
+/* lib/linalg/fp: exact reduced row echelon form over F_p (p < 2^26) in
  * double precision, with the trailing updates as BLAS matrix products and
  * delayed modular reduction (docs/blas.md). Never installed. */
-#ifndef TOGGLE_BLAS_H
-#define TOGGLE_BLAS_H
+#ifndef TOGGLE_LINALG_FP_BLAS_H
+#define TOGGLE_LINALG_FP_BLAS_H
 
 /* Include this first: the loops around the products select between
  * values with comparisons (x > h ? x - p : x), and GCC vectorises such a
@@ -26,9 +26,6 @@
 /* The loops around the products (reduction, packing, splitting, the base
  * case, filling the matrix) run at memory speed only with vectors wider
  * than the baseline ISA's: they are marked TOGGLE__HOT (lib/core/core.h). */
-
-/* Rows in each chunk of a trailing update (the L gather buffer). */
-#define TOGGLE__BLAS_CHUNK 512
 
 /* Bytes of workspace toggle__blas_rref allocates on top of M for an
  * rows x cols matrix on `threads` threads (the L gathers of phase 1, the

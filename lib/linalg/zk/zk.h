@@ -1,12 +1,12 @@
 /* Composite moduli for the engines that reduce a board to a small square
  * system over Z/kZ (the chase engine's and the transfer engine's composite
- * paths; lib/engine/zk.c): the prime powers of k, the small system solved
+ * paths; lib/linalg/zk/zk.c): the prime powers of k, the small system solved
  * per prime power and joined by the CRT into its Howell answers, and the
  * Howell form of answers known on a prefix of the cells. Never installed. */
-#ifndef TOGGLE_ZK_H
-#define TOGGLE_ZK_H
+#ifndef TOGGLE_LINALG_ZK_H
+#define TOGGLE_LINALG_ZK_H
 
-#include "engine/engine.h"
+#include "core.h"
 
 #define TOGGLE__ZK_MAX_PP 16 /* distinct primes of a k < 2^64: at most 15 */
 

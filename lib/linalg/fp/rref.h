@@ -1,9 +1,9 @@
-/* The engine layer's RREF of a dense matrix of residues over F_p, for the
- * engines that reduce a matrix of their own (the transfer engine's
- * canonical form): the blas engine's elimination when the build has it
- * and p fits it, else the dense engine's. Never installed. */
-#ifndef TOGGLE_ENGINE_RREF_H
-#define TOGGLE_ENGINE_RREF_H
+/* The RREF of a dense matrix of residues over F_p, for the engines that
+ * reduce a matrix of their own (the transfer engine's canonical form): the
+ * elimination in doubles (blas_elim.c) when the build has BLIS and p fits
+ * it, else the plain-C Gauss-Jordan (dense_elim.c). Never installed. */
+#ifndef TOGGLE_LINALG_FP_RREF_H
+#define TOGGLE_LINALG_FP_RREF_H
 
 #include <stddef.h>
 #include <stdint.h>

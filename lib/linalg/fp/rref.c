@@ -1,13 +1,13 @@
-/* toggle__fp_rref (rref.h): the blas engine's elimination on a copy in
- * doubles (centred residues), or the dense engine's in place. */
+/* toggle__fp_rref (rref.h): the elimination in doubles (blas.h) on a copy
+ * in doubles (centred residues), or the Gauss-Jordan of dense.h in place. */
 #ifdef TOGGLE_HAVE_BLAS
-#include "engine/blas/blas.h" /* first: its pragma */
+#include "linalg/fp/blas.h" /* first: its pragma */
 #endif
 #include <string.h>
 
 #include "core.h"
-#include "engine/dense/dense.h"
-#include "engine/rref.h"
+#include "linalg/fp/dense.h"
+#include "linalg/fp/rref.h"
 
 uint64_t toggle__fp_rref_bytes(size_t rows, size_t cols, size_t threads)
 {
