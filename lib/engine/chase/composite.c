@@ -14,7 +14,7 @@
  * by a dense Howell form of the C x C system mod q. The parts are joined by
  * the CRT into a generating set mod k, and one Howell form of those C + 1
  * columns gives the canonical answers; that solver, generic over "a small
- * system seen through callbacks", is lib/engine/zk.c (shared with the
+ * system seen through callbacks", is lib/linalg/zk/zk.c (shared with the
  * transfer engine). The certificate is the policy's kernel route
  * (certificate.c), whose composite case is the Howell one. */
 #include <string.h>

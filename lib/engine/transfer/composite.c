@@ -7,7 +7,7 @@
  * is a unit mod k (the probe declines otherwise) and yields the small
  * system E u = rhs (m x m over Z/kZ) exactly as over a prime; it is solved
  * by the composite small-system solver the chase engine uses
- * (lib/engine/zk.c: per prime power, lifting, dense Howell, CRT join),
+ * (lib/linalg/zk/zk.c: per prime power, lifting, dense Howell, CRT join),
  * which gives a particular solution and generators of ker E. Their chases
  * restricted to the first H = Hf + Hb frame rows (a prefix of the cell
  * order) decide the canonical form when that restriction is injective on
