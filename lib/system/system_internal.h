@@ -40,9 +40,9 @@ struct toggle_system {
  * Freed by toggle__system_give_words only. */
 uint64_t *toggle__system_take_words(const toggle_system *s, size_t words, bool *zeroed);
 /* The block back, its first `zeros` words zero: kept as the system's
- * spare when it is at most TOGGLE__SPARE_MAX_BYTES (freeing it let glibc
- * trim the heap, and the next solve fault every page in again:
- * docs/gf2.md, fourteenth round), else freed. */
+ * spare when it is at most TOGGLE__SPARE_MAX_BYTES (freed, it could go
+ * back to the system when glibc trims the heap, and the next solve would
+ * fault every page in again), else freed. */
 void toggle__system_give_words(const toggle_system *s, uint64_t *block, size_t zeros);
 /* A block's three header words, before its words (which start on a
  * 64-byte boundary): the offset back to its allocation, its capacity, and
