@@ -1,4 +1,4 @@
-/* The opt-in FLINT guard (include/toggle/guard.h, lib/core/guard.h): FLINT's
+/* The opt-in FLINT guard (include/toggle/guard.h, lib/engine/flint/flint_guard.h): FLINT's
  * memory functions and abort handler are replaced by ones that, inside a
  * recovery point (toggle__flint_call), track every block FLINT allocates and
  * unwind with longjmp instead of letting FLINT print and abort. Outside a
