@@ -140,8 +140,8 @@ static int cmp_double(const void *a, const void *b)
 /* ---- the CPUs: --cpus, and how fast each one is ---------------------------- */
 
 /* On a shared machine the processors need not be equal: a virtual CPU whose
- * core's twin is busy elsewhere runs vector code up to 1.5x slower here
- * (docs/performance.md, "Pinning"), and a workload's process stays on the
+ * core's twin is busy elsewhere runs vector code slower (docs/performance.md,
+ * "Pinning"), and a workload's process stays on the
  * CPU it started on. Each workload then lands fast or slow at random, and
  * a ratio between two processes moves by as much. --cpus pins every
  * workload to a set the user chose; the header line says how fast each

@@ -1,4 +1,4 @@
-/* GF(2) workloads (issue 3): libtoggle's gf2 engine, its FLINT engine and
+/* GF(2) workloads: libtoggle's gf2 engine, its FLINT engine and
  * M4RI's mzd_echelonize on the same dense random N x N systems and on full
  * Lights Out boards (N = n^2, the gf2 engine forced, not light chasing), and
  * on matrices whose pivotless columns lie between pivot columns (gapped, low
@@ -328,7 +328,7 @@ static const bench_workload gf2_workloads[] = {
     GROUP("gf2/lightsout/64", 33, 0, 1, 0),   /* N = 4096, nullity 28 */
 };
 
-/* ---- large sizes, rectangles, ranks, threads, packed input (issue 15) -- */
+/* ---- large sizes, rectangles, ranks, threads, packed input ------------- */
 
 static const spec big_specs[] = {
     {16384, DENSE, -1, 0, 0, 0},   {16384, DENSE, TOGGLE_ENGINE_GF2, 0, 0, 0},
@@ -342,7 +342,7 @@ static const spec big_specs[] = {
     {16384, DENSE, TOGGLE_ENGINE_GF2, 0, 0, 1}, {16384, DENSE, TOGGLE_ENGINE_GF2, 0, 0, 2},
     {32768, DENSE, TOGGLE_ENGINE_GF2, 0, 0, 0},
     {16384, LOWRANK, -1, 8, 0, 0}, {16384, LOWRANK, TOGGLE_ENGINE_GF2, 8, 0, 0},
-    /* 21: the recursive form's sizes (issue 15): rank N/2 and rectangles */
+    /* 21: the recursive form's sizes: rank N/2 and rectangles */
     {16384, LOWRANK, -1, 2, 0, 0}, {16384, LOWRANK, TOGGLE_ENGINE_GF2, 2, 0, 0},
     {32768, LOWRANK, -1, 2, 0, 0}, {32768, LOWRANK, TOGGLE_ENGINE_GF2, 2, 0, 0},
     {16384, DENSE, -1, 0, 8192, 0}, {16384, DENSE, TOGGLE_ENGINE_GF2, 0, 8192, 0},
@@ -350,7 +350,7 @@ static const spec big_specs[] = {
     {32768, DENSE, -1, 0, 16384, 0}, {32768, DENSE, TOGGLE_ENGINE_GF2, 0, 16384, 0},
     {16384, DENSE, -1, 0, 32768, 0}, {16384, DENSE, TOGGLE_ENGINE_GF2, 0, 32768, 0},
     {32768, LOWRANK, -1, 8, 0, 0}, {32768, LOWRANK, TOGGLE_ENGINE_GF2, 8, 0, 0},
-    /* 35: the rest of the issue's grid, N = 1024 .. 4096 random ranks and rectangles,
+    /* 35: N = 1024 .. 4096 random ranks and rectangles,
      * 32768 rectangles, 65536 dense (512 MiB: full runs only) */
     {1024, LOWRANK, -1, 2, 0, 0},  {1024, LOWRANK, TOGGLE_ENGINE_GF2, 2, 0, 0},
     {2048, LOWRANK, -1, 2, 0, 0},  {2048, LOWRANK, TOGGLE_ENGINE_GF2, 2, 0, 0},
@@ -530,9 +530,8 @@ static int spin_run(void *state, int check)
  * those units and its t2 / t1 nears 1; the compute reference above (a
  * latency-bound chain) does not see that. The two halves are 4 KiB
  * apart on cache lines of their own: written back to back, one thread's
- * last lines next to the other's first, they cost the second thread 40 %
- * here (docs/gf2.md, thirteenth round), which read as a machine that
- * gives vector work 1.2x from its second core. */
+ * last lines next to the other's first would slow the second thread
+ * down, and the reference would understate the second core. */
 enum { VEC_WORDS = 1024, VEC_GAP = 4096 };
 typedef struct vec_part {
     uint64_t a[VEC_WORDS], b[VEC_WORDS];

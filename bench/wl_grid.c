@@ -1,4 +1,4 @@
-/* Grid engine workloads (issue 4): the pattern sweep, big boards over F_2 and
+/* Grid engine workloads: the pattern sweep, big boards over F_2 and
  * F_p, polynomial nullities, and the chase engine against full elimination. */
 #include <stdio.h>
 #include <stdlib.h>

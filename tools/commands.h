@@ -21,7 +21,7 @@ int cmd_nullity(int argc, char **argv);
 int cmd_rowops(int argc, char **argv);
 int cmd_web(int argc, char **argv);
 
-/* ---- exit status: the one table (the man page docs/toggle.1, EXIT STATUS) ---- */
+/* ---- exit status: the one table (docs/toggle.1 EXIT STATUS, README.md) --- */
 enum {
     CLI_EXIT_OK = 0,          /* the command did what was asked */
     CLI_EXIT_INPUT = 1,       /* bad input or a failed step: a file that does not parse, a

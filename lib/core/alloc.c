@@ -19,11 +19,11 @@ static _Thread_local toggle__failpoint library;
 
 /* Large blocks (matrices, tables) are asked to be backed by transparent huge
  * pages where the kernel leaves that to madvise (Debian's default): every
- * 4 KiB page of a fresh block costs a page fault on first touch, which is slow
- * under a hypervisor, and the eliminations stride over rows a TLB
- * entry apart. Only the 2 MiB-aligned interior of the block is advised, so
- * no other block's memory is affected; a refusal (no THP, old kernel) is
- * ignored: it changes speed, never the result (docs/gf2.md). */
+ * 4 KiB page of a fresh block costs a page fault on first touch (dearer
+ * under a hypervisor), and the eliminations stride over rows a TLB entry
+ * apart. Only the 2 MiB-aligned interior of the block is advised, so no
+ * other block's memory is affected; a refusal (no THP, old kernel) is
+ * ignored: it changes speed, never the result. */
 enum { HUGE_MIN = 16u << 20, HUGE_PAGE = 2u << 20 };
 
 static void advise_huge(void *p, size_t size)

@@ -337,7 +337,7 @@ void toggle__pool_free(toggle__pool *p);
  * times, such as the base-case workspace of every product of an
  * elimination: memory freed and taken again may go back to the system in
  * between and fault in anew, which costs more than the work on a machine
- * with slow page faults (docs/gf2.md). take sets *block to
+ * with slow page faults. take sets *block to
  * slot's block, grown to at least `bytes` (aligned to TOGGLE__LINE,
  * contents undefined), and marks it taken until give; it sets NULL, for
  * the caller to allocate its own, for a NULL pool or a slot out of range or

@@ -49,15 +49,15 @@ void toggle__pool_give(toggle__pool *p, unsigned slot)
  * worker or by the caller (claim[t] goes from the job before to this one),
  * and whoever ran it counts pending down when it is done. Both sides
  * first poll, for up to POOL_SPIN_NS of wall time, and only then sleep on
- * the condition variables: a futex wake-up costs about 90 us here against
- * 0.6 us for a polled hand-off (docs/gf2.md, "Threads"), and an elimination
- * hands off a job every 0.05 to 1 ms, its serial step (a pivot search)
- * usually being shorter than the poll. After POOL_YIELD_NS a poller yields
+ * the condition variables: a futex wake-up costs two orders of magnitude
+ * more than a polled hand-off (docs/gf2.md, "Threads"), and an elimination
+ * hands off jobs far more often than a wake-up takes, its serial step (a
+ * pivot search) usually being shorter than the poll. After POOL_YIELD_NS a poller yields
  * the core at each poll, so a thread it waits for that shares its core (a
  * machine busy elsewhere) gets it; once asleep, a woken thread goes to a
  * free core. When its own share is done the caller claims and runs every
  * share whose worker has not started it (asleep, or not on a core), so a
- * job never waits for a wake-up (docs/gf2.md): the
+ * job never waits for a wake-up: the
  * shares must not depend on the thread that runs them beyond t. */
 #define POOL_SPIN_NS 200000
 #define POOL_YIELD_NS 20000

@@ -173,7 +173,7 @@ static int dense_mu(const toggle_system *s, size_t *rm)
 {
     for (size_t i = 0; i < s->m; i++) {
         /* one cache miss a row, a row apart: ask for the rows ahead so the
-         * misses overlap */
+         * misses overlap instead of being paid one after another */
         if (s->a.packed && i + 16 < s->m && s->a.stride)
             __builtin_prefetch(toggle__vecs_row(&s->a, i + 16) + s->a.stride - 1);
         size_t j = toggle__vecs_last_nonzero(&s->a, i);

@@ -78,7 +78,8 @@ void toggle_system_free(toggle_system *s)
 /* A block is the offset back to its allocation, its capacity in words, the
  * count of its leading words known to be zero (TOGGLE__SPARE_ZEROS), then
  * the words, from a 64-byte boundary: a work matrix whose stride is a
- * multiple of 8 words then has every row on its own cache lines. */
+ * multiple of 8 words then has every row on its own cache lines, and two
+ * threads working on neighbouring rows never share a line. */
 enum { SPARE_HEAD = TOGGLE__SPARE_HEAD, SPARE_ALIGN = 8 };
 #define SPARE_OFFSET(block) ((block)[-3])
 #define SPARE_CAP(block) ((block)[-2])

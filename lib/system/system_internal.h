@@ -43,9 +43,9 @@ struct toggle_system {
  * Freed by toggle__system_give_words only. */
 uint64_t *toggle__system_take_words(const toggle_system *s, size_t words, bool *zeroed);
 /* The block back, its first `zeros` words zero: kept as the system's
- * spare when it is at most TOGGLE__SPARE_MAX_BYTES (freeing it would let
- * the allocator trim the heap, and the next solve fault every page in
- * again), else freed. */
+ * spare when it is at most TOGGLE__SPARE_MAX_BYTES (freed, it could go
+ * back to the system when glibc trims the heap, and the next solve would
+ * fault every page in again), else freed. */
 void toggle__system_give_words(const toggle_system *s, uint64_t *block, size_t zeros);
 /* Frees the retained spare block, if any (the system stays usable: the
  * next solve allocates a new one). */

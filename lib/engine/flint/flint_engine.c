@@ -26,10 +26,10 @@ static uint64_t held_bytes(const toggle_system *s)
 static int flint_estimate(const toggle_system *s, uint64_t *bytes)
 {
     /* [A | b] as one word per entry (M); nmod_mat_rref works in place but
-     * its LU and triangular-solve stages hold a second copy: the peak
-     * counted by the allocator hooks (tests/reliability/test_peak.c) is
-     * 2.0 to 2.05 M from 12 x 12 to 50 x 50 boards, so budget 2.25 M plus
-     * 64 KiB of FLINT's fixed blocks. The certificate system (the
+     * its LU and triangular-solve stages hold a second copy, so the peak
+     * is about 2 M: budget 2.25 M plus 64 KiB of FLINT's fixed blocks
+     * (tests/reliability/test_peak.c holds the estimate within 2x of the
+     * peak the allocator hooks count). The certificate system (the
      * transpose) comes after M is freed. */
     unsigned __int128 M = (unsigned __int128)s->m * (s->n + 1) * sizeof(mp_limb_t);
     unsigned __int128 e = M * 2 + M / 4 + (unsigned __int128)(s->m + s->n + 2) * 64
