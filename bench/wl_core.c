@@ -261,7 +261,7 @@ static int run_fflas_rref(void *p, int check)
      "flint-nullspace", NULL, Q, 5, dense_setup, run_flint_nullspace, dense_teardown,      \
      &(dense_arg){N, P, D, S, 0, 0}}
 
-/* Issue 16: toggle_solve with AUTO (the blas engine for p < 2^26 from
+/* toggle_solve with AUTO (the blas engine for p < 2^26 from
  * N = 96, FLINT above 2^26) against nmod_mat_rref on the same dense
  * [A | b], b = A x0. P = 0 is not used here: PN names the prime. */
 #define AUTO(N, P, PN, Q, R)                                                               \

@@ -176,7 +176,7 @@ sweep "render --grid 5x5 --mod 3 --out x.png" "$T" render --grid 5x5 --mod 3 --o
 sweep "render --grid 4x4 --out x.ppm --lines 1" "$T" render --grid 4x4 --out x.ppm --lines 1 --border 1
 # The sweep's manifest and gallery writers report an allocation failure as
 # a write failure (a clear exit, the wrong cause): left to the rework of the
-# sweep's file handling (issue 13, class 9), accepted here by name only.
+# sweep's file handling, accepted here by name only.
 KNOWN="^toggle: sweep: cannot write the manifest or gallery in " \
 sweep "sweep --sizes 2..3 --primes 2..3" "$T" sweep --sizes 2..3 --primes 2..3 --colormaps viridis \
     --threads 1 --out out

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""toggle sweep keeps the user's work (issue 13, class 9):
+"""toggle sweep keeps the user's work:
 - a non-empty --out that toggle sweep did not make is refused (its files
   untouched) unless --force;
 - every file is written whole under a temporary name and renamed: no *.tmp

@@ -1667,7 +1667,7 @@ START_TEST(stale_spare_rewritten)
 END_TEST
 
 /* A dense [A | b] of 64 words a row or more has a stride of whole cache
- * lines and starts on one (docs/gf2.md, eighteenth round): 4095 columns
+ * lines and starts on one (a row straddling two lines costs two misses on every vector): 4095 columns
  * (b makes 64 words, no padding) and 4100 (65 words, stride 72), the
  * identity (full rank: the block comes back zero, padding included) and a
  * random A (rank-deficient or not), on one and two threads, each solved
