@@ -28,9 +28,9 @@ static const char render_usage[] =
     "  --format F         png or ppm (default: from the file name, else png)\n"
     "  --colormap NAME    colour map (default viridis; NAME_r reverses it;\n"
     "                     --colormap list prints them all)\n"
-    "  --cell N           pixels per cell (default 8)\n"
-    "  --lines N          grid line width in pixels (default 0)\n"
-    "  --border N         border width in pixels (default 0)\n"
+    "  --cell N           pixels per cell, 1..4096 (default 8)\n"
+    "  --lines N          grid line width in pixels, 0..256 (default 0)\n"
+    "  --border N         border width in pixels, 0..4096 (default 0)\n"
     "  --line-color HEX   colour of lines and border, RRGGBB (default 000000)\n"
     "  --json             print what was written as one JSON object (docs/json.md)\n"
     "  --progress         show the solve's progress on stderr (--grid), even off a\n"
@@ -45,6 +45,8 @@ static int set_num(toggle_render_opts *o, int key, const char *val, const char *
     if (!val || cli_parse_u64(val, &v))
         return cli_usage("render", "%s needs a number", what);
     int rc = toggle_render_opts_set(o, key, v);
+    if (rc == TOGGLE_ERANGE || rc == TOGGLE_EINVAL) /* the library names its key, not the flag */
+        return cli_usage("render", "%s %s is out of range (see toggle render --help)", what, val);
     return rc ? cli_status("render", rc) : 0;
 }
 

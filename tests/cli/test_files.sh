@@ -109,6 +109,10 @@ name=$(printf 'a\xff\xfeb\xc3\xa9.png')
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1], encoding="utf-8")); assert d["file"] == "a\ufffd\ufffdb\u00e9.png", d["file"]' name.json &&
     ok || bad "--json with a non-UTF-8 file name: $(cat name.json)"
 
+# a value out of range is named by the flag the user typed
+"$T" render --grid 3x3 --out big.png --cell 100000 2> err && bad "--cell 100000 accepted" || ok
+grep -q -- "--cell 100000 is out of range" err && ok || bad "--cell: $(cat err)"
+
 # a full disk leaves the previous file intact (root only: a 256 KiB tmpfs)
 if [ "$(id -u)" = 0 ] && mkdir -p small && mount -t tmpfs -o size=256k tmpfs small 2> /dev/null; then
     "$T" render --grid 4x4 --out small/pic.ppm && cp small/pic.ppm before.ppm
