@@ -70,11 +70,12 @@ int cmd_generate(int argc, char **argv)
             if (!val || cli_parse_u64(val, &seed))
                 return cli_usage("--seed", "expected a number");
         } else if (cli_opt(argc, argv, &i, "--presses", &val)) {
-            if (!val || cli_parse_u64(val, &presses))
-                return cli_usage("--presses", "expected a number");
+            /* UINT64_MAX is the library's "no constraint": not a count */
+            if (!val || cli_parse_u64(val, &presses) || presses == UINT64_MAX)
+                return cli_usage("--presses", "expected a number below 2^64 - 1");
         } else if (cli_opt(argc, argv, &i, "--lit", &val)) {
-            if (!val || cli_parse_u64(val, &lit))
-                return cli_usage("--lit", "expected a number");
+            if (!val || cli_parse_u64(val, &lit) || lit == UINT64_MAX)
+                return cli_usage("--lit", "expected a number below 2^64 - 1");
         } else if (cli_opt(argc, argv, &i, "--budget", &val)) {
             int bad = cli_budget_parse(val, &budget);
             if (bad)

@@ -113,6 +113,10 @@ python3 -c 'import json, sys; d = json.load(open(sys.argv[1], encoding="utf-8"))
 "$T" render --grid 3x3 --out big.png --cell 100000 2> err && bad "--cell 100000 accepted" || ok
 grep -q -- "--cell 100000 is out of range" err && ok || bad "--cell: $(cat err)"
 
+# 2^64 - 1 is no count of presses (the library's "no constraint")
+"$T" generate --grid 5x5 --presses 18446744073709551615 > /dev/null 2> err && bad "--presses 2^64-1 accepted" || ok
+grep -q -- "--presses" err && ok || bad "--presses 2^64-1: $(cat err)"
+
 # a full disk leaves the previous file intact (root only: a 256 KiB tmpfs)
 if [ "$(id -u)" = 0 ] && mkdir -p small && mount -t tmpfs -o size=256k tmpfs small 2> /dev/null; then
     "$T" render --grid 4x4 --out small/pic.ppm && cp small/pic.ppm before.ppm
