@@ -296,6 +296,10 @@ int cmd_solve(int argc, char **argv)
         return cli_usage("solve", "--orbits needs --grid (the symmetries of a board)");
     if ((o.orbits || o.steps) && o.json)
         return cli_usage("solve", "--orbits and --steps print text, not --json");
+    if (o.limit && !o.fewest && !o.all_solutions)
+        return cli_usage("--limit", "limits --fewest or --all-solutions; give one of them");
+    if (o.checkpoint && !o.fewest)
+        return cli_usage("--checkpoint", "saves a --fewest search; give --fewest");
 
     /* the budget, checked before any work: the board's arrays here (the
      * answer buffer, the system's right-hand side, --start, --target), then
@@ -307,7 +311,8 @@ int cmd_solve(int argc, char **argv)
     if (o.b.grid) {
         size_t r, c;
         if (cli_parse_shape(o.b.grid, &r, &c))
-            return cli_usage("--grid", "expected RxC, for example 5x5, got '%s'", o.b.grid);
+            return cli_usage("--grid", "expected RxC with R and C at least 1, for example 5x5, "
+                             "got '%s'", o.b.grid);
         bad = cli_budget_board("solve", budget, r, c, 2u + !!o.b.start + !!o.b.target);
         if (bad)
             return bad;

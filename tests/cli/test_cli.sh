@@ -145,5 +145,9 @@ expect_out checkpoint-stop "checkpoint: $tmp/ck39" "$T" solve --grid 39x39 --few
 expect_out checkpoint-resume "fewest cells: 561 (proven optimal" "$T" solve --grid 39x39 --fewest --threads 2 --checkpoint "$tmp/ck39"
 printf 'junk' >"$tmp/ck-bad"
 expect_fail checkpoint-bad "not a fewest-press checkpoint" "$T" solve --grid 39x39 --fewest --checkpoint "$tmp/ck-bad"
+# options that would be ignored are refused; a zero-sized board says why
+expect_rc limit-alone 2 "limits --fewest or --all-solutions" "$T" solve --grid 5x5 --limit 3
+expect_rc checkpoint-alone 2 "saves a --fewest search" "$T" solve --grid 5x5 --checkpoint "$tmp/ck-alone"
+expect_rc grid-zero 2 "R and C at least 1" "$T" solve --grid 0x5
 
 finish cli
