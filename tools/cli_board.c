@@ -107,9 +107,18 @@ int cli_board_system(const cli_board *b, toggle_system **sys, size_t *rows, size
         char *text = cli_read_file(b->system, &len);
         if (!text)
             return cli_fail(b->system, "cannot read the file: %s", strerror(errno));
-        rc = toggle_system_parse(sys, text, len, b->k);
+        /* a UTF-8 byte-order mark (as some editors write) is not content */
+        size_t skip = len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3) ? 3 : 0;
+        rc = toggle_system_parse(sys, text + skip, len - skip, b->k);
         free(text);
-        return rc ? cli_status(b->system, rc) : 0;
+        if (rc)
+            return cli_status(b->system, rc);
+        if (!toggle_system_rows(*sys)) { /* as an empty board or graph is refused */
+            toggle_system_free(*sys);
+            *sys = NULL;
+            return cli_fail(b->system, "the file holds no equation (only blank lines and comments)");
+        }
+        return 0;
     }
     toggle_graph *g = NULL;
     if (b->grid) {

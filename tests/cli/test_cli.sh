@@ -149,5 +149,9 @@ expect_fail checkpoint-bad "not a fewest-press checkpoint" "$T" solve --grid 39x
 expect_rc limit-alone 2 "limits --fewest or --all-solutions" "$T" solve --grid 5x5 --limit 3
 expect_rc checkpoint-alone 2 "saves a --fewest search" "$T" solve --grid 5x5 --checkpoint "$tmp/ck-alone"
 expect_rc grid-zero 2 "R and C at least 1" "$T" solve --grid 0x5
+printf '# nothing\n\n' >"$tmp/empty-system.txt"
+expect_fail system-empty "holds no equation" "$T" solve --system "$tmp/empty-system.txt"
+printf '\xef\xbb\xbf11|1\n01|1\n' >"$tmp/bom-system.txt"
+expect_out system-bom "solvable: yes" "$T" solve --system "$tmp/bom-system.txt"
 
 finish cli
