@@ -12,7 +12,7 @@ typedef struct {
     uint64_t k;
     int what; /* 0: fewest presses, 1: iterate every solution, 2: solve */
     uint64_t expect; /* fewest weight (A075464) or 0 */
-    unsigned threads; /* fewest: TOGGLE_OPT_THREADS (0 = default 1) */
+    unsigned threads; /* fewest: TOGGLE_SEARCH_OPT_THREADS (0 = default 1) */
     int weighted;     /* fewest: costs 1 inside, 2 on the border (same symmetries) */
 } space_arg;
 
@@ -68,7 +68,7 @@ static int space_run(void *p, int check)
                 cost[j] = 1 + (j % a->cols == 0 || j % a->cols == a->cols - 1 || j < a->cols
                                || j >= n - a->cols);
         int bad = toggle_search_new(&se, st->sol)
-                  || toggle_search_set_option(se, TOGGLE_OPT_THREADS, a->threads ? a->threads : 1)
+                  || toggle_search_set_option(se, TOGGLE_SEARCH_OPT_THREADS, a->threads ? a->threads : 1)
                   || toggle_search_set_option(se, TOGGLE_SEARCH_OPT_SEARCH_LIMIT, 0) /* exhaustive */
                   || (a->weighted && (!cost || toggle_search_set_costs(se, cost, n)));
         free(cost);

@@ -349,7 +349,7 @@ int cli_fewest_run(const toggle_solution *sol, const cli_space_args *a, cli_fewe
     if (!rc && limit)
         rc = toggle_search_set_option(se, TOGGLE_SEARCH_OPT_SEARCH_LIMIT, limit);
     if (!rc && a->threads != UINT64_MAX)
-        rc = toggle_search_set_option(se, TOGGLE_OPT_THREADS, a->threads);
+        rc = toggle_search_set_option(se, TOGGLE_SEARCH_OPT_THREADS, a->threads);
     if (!rc && cost)
         rc = toggle_search_set_costs(se, cost, n);
     free(cost);

@@ -48,8 +48,12 @@ enum {
                                              unlimited (UINT64_MAX); default the
                                              TOGGLE_SYSTEM_OPT_SEARCH_LIMIT of the
                                              system solved (2^32 unless set) */
-    TOGGLE_SEARCH_OPT_METRIC = 4        /**< a TOGGLE_METRIC_* value; default
+    TOGGLE_SEARCH_OPT_METRIC = 4,       /**< a TOGGLE_METRIC_* value; default
                                              TOGGLE_METRIC_CELLS */
+    TOGGLE_SEARCH_OPT_THREADS = 10      /**< threads of the F_2 split search; 0 =
+                                             one per online CPU; default the
+                                             system's TOGGLE_SYSTEM_OPT_THREADS
+                                             (the value of TOGGLE_OPT_THREADS) */
 };
 
 /** Option keys of a puzzle generator (toggle_generator_set_option()). Their
@@ -138,9 +142,9 @@ TOGGLE_API void toggle_rng_free(toggle_rng *rng);
 TOGGLE_API int toggle_search_new(toggle_search **out, const toggle_solution *solution);
 
 /** Set TOGGLE_SEARCH_OPT_METRIC, TOGGLE_SEARCH_OPT_SEARCH_LIMIT or
- *  TOGGLE_OPT_THREADS.
+ *  TOGGLE_SEARCH_OPT_THREADS (= TOGGLE_OPT_THREADS).
  *  @param search  the search
- *  @param key     a TOGGLE_SEARCH_OPT_* key or TOGGLE_OPT_THREADS
+ *  @param key     a TOGGLE_SEARCH_OPT_* key
  *  @param value   the value (see the keys)
  *  @return TOGGLE_OK, TOGGLE_EINVAL (NULL, unknown key or a key of another
  *          handle, bad metric, more than 1024 threads). */

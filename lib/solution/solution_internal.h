@@ -20,7 +20,7 @@ struct toggle_solution {
     uint64_t *radix;
     uint64_t search_limit; /* the system's search limit: default of searches */
     uint64_t budget;       /* the system's memory budget: bounds what reads it */
-    unsigned threads;      /* the system's TOGGLE_OPT_THREADS: default of searches */
+    unsigned threads;      /* the system's TOGGLE_SYSTEM_OPT_THREADS: default of searches */
     size_t rows, cols;     /* board shape of a grid or stencil system, else 0 */
     toggle__progress_state progress; /* the system's progress callback */
 };

@@ -222,7 +222,7 @@ struct toggle_search {
     toggle__space sp;
     int metric;
     uint64_t limit;
-    unsigned threads; /* TOGGLE_OPT_THREADS: 0 = the online processors */
+    unsigned threads; /* TOGGLE_SEARCH_OPT_THREADS: 0 = the online processors */
     uint64_t *cost;   /* n per-cell costs, or NULL (all 1) */
     size_t rows, cols;
     bool ran;
@@ -275,7 +275,7 @@ int toggle_search_set_option(toggle_search *s, int key, uint64_t value)
     case TOGGLE_SEARCH_OPT_SEARCH_LIMIT:
         s->limit = value ? value : UINT64_MAX; /* 0: unlimited */
         return TOGGLE_OK;
-    case TOGGLE_OPT_THREADS:
+    case TOGGLE_SEARCH_OPT_THREADS:
         if (toggle__threads_check(value))
             return TOGGLE_EINVAL;
         s->threads = (unsigned)value;

@@ -139,7 +139,7 @@ int toggle_steps_new(toggle_steps **out, const toggle_system *system)
     tmp.prime = toggle__is_prime(tmp.k);
     if (!toggle__add_ok(tmp.n, 1, &tmp.w))
         return toggle__error(TOGGLE_EOVERFLOW, "the system has too many unknowns");
-    int rc = toggle_system_get_option(system, TOGGLE_OPT_MEMORY_BUDGET, &tmp.budget);
+    int rc = toggle_system_get_option(system, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, &tmp.budget);
     if (rc)
         return rc;
     if ((rc = budget_ok(&tmp, 0, 0)))
@@ -460,7 +460,7 @@ int toggle_steps_system(const toggle_steps *st, toggle_system **out)
     if (!rc)
         rc = toggle_system_new_matrix(&s, m, n, a, b, st->k);
     if (!rc)
-        rc = toggle_system_set_option(s, TOGGLE_OPT_MEMORY_BUDGET, st->budget);
+        rc = toggle_system_set_option(s, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET, st->budget);
     toggle__free(a);
     toggle__free(b);
     TOGGLE__HAND_OUT(out, s, rc, toggle_system_free);

@@ -307,18 +307,18 @@ int toggle_system_set_option(toggle_system *s, int key, uint64_t value)
     if (!s)
         return toggle__error(TOGGLE_EINVAL, "system is NULL");
     switch (key) {
-    case TOGGLE_OPT_ENGINE:
+    case TOGGLE_SYSTEM_OPT_ENGINE:
         if (!toggle__engine_id_known(value))
             return toggle__error(TOGGLE_EINVAL, "unknown engine %llu", (unsigned long long)value);
         s->engine = (int)value;
         return TOGGLE_OK;
-    case TOGGLE_OPT_MEMORY_BUDGET:
+    case TOGGLE_SYSTEM_OPT_MEMORY_BUDGET:
         s->budget = value;
         return TOGGLE_OK;
-    case TOGGLE_OPT_SEARCH_LIMIT:
+    case TOGGLE_SYSTEM_OPT_SEARCH_LIMIT:
         s->search_limit = value ? value : UINT64_MAX; /* 0: unlimited */
         return TOGGLE_OK;
-    case TOGGLE_OPT_THREADS:
+    case TOGGLE_SYSTEM_OPT_THREADS:
         if (value > TOGGLE__MAX_THREADS)
             return toggle__error(TOGGLE_EINVAL, "%llu threads requested, at most %u",
                                  (unsigned long long)value, TOGGLE__MAX_THREADS);
@@ -338,10 +338,10 @@ int toggle_system_get_option(const toggle_system *s, int key, uint64_t *value)
     if (!s || !value)
         return toggle__error(TOGGLE_EINVAL, "system and value must not be NULL");
     switch (key) {
-    case TOGGLE_OPT_ENGINE: *value = (uint64_t)s->engine; return TOGGLE_OK;
-    case TOGGLE_OPT_MEMORY_BUDGET: *value = s->budget; return TOGGLE_OK;
-    case TOGGLE_OPT_SEARCH_LIMIT: *value = s->search_limit; return TOGGLE_OK;
-    case TOGGLE_OPT_THREADS: *value = s->threads; return TOGGLE_OK;
+    case TOGGLE_SYSTEM_OPT_ENGINE: *value = (uint64_t)s->engine; return TOGGLE_OK;
+    case TOGGLE_SYSTEM_OPT_MEMORY_BUDGET: *value = s->budget; return TOGGLE_OK;
+    case TOGGLE_SYSTEM_OPT_SEARCH_LIMIT: *value = s->search_limit; return TOGGLE_OK;
+    case TOGGLE_SYSTEM_OPT_THREADS: *value = s->threads; return TOGGLE_OK;
     case TOGGLE_SEARCH_OPT_METRIC:
         return toggle__error(TOGGLE_EINVAL, "TOGGLE_SEARCH_OPT_METRIC (%d) is an option of a "
                              "search (and of a generator), not of a system", key);

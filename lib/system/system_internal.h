@@ -16,7 +16,7 @@ struct toggle_system {
     int engine;
     uint64_t budget;       /* 0 = unlimited */
     uint64_t search_limit;
-    unsigned threads;      /* TOGGLE_OPT_THREADS: 0 = one per online processor */
+    unsigned threads;      /* TOGGLE_SYSTEM_OPT_THREADS: 0 = one per online processor */
     toggle__progress_state progress; /* toggle_system_set_progress */
     /* A shape without entries (toggle__system_init_shape, for estimates):
      * 1 + a known bound on its nullity, or 0 when none is known. */
@@ -57,7 +57,7 @@ void toggle__system_release_words(const toggle_system *s);
 #define TOGGLE__SPARE_ZEROS(block) ((block)[-1])
 #define TOGGLE__SPARE_MAX_BYTES ((size_t)16 << 20)
 
-/* Most threads TOGGLE_OPT_THREADS accepts. */
+/* Most threads TOGGLE_SYSTEM_OPT_THREADS accepts. */
 #define TOGGLE__MAX_THREADS 1024u
 
 /* The threads an engine should use for s: the option, with 0 resolved to

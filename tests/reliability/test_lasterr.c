@@ -587,7 +587,7 @@ static const uint64_t A23P[] = {5, 6}, B2P[] = {1}; /* A23 and B2 packed */
     X(toggle_search_set_option__limit, su_search,                                                  \
       toggle_search_set_option(f->search, TOGGLE_SEARCH_OPT_SEARCH_LIMIT, 3))                             \
     X(toggle_search_set_option__threads, su_search,                                                \
-      toggle_search_set_option(f->search, TOGGLE_OPT_THREADS, 2))                                  \
+      toggle_search_set_option(f->search, TOGGLE_SEARCH_OPT_THREADS, 2))                                  \
     X(toggle_search_set_costs, su_search,                                                          \
       toggle_search_set_costs(f->search, (const uint64_t[16]){1, 2, TOGGLE_COST_FORBIDDEN}, 16))   \
     X(toggle_search_set_costs__reset, su_search, toggle_search_set_costs(f->search, NULL, 0))      \

@@ -134,7 +134,7 @@ START_TEST(misuse_space)
     TU_EXPECT(toggle_search_set_option(se, 12345, 0), TOGGLE_EINVAL);
     TU_EXPECT(toggle_search_set_option(se, TOGGLE_SEARCH_OPT_METRIC, 99), TOGGLE_EINVAL);
     TU_EXPECT(toggle_search_result(se, x, 16, NULL, NULL, NULL), TOGGLE_EINVAL); /* not run yet */
-    TU_EXPECT(toggle_search_set_option(se, TOGGLE_OPT_THREADS, 5000), TOGGLE_EINVAL);
+    TU_EXPECT(toggle_search_set_option(se, TOGGLE_SEARCH_OPT_THREADS, 5000), TOGGLE_EINVAL);
     TU_EXPECT(toggle_search_set_costs(NULL, x, 16), TOGGLE_EINVAL);
     TU_EXPECT(toggle_search_set_costs(se, x, 3), TOGGLE_EBUFSIZE);
     {

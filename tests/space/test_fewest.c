@@ -333,7 +333,7 @@ START_TEST(fewest_a075464_54)
         toggle_solution *sol = tu_solve_grid(n, n, 0, 2, &g, &s);
         toggle_search *se = NULL;
         ck_assert_int_eq(toggle_search_new(&se, sol), TOGGLE_OK);
-        ck_assert_int_eq(toggle_search_set_option(se, TOGGLE_OPT_THREADS, 0), TOGGLE_OK);
+        ck_assert_int_eq(toggle_search_set_option(se, TOGGLE_SEARCH_OPT_THREADS, 0), TOGGLE_OK);
         ck_assert_int_eq(toggle_search_run(se), TOGGLE_OK);
         uint64_t *x = calloc(n * n, sizeof *x), w, lb;
         int proven = 0, ok = 0;

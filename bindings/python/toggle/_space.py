@@ -50,6 +50,7 @@ METRIC_PRESSES = 1
 # (TOGGLE_GENERATOR_OPT_*)
 SEARCH_OPT_SEARCH_LIMIT = 3
 SEARCH_OPT_METRIC = 4
+SEARCH_OPT_THREADS = 10
 GENERATOR_OPT_SEARCH_LIMIT = 3
 GENERATOR_OPT_METRIC = 4
 GENERATOR_OPT_SEED = 5
@@ -57,8 +58,6 @@ GENERATOR_OPT_UNIQUE = 6
 GENERATOR_OPT_PRESSES = 7
 GENERATOR_OPT_LIT = 8
 GENERATOR_OPT_ATTEMPTS = 9
-#: TOGGLE_OPT_THREADS, also a key of a search
-_OPT_THREADS = 10
 # the 1.0 names (TOGGLE_OPT_*), deprecated aliases with the same values
 OPT_METRIC = SEARCH_OPT_METRIC
 OPT_SEED = GENERATOR_OPT_SEED
@@ -181,7 +180,7 @@ class Search(_Handle):
         if limit is not None:
             call("toggle_search_set_option", self._h, SEARCH_OPT_SEARCH_LIMIT, limit)
         if nthreads is not None:
-            call("toggle_search_set_option", self._h, _OPT_THREADS, nthreads)
+            call("toggle_search_set_option", self._h, SEARCH_OPT_THREADS, nthreads)
         if cost_buf is not None:
             call("toggle_search_set_costs", self._h, cost_buf, self._n)
 

@@ -126,6 +126,7 @@ pub const TOGGLE_COST_FORBIDDEN: u64 = u64::MAX;
 /// 0 = unlimited.
 pub const TOGGLE_SEARCH_OPT_SEARCH_LIMIT: c_int = 3;
 pub const TOGGLE_SEARCH_OPT_METRIC: c_int = 4;
+pub const TOGGLE_SEARCH_OPT_THREADS: c_int = 10;
 // space.h: option keys of a generator
 /// 0 = unlimited.
 pub const TOGGLE_GENERATOR_OPT_SEARCH_LIMIT: c_int = 3;
@@ -408,7 +409,7 @@ mod tests {
         let system = [TOGGLE_SYSTEM_OPT_ENGINE, TOGGLE_SYSTEM_OPT_MEMORY_BUDGET,
                       TOGGLE_SYSTEM_OPT_SEARCH_LIMIT];
         assert_eq!(system, [1, 2, 3]);
-        assert_eq!([TOGGLE_SEARCH_OPT_SEARCH_LIMIT, TOGGLE_SEARCH_OPT_METRIC], [3, 4]);
+        assert_eq!([TOGGLE_SEARCH_OPT_SEARCH_LIMIT, TOGGLE_SEARCH_OPT_METRIC, TOGGLE_SEARCH_OPT_THREADS], [3, 4, 10]);
         let generator = [TOGGLE_GENERATOR_OPT_SEARCH_LIMIT, TOGGLE_GENERATOR_OPT_METRIC,
                          TOGGLE_GENERATOR_OPT_SEED, TOGGLE_GENERATOR_OPT_UNIQUE,
                          TOGGLE_GENERATOR_OPT_PRESSES, TOGGLE_GENERATOR_OPT_LIT,

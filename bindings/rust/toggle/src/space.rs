@@ -196,7 +196,7 @@ impl Search {
     /// Threads for the search (default the system's; 0 = one per online
     /// processor; at most 1024). Answers never depend on it.
     pub fn set_threads(&mut self, threads: u64) -> Result<()> {
-        self.set_option(sys::TOGGLE_OPT_THREADS, threads)
+        self.set_option(sys::TOGGLE_SEARCH_OPT_THREADS, threads)
     }
 
     /// Per-cell costs (n values, copied), or `None` for every cost 1. The
