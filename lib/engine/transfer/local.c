@@ -70,27 +70,20 @@ static bool loc_band_zero(const loc_eq *e)
     return true;
 }
 
-/* The null space of window b's local system, as w->W's first *k vectors
- * of 2C (window cell o C + c is board cell (b - 1 + o) C + c, so the
- * window's order is the board's), in canonical form (toggle__tr_canonical_basis);
- * *ok false when the system is not of the banded shape (a stencil reaching
- * further) or the null space is larger than LOC_KMAX. The elimination is
- * by columns of the band: at band position j the active equations (those
- * whose first column is at most j's, not yet a pivot, band not 0) are
- * shifted to start at j, the first with a nonzero there is the pivot (made
- * 1) and cleared from the others. An active equation of column c starts
- * at 2 (c - 2) and ends by 2 c + 1, so every active equation's band lies
- * in [j, j + 5]: the LOC_BW entries hold it, the active ones are O(1),
- * O(C) steps a window. Equations whose band is 0 (pool) constrain the
- * border: reduced to their RREF (4 columns). Each free unknown (a band
- * position without pivot, a border one without) gives a null vector by
- * back substitution, O(C) each. */
-static int loc_window(loc_ws *w, size_t b, size_t *k, bool *ok)
+/* The border's equations in RREF: ne rows E over the LOC_NB border
+ * unknowns, row r's pivot at column pc[r]. */
+typedef struct {
+    uint64_t E[LOC_NB][LOC_NB];
+    size_t pc[LOC_NB], ne;
+} loc_border;
+
+/* Window b's local system into w->eq (equation 4 c + d: cell (b - 2 + d,
+ * c)); false when the stencil reaches past rows b - 2 .. b + 1 or past
+ * columns c - 1 .. c + 1 of an equation's column. */
+static inline bool loc_build(loc_ws *w, size_t b)
 {
-    const toggle_graph *g = w->g;
-    size_t R = w->R, C = w->C, nb = w->nb, neq = 4 * C, nact = 0, npool = 0, next = 0;
+    size_t R = w->R, C = w->C, nb = w->nb;
     uint64_t p = w->p;
-    *ok = false;
     for (size_t c = 0; c < C; c++)
         for (size_t d = 0; d < 4; d++) {
             loc_eq *e = &w->eq[4 * c + d];
@@ -100,22 +93,47 @@ static int loc_window(loc_ws *w, size_t b, size_t *k, bool *ok)
     for (size_t o = 0; o < 2; o++)
         for (size_t c = 0; c < C; c++) {
             size_t j = (b - 1 + o) * C + c, u = loc_unknown(w, o, c);
-            size_t cnt = toggle__graph_column(g, j, w->cb.idx, w->cb.val);
+            size_t cnt = toggle__graph_column(w->g, j, w->cb.idx, w->cb.val);
             for (size_t q = 0; q < cnt; q++) {
                 uint64_t v = w->cb.val[q] % p;
                 size_t ri = w->cb.idx[q] / C, ci = w->cb.idx[q] % C, d = (ri + R + 2 - b) % R;
                 if (!v)
                     continue;
                 if (d >= 4)
-                    return TOGGLE_OK; /* reaches past rows b - 2 .. b + 1 */
+                    return false;
                 loc_eq *e = &w->eq[4 * ci + d];
                 uint64_t *slot = u >= nb ? &e->bd[u - nb]
                                  : u >= e->lo && u - e->lo < LOC_BW ? &e->band[u - e->lo] : NULL;
                 if (!slot)
-                    return TOGGLE_OK; /* reaches past columns ci - 1 .. ci + 1 */
+                    return false;
                 *slot = toggle__addmod(*slot, v, p);
             }
         }
+    return true;
+}
+
+/* The active equation piv made 1 at its band start and cleared from the
+ * other nact active ones. */
+static inline void loc_pivot(loc_ws *w, size_t nact, size_t piv)
+{
+    uint64_t p = w->p;
+    loc_eq *pe = &w->eq[w->act[piv]];
+    uint64_t inv = toggle__invmod(pe->band[0], p);
+    for (size_t t = 0; t < LOC_BW; t++)
+        pe->band[t] = toggle__mulmod(pe->band[t], inv, p);
+    for (size_t t = 0; t < LOC_NB; t++)
+        pe->bd[t] = toggle__mulmod(pe->bd[t], inv, p);
+    for (size_t a = 0; a < nact; a++)
+        if (a != piv && w->eq[w->act[a]].band[0])
+            loc_sub(&w->eq[w->act[a]], pe, w->eq[w->act[a]].band[0], p);
+}
+
+/* The band's elimination (pivrow: each band position's pivot equation or
+ * SIZE_MAX); the equations left with band 0 go to the pool, their count
+ * returned. */
+static inline size_t loc_band(loc_ws *w)
+{
+    size_t nb = w->nb, neq = 4 * w->C, nact = 0, npool = 0, next = 0;
     for (size_t j = 0; j < nb; j++) {
         while (next < neq && w->eq[next].lo <= j)
             w->act[nact++] = next++;
@@ -128,15 +146,7 @@ static int loc_window(loc_ws *w, size_t b, size_t *k, bool *ok)
         }
         w->pivrow[j] = SIZE_MAX;
         if (piv != SIZE_MAX) {
-            loc_eq *pe = &w->eq[w->act[piv]];
-            uint64_t inv = toggle__invmod(pe->band[0], p);
-            for (size_t t = 0; t < LOC_BW; t++)
-                pe->band[t] = toggle__mulmod(pe->band[t], inv, p);
-            for (size_t t = 0; t < LOC_NB; t++)
-                pe->bd[t] = toggle__mulmod(pe->bd[t], inv, p);
-            for (size_t a = 0; a < nact; a++)
-                if (a != piv && w->eq[w->act[a]].band[0])
-                    loc_sub(&w->eq[w->act[a]], pe, w->eq[w->act[a]].band[0], p);
+            loc_pivot(w, nact, piv);
             w->pivrow[j] = w->act[piv];
         }
         size_t keep = 0; /* the pivot leaves; band-0 equations to the pool */
@@ -154,16 +164,21 @@ static int loc_window(loc_ws *w, size_t b, size_t *k, bool *ok)
         w->pool[npool++] = w->act[a];
     while (next < neq)
         w->pool[npool++] = next++;
-    /* the border: the pool's RREF (E rows, pivot columns pc) */
-    uint64_t E[LOC_NB][LOC_NB];
-    size_t pc[LOC_NB], ne = 0;
+    return npool;
+}
+
+/* The border: the RREF of the npool pool equations' border entries. */
+static inline void loc_border_rref(const loc_ws *w, size_t npool, loc_border *bo)
+{
+    uint64_t p = w->p;
+    bo->ne = 0;
     for (size_t a = 0; a < npool; a++) {
         uint64_t v[LOC_NB];
         memcpy(v, w->eq[w->pool[a]].bd, sizeof v);
-        for (size_t r = 0; r < ne; r++) {
-            uint64_t f = v[pc[r]];
+        for (size_t r = 0; r < bo->ne; r++) {
+            uint64_t f = v[bo->pc[r]];
             for (size_t t = 0; f && t < LOC_NB; t++)
-                v[t] = toggle__submod(v[t], toggle__mulmod(f, E[r][t], p), p);
+                v[t] = toggle__submod(v[t], toggle__mulmod(f, bo->E[r][t], p), p);
         }
         size_t q = 0;
         while (q < LOC_NB && !v[q])
@@ -173,49 +188,93 @@ static int loc_window(loc_ws *w, size_t b, size_t *k, bool *ok)
         uint64_t inv = toggle__invmod(v[q], p);
         for (size_t t = 0; t < LOC_NB; t++)
             v[t] = toggle__mulmod(v[t], inv, p);
-        for (size_t r = 0; r < ne; r++) {
-            uint64_t f = E[r][q];
+        for (size_t r = 0; r < bo->ne; r++) {
+            uint64_t f = bo->E[r][q];
             for (size_t t = 0; f && t < LOC_NB; t++)
-                E[r][t] = toggle__submod(E[r][t], toggle__mulmod(f, v[t], p), p);
+                bo->E[r][t] = toggle__submod(bo->E[r][t], toggle__mulmod(f, v[t], p), p);
         }
-        memcpy(E[ne], v, sizeof v);
-        pc[ne++] = q;
+        memcpy(bo->E[bo->ne], v, sizeof v);
+        bo->pc[bo->ne++] = q;
     }
+}
+
+/* w->x from its free unknown (set): the border's pivots, then the band's
+ * pivots by back substitution from the last. */
+static inline void loc_back_substitute(loc_ws *w, const loc_border *bo)
+{
+    size_t nb = w->nb;
+    uint64_t p = w->p;
+    for (size_t r = 0; r < bo->ne; r++) {
+        uint64_t s = 0;
+        for (size_t t = 0; t < LOC_NB; t++)
+            if (t != bo->pc[r])
+                s = toggle__addmod(s, toggle__mulmod(bo->E[r][t], w->x[nb + t], p), p);
+        w->x[nb + bo->pc[r]] = s ? p - s : 0;
+    }
+    for (size_t j = nb; j-- > 0;) {
+        if (w->pivrow[j] == SIZE_MAX)
+            continue;
+        const loc_eq *e = &w->eq[w->pivrow[j]];
+        uint64_t s = 0;
+        for (size_t t = 1; t < LOC_BW && j + t < nb; t++)
+            s = toggle__addmod(s, toggle__mulmod(e->band[t], w->x[j + t], p), p);
+        for (size_t t = 0; t < LOC_NB; t++)
+            s = toggle__addmod(s, toggle__mulmod(e->bd[t], w->x[nb + t], p), p);
+        w->x[j] = s ? p - s : 0;
+    }
+}
+
+/* One null vector per free unknown into w->W, *nf of them; false when
+ * there are more than LOC_KMAX. */
+static inline bool loc_null_vectors(loc_ws *w, const loc_border *bo, size_t *nf)
+{
+    size_t nb = w->nb, C = w->C;
     bool bpiv[LOC_NB] = {false};
-    for (size_t r = 0; r < ne; r++)
-        bpiv[pc[r]] = true;
-    size_t nf = 0;
+    for (size_t r = 0; r < bo->ne; r++)
+        bpiv[bo->pc[r]] = true;
+    *nf = 0;
     for (size_t u = 0; u < nb + LOC_NB; u++) {
         if (u < nb ? w->pivrow[u] != SIZE_MAX : bpiv[u - nb])
             continue;
-        if (nf == LOC_KMAX)
-            return TOGGLE_OK;
+        if (*nf == LOC_KMAX)
+            return false;
         memset(w->x, 0, (nb + LOC_NB) * sizeof *w->x);
         w->x[u] = 1;
-        for (size_t r = 0; r < ne; r++) {
-            uint64_t s = 0;
-            for (size_t t = 0; t < LOC_NB; t++)
-                if (t != pc[r])
-                    s = toggle__addmod(s, toggle__mulmod(E[r][t], w->x[nb + t], p), p);
-            w->x[nb + pc[r]] = s ? p - s : 0;
-        }
-        for (size_t j = nb; j-- > 0;) {
-            if (w->pivrow[j] == SIZE_MAX)
-                continue;
-            const loc_eq *e = &w->eq[w->pivrow[j]];
-            uint64_t s = 0;
-            for (size_t t = 1; t < LOC_BW && j + t < nb; t++)
-                s = toggle__addmod(s, toggle__mulmod(e->band[t], w->x[j + t], p), p);
-            for (size_t t = 0; t < LOC_NB; t++)
-                s = toggle__addmod(s, toggle__mulmod(e->bd[t], w->x[nb + t], p), p);
-            w->x[j] = s ? p - s : 0;
-        }
+        loc_back_substitute(w, bo);
         for (size_t o = 0; o < 2; o++)
             for (size_t c = 0; c < C; c++)
-                toggle__vecs_set(&w->W, nf, o * C + c, w->x[loc_unknown(w, o, c)]);
-        nf++;
+                toggle__vecs_set(&w->W, *nf, o * C + c, w->x[loc_unknown(w, o, c)]);
+        (*nf)++;
     }
-    int rc = toggle__tr_canonical_basis(&w->W, nf, p, w->wpiv);
+    return true;
+}
+
+/* The null space of window b's local system, as w->W's first *k vectors
+ * of 2C (window cell o C + c is board cell (b - 1 + o) C + c, so the
+ * window's order is the board's), in canonical form (toggle__tr_canonical_basis);
+ * *ok false when the system is not of the banded shape (a stencil reaching
+ * further) or the null space is larger than LOC_KMAX. The elimination is
+ * by columns of the band: at band position j the active equations (those
+ * whose first column is at most j's, not yet a pivot, band not 0) are
+ * shifted to start at j, the first with a nonzero there is the pivot (made
+ * 1) and cleared from the others. An active equation of column c starts
+ * at 2 (c - 2) and ends by 2 c + 1, so every active equation's band lies
+ * in [j, j + 5]: the LOC_BW entries hold it, the active ones are O(1),
+ * O(C) steps a window. Equations whose band is 0 (pool) constrain the
+ * border: reduced to their RREF (4 columns). Each free unknown (a band
+ * position without pivot, a border one without) gives a null vector by
+ * back substitution, O(C) each. */
+static int loc_window(loc_ws *w, size_t b, size_t *k, bool *ok)
+{
+    *ok = false;
+    if (!loc_build(w, b))
+        return TOGGLE_OK;
+    size_t npool = loc_band(w), nf = 0;
+    loc_border bo;
+    loc_border_rref(w, npool, &bo);
+    if (!loc_null_vectors(w, &bo, &nf))
+        return TOGGLE_OK;
+    int rc = toggle__tr_canonical_basis(&w->W, nf, w->p, w->wpiv);
     if (rc)
         return rc;
     *k = nf;
@@ -234,6 +293,170 @@ uint64_t toggle__tr_canonicalise_local_bytes(size_t rows, size_t cols, size_t d,
                         + (unsigned __int128)cols * 8 * 8 + 2 * (unsigned __int128)cols * 16
                         + 64 + LOC_KMAX * 8 + (unsigned __int128)d * 5 * 8 + d + (n / 64 + 1) * 8;
     return b > UINT64_MAX ? UINT64_MAX : (uint64_t)b;
+}
+
+/* toggle__tr_canonicalise_local's state: the window workspace, the local
+ * vectors Lv, the free cells fr, the placement buffers (freed in one
+ * place). nl local vectors, ns kept kernel rows. */
+typedef struct {
+    loc_ws w;
+    toggle__vecs Lv;
+    loc_free fr;
+    size_t *pos, *at;
+    bool *fin;
+    size_t dn, R, C, N, nl, ns;
+    uint64_t p;
+} loc_canon;
+
+static void loc_canon_clear(loc_canon *lk)
+{
+    toggle__colbuf_clear(&lk->w.cb);
+    toggle__free(lk->w.eq);
+    toggle__free(lk->w.act);
+    toggle__free(lk->w.pool);
+    toggle__free(lk->w.pivrow);
+    toggle__free(lk->w.x);
+    toggle__free(lk->w.wpiv);
+    toggle__vecs_clear(&lk->w.W);
+    toggle__vecs_clear(&lk->Lv);
+    toggle__free(lk->fr.cell);
+    toggle__free(lk->fr.lo);
+    toggle__free(lk->fr.src);
+    toggle__free(lk->fr.bits);
+    toggle__free(lk->pos);
+    toggle__free(lk->at);
+    toggle__free(lk->fin);
+    lk->w.eq = NULL;
+    lk->w.act = lk->w.pool = lk->w.pivrow = lk->w.wpiv = NULL;
+    lk->w.x = NULL;
+    lk->fr.cell = lk->fr.lo = lk->fr.src = lk->pos = lk->at = NULL;
+    lk->fr.bits = NULL;
+    lk->fin = NULL;
+}
+
+/* The window workspace, the free cells and Lv (the colbuf is set up
+ * first, by the caller). */
+static int loc_canon_alloc(loc_canon *lk)
+{
+    loc_ws *w = &lk->w;
+    size_t C = lk->C, dn = lk->dn;
+    w->eq = toggle__malloc_array(4 * C, sizeof *w->eq);
+    w->act = toggle__malloc_array(4 * C, sizeof *w->act);
+    w->pool = toggle__malloc_array(4 * C, sizeof *w->pool);
+    w->pivrow = toggle__malloc_array(w->nb, sizeof *w->pivrow);
+    w->x = toggle__malloc_array(w->nb + LOC_NB, sizeof *w->x);
+    w->wpiv = toggle__malloc_array(LOC_KMAX, sizeof *w->wpiv);
+    lk->fr.cell = toggle__malloc_array(dn, sizeof *lk->fr.cell);
+    lk->fr.lo = toggle__malloc_array(dn, sizeof *lk->fr.lo);
+    lk->fr.src = toggle__malloc_array(dn, sizeof *lk->fr.src);
+    lk->fr.bits = toggle__calloc(lk->N / 64 + 1, sizeof *lk->fr.bits);
+    if (!w->eq || !w->act || !w->pool || !w->pivrow || !w->x || !w->wpiv || !lk->fr.cell
+        || !lk->fr.lo || !lk->fr.src || !lk->fr.bits)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for the canonical kernel");
+    int rc = toggle__vecs_init(&w->W, 2 * C, LOC_KMAX, lk->p);
+    if (!rc)
+        rc = toggle__vecs_init(&lk->Lv, 2 * C, dn, lk->p);
+    return rc;
+}
+
+/* (1) the local vectors, in ascending free cell, into Lv and fr; *ok
+ * false where the graph is not local (a window of another shape, or more
+ * local vectors than the kernel holds). */
+static int loc_canon_windows(loc_canon *lk, bool *ok)
+{
+    size_t C = lk->C;
+    *ok = false;
+    for (size_t b = 1; b < lk->R; b++) {
+        size_t k = 0;
+        bool wok;
+        int rc = loc_window(&lk->w, b, &k, &wok);
+        if (rc || !wok)
+            return rc;
+        for (size_t v = 0; v < k; v++) {
+            if (b > 1 && lk->w.wpiv[v] < C)
+                continue;
+            if (lk->nl == lk->dn)
+                return TOGGLE_OK;
+            memcpy(toggle__vecs_row(&lk->Lv, lk->nl), toggle__vecs_row(&lk->w.W, v),
+                   lk->Lv.stride * 8);
+            toggle__tr_loc_insert(&lk->fr, (b - 1) * C + lk->w.wpiv[v], (b - 1) * C,
+                                  lk->nl | LOC_LOCAL);
+            lk->nl++;
+        }
+    }
+    *ok = true;
+    return TOGGLE_OK;
+}
+
+/* (2) the rest: by one chase (toggle__tr_span_chase), else from the kernel
+ * rows: row i reduced, kept in row ns. */
+static int loc_canon_rest(loc_canon *lk, const toggle_system *s, toggle_solution *sol,
+                          const loc_chase *lc, bool *spanned)
+{
+    toggle__vecs *K = &sol->kernel;
+    size_t dn = lk->dn;
+    int rc;
+    if (lc && (rc = toggle__tr_span_chase(s, sol, lc, &lk->Lv, &lk->fr, spanned)))
+        return rc;
+    lk->ns = *spanned ? dn - lk->nl : 0;
+    for (size_t i = 0; !*spanned && lk->fr.n < dn && i < dn; i++) {
+        size_t lo = 0, t = toggle__tr_loc_reduce(K, i, &lk->Lv, &lk->fr, lk->N - 1, &lo, true, lk->p);
+        if (t == SIZE_MAX)
+            continue; /* in the span of those found */
+        toggle__tr_scale_span(K, i, 0, t, toggle__invmod(toggle__vecs_get(K, i, t), lk->p), lk->p);
+        if (i != lk->ns)
+            toggle__vecs_swap(K, i, lk->ns);
+        toggle__tr_loc_insert(&lk->fr, t, 0, lk->ns++);
+    }
+    if (lk->fr.n < dn)
+        return toggle__error(TOGGLE_EINTERNAL, "transfer: kernel basis is dependent");
+    return TOGGLE_OK;
+}
+
+/* (3) the kept rows to their places (descending: a swap never moves a
+ * placed row), the local vectors written out, then the full reduction. */
+static int loc_canon_place(loc_canon *lk, toggle_solution *sol, bool spanned)
+{
+    toggle__vecs *K = &sol->kernel;
+    size_t dn = lk->dn, ns = lk->ns, C = lk->C;
+    loc_free *fr = &lk->fr;
+    lk->pos = toggle__malloc_array(ns ? ns : 1, sizeof *lk->pos);
+    lk->at = toggle__malloc_array(dn, sizeof *lk->at);
+    lk->fin = toggle__malloc_array(dn, sizeof *lk->fin);
+    if (!lk->pos || !lk->at || !lk->fin)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for the canonical kernel");
+    size_t *pos = lk->pos, *at = lk->at;
+    for (size_t r = 0; r < dn; r++)
+        at[r] = r < ns ? r : SIZE_MAX;
+    for (size_t v = 0; v < ns; v++)
+        pos[v] = v;
+    for (size_t q = dn; q-- > 0;) {
+        size_t v = fr->src[q];
+        if (v & LOC_LOCAL || pos[v] == q)
+            continue;
+        size_t r = pos[v], u = at[q];
+        toggle__vecs_swap(K, r, q);
+        at[r] = u;
+        if (u != SIZE_MAX)
+            pos[u] = r;
+        at[q] = v;
+        pos[v] = q;
+    }
+    for (size_t q = 0; q < dn; q++) {
+        size_t v = fr->src[q];
+        lk->fin[q] = spanned && !(v & LOC_LOCAL); /* toggle__tr_span_chase's: reduced already */
+        if (v & LOC_LOCAL) {
+            memset(toggle__vecs_row(K, q), 0, K->stride * 8);
+            for (size_t t = 0; t < 2 * C; t++)
+                toggle__vecs_set(K, q, fr->lo[q] + t, toggle__vecs_get(&lk->Lv, v & ~LOC_LOCAL, t));
+        }
+        fr->src[q] = q;
+    }
+    for (size_t q = 0; q < dn; q++)
+        if (!lk->fin[q] && fr->cell[q] > fr->lo[q])
+            toggle__tr_loc_reduce(K, q, &lk->Lv, fr, fr->cell[q] - 1, &fr->lo[q], false, lk->p);
+    toggle__tr_clear_free(sol, fr->cell, fr->lo);
+    return TOGGLE_OK;
 }
 
 /* The canonical kernel over odd p from local vectors, where the graph is
@@ -262,128 +485,32 @@ int toggle__tr_canonicalise_local(const toggle_system *s, toggle_solution *sol, 
                               bool *done, bool *spanned)
 {
     const toggle_graph *g = s->graph;
-    toggle__vecs *K = &sol->kernel;
-    size_t dn = sol->nullity, R = g ? g->rows : 0, C = g ? g->cols : 0, N = R * C, nl = 0;
-    uint64_t p = sol->k;
+    size_t R = g ? g->rows : 0, C = g ? g->cols : 0;
     *done = *spanned = false;
-    if (!dn || K->packed || !is_board(s) || R < 4 || C < 4)
+    if (!sol->nullity || sol->kernel.packed || !is_board(s) || R < 4 || C < 4)
         return TOGGLE_OK;
-    loc_ws w = {g, p, R, C, 2 * (C - 2), NULL, NULL, NULL, NULL, NULL, {0}, {0}, NULL};
-    toggle__vecs Lv = {0};
-    loc_free fr = {0, NULL, NULL, NULL, NULL};
-    size_t *pos = NULL, *at = NULL;
-    bool *fin = NULL;
-    int rc = toggle__colbuf_init(&w.cb, g);
+    loc_canon lk;
+    memset(&lk, 0, sizeof lk);
+    lk.w.g = g;
+    lk.w.p = lk.p = sol->k;
+    lk.w.R = lk.R = R;
+    lk.w.C = lk.C = C;
+    lk.w.nb = 2 * (C - 2);
+    lk.dn = sol->nullity;
+    lk.N = R * C;
+    int rc = toggle__colbuf_init(&lk.w.cb, g);
     if (rc)
         return rc;
-    w.eq = toggle__malloc_array(4 * C, sizeof *w.eq);
-    w.act = toggle__malloc_array(4 * C, sizeof *w.act);
-    w.pool = toggle__malloc_array(4 * C, sizeof *w.pool);
-    w.pivrow = toggle__malloc_array(w.nb, sizeof *w.pivrow);
-    w.x = toggle__malloc_array(w.nb + LOC_NB, sizeof *w.x);
-    w.wpiv = toggle__malloc_array(LOC_KMAX, sizeof *w.wpiv);
-    fr.cell = toggle__malloc_array(dn, sizeof *fr.cell);
-    fr.lo = toggle__malloc_array(dn, sizeof *fr.lo);
-    fr.src = toggle__malloc_array(dn, sizeof *fr.src);
-    fr.bits = toggle__calloc(N / 64 + 1, sizeof *fr.bits);
-    if (!w.eq || !w.act || !w.pool || !w.pivrow || !w.x || !w.wpiv || !fr.cell || !fr.lo
-        || !fr.src || !fr.bits) {
-        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the canonical kernel");
-        goto out;
-    }
-    if ((rc = toggle__vecs_init(&w.W, 2 * C, LOC_KMAX, p))
-        || (rc = toggle__vecs_init(&Lv, 2 * C, dn, p)))
-        goto out;
-    /* (1) the local vectors, in ascending free cell */
-    for (size_t b = 1; b < R; b++) {
-        size_t k = 0;
-        bool ok;
-        if ((rc = loc_window(&w, b, &k, &ok)) || !ok)
-            goto out;
-        for (size_t v = 0; v < k; v++) {
-            if (b > 1 && w.wpiv[v] < C)
-                continue;
-            if (nl == dn)
-                goto out; /* more than the kernel holds: not local after all */
-            memcpy(toggle__vecs_row(&Lv, nl), toggle__vecs_row(&w.W, v), Lv.stride * 8);
-            toggle__tr_loc_insert(&fr, (b - 1) * C + w.wpiv[v], (b - 1) * C, nl | LOC_LOCAL);
-            nl++;
-        }
-    }
-    /* (2) the rest: by one chase (toggle__tr_span_chase), else from the kernel rows:
-     * row i reduced, kept in row ns */
-    if (lc && (rc = toggle__tr_span_chase(s, sol, lc, &Lv, &fr, spanned)))
-        goto out;
-    size_t ns = *spanned ? dn - nl : 0;
-    for (size_t i = 0; !*spanned && fr.n < dn && i < dn; i++) {
-        size_t lo = 0, t = toggle__tr_loc_reduce(K, i, &Lv, &fr, N - 1, &lo, true, p);
-        if (t == SIZE_MAX)
-            continue; /* in the span of those found */
-        toggle__tr_scale_span(K, i, 0, t, toggle__invmod(toggle__vecs_get(K, i, t), p), p);
-        if (i != ns)
-            toggle__vecs_swap(K, i, ns);
-        toggle__tr_loc_insert(&fr, t, 0, ns++);
-    }
-    if (fr.n < dn) {
-        rc = toggle__error(TOGGLE_EINTERNAL, "transfer: kernel basis is dependent");
-        goto out;
-    }
-    /* (3) the kept rows to their places (descending: a swap never moves a
-     * placed row), the local vectors written out, then the full reduction */
-    pos = toggle__malloc_array(ns ? ns : 1, sizeof *pos);
-    at = toggle__malloc_array(dn, sizeof *at);
-    fin = toggle__malloc_array(dn, sizeof *fin);
-    if (!pos || !at || !fin) {
-        rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the canonical kernel");
-        goto out;
-    }
-    for (size_t r = 0; r < dn; r++)
-        at[r] = r < ns ? r : SIZE_MAX;
-    for (size_t v = 0; v < ns; v++)
-        pos[v] = v;
-    for (size_t q = dn; q-- > 0;) {
-        size_t v = fr.src[q];
-        if (v & LOC_LOCAL || pos[v] == q)
-            continue;
-        size_t r = pos[v], u = at[q];
-        toggle__vecs_swap(K, r, q);
-        at[r] = u;
-        if (u != SIZE_MAX)
-            pos[u] = r;
-        at[q] = v;
-        pos[v] = q;
-    }
-    for (size_t q = 0; q < dn; q++) {
-        size_t v = fr.src[q];
-        fin[q] = *spanned && !(v & LOC_LOCAL); /* toggle__tr_span_chase's: reduced already */
-        if (v & LOC_LOCAL) {
-            memset(toggle__vecs_row(K, q), 0, K->stride * 8);
-            for (size_t t = 0; t < 2 * C; t++)
-                toggle__vecs_set(K, q, fr.lo[q] + t, toggle__vecs_get(&Lv, v & ~LOC_LOCAL, t));
-        }
-        fr.src[q] = q;
-    }
-    for (size_t q = 0; q < dn; q++)
-        if (!fin[q] && fr.cell[q] > fr.lo[q])
-            toggle__tr_loc_reduce(K, q, &Lv, &fr, fr.cell[q] - 1, &fr.lo[q], false, p);
-    toggle__tr_clear_free(sol, fr.cell, fr.lo);
-    *done = true;
-out:
-    toggle__colbuf_clear(&w.cb);
-    toggle__free(w.eq);
-    toggle__free(w.act);
-    toggle__free(w.pool);
-    toggle__free(w.pivrow);
-    toggle__free(w.x);
-    toggle__free(w.wpiv);
-    toggle__vecs_clear(&w.W);
-    toggle__vecs_clear(&Lv);
-    toggle__free(fr.cell);
-    toggle__free(fr.lo);
-    toggle__free(fr.src);
-    toggle__free(fr.bits);
-    toggle__free(pos);
-    toggle__free(at);
-    toggle__free(fin);
+    bool ok = false;
+    rc = loc_canon_alloc(&lk);
+    if (!rc)
+        rc = loc_canon_windows(&lk, &ok);
+    if (!rc && ok)
+        rc = loc_canon_rest(&lk, s, sol, lc, spanned);
+    if (!rc && ok)
+        rc = loc_canon_place(&lk, sol, *spanned);
+    if (!rc && ok)
+        *done = true;
+    loc_canon_clear(&lk);
     return rc;
 }

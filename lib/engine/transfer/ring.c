@@ -904,68 +904,103 @@ static bool reverse_echelon(toggle__vecs *K, uint64_t *x)
     return ok;
 }
 
-static int ring_solve_f2(const ring *rg, uint64_t *const Gin[2][2], uint64_t *const rin[2],
-                         toggle__vecs *xs, toggle__vecs *ks,
-                         bool *solvable)
+/* ring_solve_f2's polynomials: nw words each in one block. */
+enum { H, Dt, A, B, Tq, Gg, Binv, T1, T2, T3, XU, XV, Y0, Y1, G00, G01, G10, G11, R0, R1, NT };
+
+/* ring_solve_f2's state: the polynomials P (G and rhs among them, h = y^C
+ * + 1 = A B with A the part sharing factors with D = det G), and the
+ * small system mod A (a unknowns a component; freed in one place). */
+typedef struct {
+    size_t C, nw, CW, nb;
+    uint64_t *mem, *P[NT], *scratch;
+    uint64_t *G[2][2], *rhs[2];
+    long da, db;
+    size_t a, m, mw, dn;
+    toggle_system *ss;
+    toggle_solution *small;
+    uint64_t *rows, *Et, *bb;
+} ring_f2;
+
+static void ring_f2_clear(ring_f2 *st)
 {
-    size_t C = rg->C, nw = (2 * C + 130) / 64 + 2, CW = rg->W;
-    enum { H, Dt, A, B, Tq, Gg, Binv, T1, T2, T3, XU, XV, Y0, Y1, G00, G01, G10, G11, R0, R1, NT };
-    uint64_t *mem = toggle__calloc((size_t)NT * nw + 4 * nw, sizeof *mem);
-    uint64_t *P[NT], *scratch = mem + (size_t)NT * nw;
-    toggle_system *ss = NULL;
-    toggle_solution *small = NULL;
-    uint64_t *rows = NULL, *Et = NULL, *bb = NULL;
-    int rc = TOGGLE_OK;
+    toggle_system_free(st->ss);
+    toggle_solution_free(st->small);
+    toggle__free(st->rows);
+    toggle__free(st->Et);
+    toggle__free(st->bb);
+    toggle__free(st->mem);
+    st->ss = NULL;
+    st->small = NULL;
+    st->rows = st->Et = st->bb = st->mem = NULL;
+}
+
+/* G, rhs and h = y^C + 1 into buffers of nw words. */
+static int ring_f2_load(ring_f2 *st, uint64_t *const Gin[2][2], uint64_t *const rin[2])
+{
+    size_t nw = st->nw, C = st->C;
+    uint64_t *mem = st->mem = toggle__calloc((size_t)NT * nw + 4 * nw, sizeof *mem), **P = st->P;
     if (!mem)
         return toggle__error(TOGGLE_ENOMEM, "out of memory for the ring small system");
+    st->scratch = mem + (size_t)NT * nw;
     for (int i = 0; i < NT; i++)
         P[i] = mem + (size_t)i * nw;
-    /* G and rhs in buffers of nw words */
-    uint64_t *const G[2][2] = {{P[G00], P[G01]}, {P[G10], P[G11]}}, *const rhs[2] = {P[R0], P[R1]};
+    st->G[0][0] = P[G00], st->G[0][1] = P[G01], st->G[1][0] = P[G10], st->G[1][1] = P[G11];
+    st->rhs[0] = P[R0], st->rhs[1] = P[R1];
     for (int e = 0; e < 2; e++) {
-        memcpy(rhs[e], rin[e], CW * sizeof *mem);
+        memcpy(st->rhs[e], rin[e], st->CW * sizeof *mem);
         for (int c = 0; c < 2; c++)
-            memcpy(G[e][c], Gin[e][c], CW * sizeof *mem);
+            memcpy(st->G[e][c], Gin[e][c], st->CW * sizeof *mem);
     }
     P[H][C >> 6] |= (uint64_t)1 << (C & 63);
     P[H][0] ^= 1;
-    long dh = (long)C;
-    size_t nb = rg->nb;
-    /* D = G00 G11 + G01 G10 mod h (the cylinder: D = G00) */
-    if (nb == 1) {
-        memcpy(P[Dt], G[0][0], nw * sizeof *mem);
+    return TOGGLE_OK;
+}
+
+/* D = G00 G11 + G01 G10 mod h (the cylinder: D = G00); A = prod of h's
+ * factors dividing D, B = h / A: g = gcd(h, D); while deg g > 0: A *= g,
+ * t /= g, g = gcd(t, g). */
+static void ring_f2_split(ring_f2 *st)
+{
+    size_t nw = st->nw;
+    uint64_t **P = st->P, *const(*G)[2] = st->G;
+    if (st->nb == 1) {
+        memcpy(P[Dt], G[0][0], nw * sizeof *P[Dt]);
     } else {
-        pmulmod(P[Dt], G[0][0], G[1][1], P[H], dh, P[T1], nw);
-        pmulmod(P[T2], G[0][1], G[1][0], P[H], dh, P[T1], nw);
+        pmulmod(P[Dt], G[0][0], G[1][1], P[H], (long)st->C, P[T1], nw);
+        pmulmod(P[T2], G[0][1], G[1][0], P[H], (long)st->C, P[T1], nw);
         for (size_t q = 0; q < nw; q++)
             P[Dt][q] ^= P[T2][q];
     }
-    /* A = prod of h's factors dividing D, B = h / A: g = gcd(h, D); while
-     * deg g > 0: A *= g, t /= g, g = gcd(t, g) */
     long dg;
-    memcpy(P[T1], P[H], nw * sizeof *mem);
-    memcpy(P[T2], P[Dt], nw * sizeof *mem);
-    memcpy(P[Gg], pgcd(P[T1], P[T2], nw, &dg), nw * sizeof *mem);
+    memcpy(P[T1], P[H], nw * sizeof *P[T1]);
+    memcpy(P[T2], P[Dt], nw * sizeof *P[T2]);
+    memcpy(P[Gg], pgcd(P[T1], P[T2], nw, &dg), nw * sizeof *P[Gg]);
     P[A][0] = 1;
-    memcpy(P[B], P[H], nw * sizeof *mem);
+    memcpy(P[B], P[H], nw * sizeof *P[B]);
     while (dg > 0) {
         pmul(P[T1], nw, P[A], pdeg(P[A], nw), P[Gg], dg);
-        memcpy(P[A], P[T1], nw * sizeof *mem);
+        memcpy(P[A], P[T1], nw * sizeof *P[A]);
         pdiv(P[Tq], P[B], P[Gg], nw); /* B := B / g (B destroyed) */
-        memcpy(P[B], P[Tq], nw * sizeof *mem);
-        memcpy(P[T1], P[B], nw * sizeof *mem);
-        memcpy(P[T2], P[Gg], nw * sizeof *mem);
-        memcpy(P[Gg], pgcd(P[T1], P[T2], nw, &dg), nw * sizeof *mem);
+        memcpy(P[B], P[Tq], nw * sizeof *P[B]);
+        memcpy(P[T1], P[B], nw * sizeof *P[T1]);
+        memcpy(P[T2], P[Gg], nw * sizeof *P[T2]);
+        memcpy(P[Gg], pgcd(P[T1], P[T2], nw, &dg), nw * sizeof *P[Gg]);
     }
-    long da = pdeg(P[A], nw), db = pdeg(P[B], nw);
-    /* mod B: X_B = D^-1 adj(G) rhs */
+    st->da = pdeg(P[A], nw);
+    st->db = pdeg(P[B], nw);
+}
+
+/* Mod B: X_B = D^-1 adj(G) rhs; and B^-1 mod A, for the lifts. */
+static int ring_f2_mod_b(ring_f2 *st)
+{
+    size_t nw = st->nw, nb = st->nb;
+    long da = st->da, db = st->db;
+    uint64_t **P = st->P, *const(*G)[2] = st->G, *const *rhs = st->rhs;
     if (db > 0) {
-        memcpy(P[T3], P[Dt], nw * sizeof *mem);
+        memcpy(P[T3], P[Dt], nw * sizeof *P[T3]);
         pmod(P[T3], nw, P[B], db);
-        if (!pinv(P[T3], P[T3], P[B], db, scratch, nw)) {
-            rc = TOGGLE_EUNSUPPORTED; /* cannot happen: D is a unit mod B */
-            goto out;
-        }
+        if (!pinv(P[T3], P[T3], P[B], db, st->scratch, nw))
+            return TOGGLE_EUNSUPPORTED; /* cannot happen: D is a unit mod B */
         /* XU = D^-1 (G11 r0 + G01 r1), XV = D^-1 (G10 r0 + G00 r1) mod B
          * (the cylinder: XU = D^-1 r0) */
         const uint64_t *adj[2][2] = {{G[1][1], G[0][1]}, {G[1][0], G[0][0]}};
@@ -980,119 +1015,157 @@ static int ring_solve_f2(const ring *rg, uint64_t *const Gin[2][2], uint64_t *co
             pmulmod(outv[c], P[Y0], P[T3], P[B], db, P[T1], nw);
         }
     }
-    /* B^-1 mod A, for the lifts */
     if (da > 0 && db > 0) {
-        memcpy(P[T3], P[B], nw * sizeof *mem);
+        memcpy(P[T3], P[B], nw * sizeof *P[T3]);
         pmod(P[T3], nw, P[A], da);
-        if (!pinv(P[Binv], P[T3], P[A], da, scratch, nw)) {
-            rc = TOGGLE_EUNSUPPORTED; /* cannot happen: A, B coprime */
-            goto out;
-        }
+        if (!pinv(P[Binv], P[T3], P[A], da, st->scratch, nw))
+            return TOGGLE_EUNSUPPORTED; /* cannot happen: A, B coprime */
     }
-    size_t a = da > 0 ? (size_t)da : 0, m = nb * a, mw = (m + 63) / 64;
-    size_t dn = 0;
-    *solvable = true;
-    if (a) {
-        /* mod A: column (b, k) of the 2a x 2a system is (G[0][b] y^k, G[1][b]
-         * y^k) mod A; built as rows of Et (its transpose) */
-        Et = toggle__calloc(m * mw, sizeof *Et);
-        rows = toggle__calloc(m * mw, sizeof *rows);
-        bb = toggle__calloc(mw, sizeof *bb);
-        if (!Et || !rows || !bb) {
-            rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the ring small system");
-            goto out;
-        }
-        size_t aw = pwords(da - 1);
-        for (size_t e = 0; e < nb; e++)
-            for (size_t bc = 0; bc < nb; bc++) {
-                uint64_t *w = P[T3];
-                memcpy(w, G[e][bc], CW * sizeof *w);
-                memset(w + CW, 0, (nw - CW) * sizeof *w);
-                pmod(w, nw, P[A], da);
-                for (size_t k = 0; k < a; k++) {
-                    /* bits of w into row bc a + k of Et at offset e a */
-                    uint64_t *dst = Et + (bc * a + k) * mw;
-                    for (size_t i = 0; i < a; i++)
-                        if ((w[i >> 6] >> (i & 63)) & 1)
-                            dst[(e * a + i) >> 6] |= (uint64_t)1 << ((e * a + i) & 63);
-                    /* w := y w mod A */
-                    uint64_t carry = 0;
-                    for (size_t q = 0; q <= aw; q++) {
-                        uint64_t nc = w[q] >> 63;
-                        w[q] = (w[q] << 1) | carry;
-                        carry = nc;
-                    }
-                    if ((w[a >> 6] >> (a & 63)) & 1)
-                        for (size_t q = 0; q <= aw; q++)
-                            w[q] ^= P[A][q];
-                }
-            }
-        toggle__bits_transpose(rows, mw, Et, mw, m, m);
-        toggle__free(Et);
-        Et = NULL;
-        for (size_t e = 0; e < nb; e++) {
+    return TOGGLE_OK;
+}
+
+/* src (CW words) mod A into w (nw words). */
+static inline void ring_f2_reduce_a(const ring_f2 *st, uint64_t *w, const uint64_t *src)
+{
+    memcpy(w, src, st->CW * sizeof *w);
+    memset(w + st->CW, 0, (st->nw - st->CW) * sizeof *w);
+    pmod(w, st->nw, st->P[A], st->da);
+}
+
+/* Mod A: column (b, k) of the 2a x 2a system is (G[0][b] y^k, G[1][b]
+ * y^k) mod A; built as rows of Et (its transpose). */
+static void ring_f2_matrix_a(ring_f2 *st)
+{
+    size_t a = st->a, nb = st->nb, mw = st->mw, aw = pwords(st->da - 1);
+    uint64_t **P = st->P;
+    for (size_t e = 0; e < nb; e++)
+        for (size_t bc = 0; bc < nb; bc++) {
             uint64_t *w = P[T3];
-            memcpy(w, rhs[e], CW * sizeof *w);
-            memset(w + CW, 0, (nw - CW) * sizeof *w);
-            pmod(w, nw, P[A], da);
-            for (size_t i = 0; i < a; i++)
-                if ((w[i >> 6] >> (i & 63)) & 1)
-                    bb[(e * a + i) >> 6] |= (uint64_t)1 << ((e * a + i) & 63);
+            ring_f2_reduce_a(st, w, st->G[e][bc]);
+            for (size_t k = 0; k < a; k++) {
+                /* bits of w into row bc a + k of Et at offset e a */
+                uint64_t *dst = st->Et + (bc * a + k) * mw;
+                for (size_t i = 0; i < a; i++)
+                    if ((w[i >> 6] >> (i & 63)) & 1)
+                        dst[(e * a + i) >> 6] |= (uint64_t)1 << ((e * a + i) & 63);
+                /* w := y w mod A */
+                uint64_t carry = 0;
+                for (size_t q = 0; q <= aw; q++) {
+                    uint64_t nc = w[q] >> 63;
+                    w[q] = (w[q] << 1) | carry;
+                    carry = nc;
+                }
+                if ((w[a >> 6] >> (a & 63)) & 1)
+                    for (size_t q = 0; q <= aw; q++)
+                        w[q] ^= P[A][q];
+            }
         }
-        rc = toggle__system_adopt_packed(&ss, m, m, rows, bb, true);
-        rows = NULL;
-        if (rc || (rc = toggle__transfer_solve_small(ss, &small)))
-            goto out;
-        *solvable = small->solvable;
-        dn = small->nullity;
+}
+
+/* The small system mod A (when deg A > 0), solved: *solvable and dn. */
+static int ring_f2_mod_a(ring_f2 *st, bool *solvable)
+{
+    size_t a = st->a, m = st->m, mw = st->mw;
+    *solvable = true;
+    if (!a)
+        return TOGGLE_OK;
+    st->Et = toggle__calloc(m * mw, sizeof *st->Et);
+    st->rows = toggle__calloc(m * mw, sizeof *st->rows);
+    st->bb = toggle__calloc(mw, sizeof *st->bb);
+    if (!st->Et || !st->rows || !st->bb)
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for the ring small system");
+    ring_f2_matrix_a(st);
+    toggle__bits_transpose(st->rows, mw, st->Et, mw, m, m);
+    toggle__free(st->Et);
+    st->Et = NULL;
+    for (size_t e = 0; e < st->nb; e++) {
+        uint64_t *w = st->P[T3];
+        ring_f2_reduce_a(st, w, st->rhs[e]);
+        for (size_t i = 0; i < a; i++)
+            if ((w[i >> 6] >> (i & 63)) & 1)
+                st->bb[(e * a + i) >> 6] |= (uint64_t)1 << ((e * a + i) & 63);
     }
-    if ((rc = toggle__vecs_init(ks, nb * C, dn, 2)) || (rc = toggle__vecs_init(xs, nb * C, 1, 2)))
+    int rc = toggle__system_adopt_packed(&st->ss, m, m, st->rows, st->bb, true);
+    st->rows = NULL;
+    if (rc || (rc = toggle__transfer_solve_small(st->ss, &st->small)))
+        return rc;
+    *solvable = st->small->solvable;
+    st->dn = st->small->nullity;
+    return TOGGLE_OK;
+}
+
+/* Component c of the lift of vector l (0: x, else kernel l - 1) into bits
+ * c C .. c C + C - 1 of dst: the A part (the small answer's bits c a ..
+ * c a + a - 1), for x less X_B mod A, times B B^-1 (mod A), plus X_B. */
+static inline void ring_f2_lift(ring_f2 *st, size_t l, size_t c, uint64_t *dst)
+{
+    size_t nw = st->nw, a = st->a, C = st->C;
+    long da = st->da, db = st->db;
+    uint64_t **P = st->P, *v = P[Y0];
+    memset(v, 0, nw * sizeof *v);
+    if (a) {
+        const uint64_t *src = l ? toggle__vecs_row(&st->small->kernel, l - 1)
+                                : toggle__vecs_row(&st->small->x, 0);
+        for (size_t i = 0; i < a; i++)
+            v[i >> 6] |= ((src[(c * a + i) >> 6] >> ((c * a + i) & 63)) & 1) << (i & 63);
+    }
+    uint64_t *xb = c ? P[XV] : P[XU];
+    if (l == 0 && db > 0) {
+        /* X_A - X_B mod A */
+        memcpy(P[T2], xb, nw * sizeof *P[T2]);
+        if (a)
+            pmod(P[T2], nw, P[A], da);
+        for (size_t q = 0; q < nw; q++)
+            v[q] ^= a ? P[T2][q] : 0;
+    }
+    if (a && db > 0) {
+        pmulmod(P[Y1], v, P[Binv], P[A], da, P[T1], nw);
+        pmul(v, nw, P[B], db, P[Y1], pdeg(P[Y1], nw)); /* B (...) */
+    }
+    if (l == 0 && db > 0)
+        for (size_t q = 0; q < nw; q++)
+            v[q] ^= xb[q];
+    /* degree < C: into bits c C .. c C + C - 1 of dst */
+    for (size_t i = 0; i < C; i++)
+        if ((v[i >> 6] >> (i & 63)) & 1)
+            dst[(c * C + i) >> 6] |= (uint64_t)1 << ((c * C + i) & 63);
+}
+
+static int ring_solve_f2(const ring *rg, uint64_t *const Gin[2][2], uint64_t *const rin[2],
+                         toggle__vecs *xs, toggle__vecs *ks,
+                         bool *solvable)
+{
+    ring_f2 st;
+    memset(&st, 0, sizeof st);
+    st.C = rg->C;
+    st.nw = (2 * rg->C + 130) / 64 + 2;
+    st.CW = rg->W;
+    st.nb = rg->nb;
+    int rc = ring_f2_load(&st, Gin, rin);
+    if (rc)
+        return rc;
+    ring_f2_split(&st);
+    if ((rc = ring_f2_mod_b(&st)))
+        goto out;
+    st.a = st.da > 0 ? (size_t)st.da : 0;
+    st.m = st.nb * st.a;
+    st.mw = (st.m + 63) / 64;
+    if ((rc = ring_f2_mod_a(&st, solvable)))
+        goto out;
+    if ((rc = toggle__vecs_init(ks, st.nb * st.C, st.dn, 2))
+        || (rc = toggle__vecs_init(xs, st.nb * st.C, 1, 2)))
         goto out;
     /* the lifts: vector l (0: x, else kernel l - 1) */
-    for (size_t l = 0; l <= dn; l++) {
+    for (size_t l = 0; l <= st.dn; l++) {
         if (l == 0 && !*solvable)
             continue;
         uint64_t *dst = l ? toggle__vecs_row(ks, l - 1) : toggle__vecs_row(xs, 0);
-        for (size_t c = 0; c < nb; c++) {
-            uint64_t *v = P[Y0];
-            memset(v, 0, nw * sizeof *v);
-            if (a) {
-                /* component c of the A part: bits c a .. c a + a - 1 */
-                const uint64_t *src = l ? toggle__vecs_row(&small->kernel, l - 1)
-                                        : toggle__vecs_row(&small->x, 0);
-                for (size_t i = 0; i < a; i++)
-                    v[i >> 6] |= ((src[(c * a + i) >> 6] >> ((c * a + i) & 63)) & 1) << (i & 63);
-            }
-            uint64_t *xb = c ? P[XV] : P[XU];
-            if (l == 0 && db > 0) {
-                /* X_A - X_B mod A */
-                memcpy(P[T2], xb, nw * sizeof *mem);
-                if (a)
-                    pmod(P[T2], nw, P[A], da);
-                for (size_t q = 0; q < nw; q++)
-                    v[q] ^= a ? P[T2][q] : 0;
-            }
-            if (a && db > 0) {
-                pmulmod(P[Y1], v, P[Binv], P[A], da, P[T1], nw);
-                pmul(v, nw, P[B], db, P[Y1], pdeg(P[Y1], nw)); /* B (...) */
-            }
-            if (l == 0 && db > 0)
-                for (size_t q = 0; q < nw; q++)
-                    v[q] ^= xb[q];
-            /* degree < C: into bits c C .. c C + C - 1 of dst */
-            for (size_t i = 0; i < C; i++)
-                if ((v[i >> 6] >> (i & 63)) & 1)
-                    dst[(c * C + i) >> 6] |= (uint64_t)1 << ((c * C + i) & 63);
-        }
+        for (size_t c = 0; c < st.nb; c++)
+            ring_f2_lift(&st, l, c, dst);
     }
     if (!reverse_echelon(ks, *solvable ? toggle__vecs_row(xs, 0) : NULL))
         rc = toggle__error(TOGGLE_EINTERNAL, "the ring kernel basis is dependent");
 out:
-    toggle_system_free(ss);
-    toggle_solution_free(small);
-    toggle__free(rows);
-    toggle__free(Et);
-    toggle__free(bb);
-    toggle__free(mem);
+    ring_f2_clear(&st);
     return rc;
 }
