@@ -75,16 +75,16 @@ static void fac_clear(fac *F)
     F->coef = F->K = NULL;
 }
 
-/* Build the factor: the chase's coefficients, M's RREF, the canonical
- * kernel (the reverse echelon of ker T: docs/transfer.md). */
-static int fac_init(fac *F, uint64_t p, size_t n, bool wrap)
+/* The factor's shape: h unknowns and the h equations the chase leaves
+ * over (a path: the last; a circulant of 3 or more: the last and the
+ * first; 1 or 2 wrapped cells: every one). */
+static void fac_shape(fac *F, uint64_t p, size_t n, bool wrap)
 {
     memset(F, 0, sizeof *F);
     F->p = p;
     F->n = n;
     F->wrap = wrap;
     F->h = !wrap ? 1 : (n >= 3 ? 2 : n);
-    size_t h = F->h;
     if (!wrap) {
         F->le[0] = n - 1;
     } else if (n >= 3) {
@@ -94,13 +94,14 @@ static int fac_init(fac *F, uint64_t p, size_t n, bool wrap)
         F->le[0] = 0;
         F->le[1] = 1;
     }
-    F->coef = toggle__calloc(h * n, sizeof *F->coef);
-    F->K = toggle__calloc(2 * n, sizeof *F->K);
-    if (!F->coef || !F->K) {
-        fac_clear(F);
-        return toggle__error(TOGGLE_ENOMEM, "out of memory for the separable route");
-    }
-    uint64_t A[2][4] = {{0}};
+}
+
+/* The chase with unknown j = 1 (the others 0) and b = 0 into coef, and
+ * [M | I] into A: M's column j the left-over equations on that chase. */
+static void fac_chase(fac *F, uint64_t A[2][4])
+{
+    size_t h = F->h, n = F->n;
+    uint64_t p = F->p;
     for (size_t j = 0; j < h; j++) {
         uint64_t *x = F->coef + j * n;
         x[j] = 1;
@@ -111,8 +112,14 @@ static int fac_init(fac *F, uint64_t p, size_t n, bool wrap)
     }
     for (size_t e = 0; e < h; e++)
         A[e][2 + e] = 1;
-    /* Gauss-Jordan on [M | I] */
-    size_t r = 0;
+}
+
+/* Gauss-Jordan on [M | I] (h rows): M's RREF into Rf, the transform into
+ * Tm, the pivot columns into piv, the rank. */
+static void fac_gauss_jordan(fac *F, uint64_t A[2][4])
+{
+    size_t h = F->h, r = 0;
+    uint64_t p = F->p;
     for (size_t c = 0; c < h && r < h; c++) {
         size_t q = r;
         while (q < h && !A[q][c])
@@ -142,8 +149,14 @@ static int fac_init(fac *F, uint64_t p, size_t n, bool wrap)
             F->Rf[e][t] = t < h ? A[e][t] : 0;
             F->Tm[e][t] = t < h ? A[e][2 + t] : 0;
         }
-    /* ker T = the chase of ker M */
-    size_t d = 0;
+}
+
+/* ker T = the chase of ker M: a vector of K per free column of M. Their
+ * count. */
+static size_t fac_kernel(fac *F)
+{
+    size_t h = F->h, n = F->n, r = F->rank, d = 0;
+    uint64_t p = F->p;
     for (size_t c = 0; c < h; c++) {
         bool pivot = false;
         for (size_t i = 0; i < r; i++)
@@ -160,25 +173,44 @@ static int fac_init(fac *F, uint64_t p, size_t n, bool wrap)
                 v[i] = toggle__addmod(v[i], toggle__mulmod(w[k], F->coef[k * n + i], p), p);
         d++;
     }
-    /* reverse echelon: the largest last nonzero first, scaled to 1, cleared
-     * in the other vector */
-    size_t last[2], done = 0;
+    return d;
+}
+
+/* The unused vector of K (d of them) with the largest last nonzero into
+ * *best, that index into *bp; false when one is zero. */
+static bool fac_pick_last(const fac *F, size_t d, const bool *used, size_t *best, size_t *bp)
+{
+    size_t n = F->n;
+    *best = SIZE_MAX;
+    *bp = 0;
+    for (size_t i = 0; i < d; i++) {
+        if (used[i])
+            continue;
+        size_t t = n;
+        while (t > 0 && !F->K[i * n + t - 1])
+            t--;
+        if (t == 0)
+            return false;
+        if (*best == SIZE_MAX || t - 1 > *bp) {
+            *best = i;
+            *bp = t - 1;
+        }
+    }
+    return true;
+}
+
+/* The reverse echelon of K's d vectors: the largest last nonzero first,
+ * scaled to 1, cleared in the other vector; the vectors ordered by their
+ * last nonzeros, which are the free indices fr. */
+static int fac_reverse_echelon(fac *F, size_t d)
+{
+    size_t n = F->n, last[2], done = 0;
+    uint64_t p = F->p;
     bool used[2] = {false, false};
     while (done < d) {
-        size_t best = SIZE_MAX, bp = 0;
-        for (size_t i = 0; i < d; i++) {
-            if (used[i])
-                continue;
-            size_t t = n;
-            while (t > 0 && !F->K[i * n + t - 1])
-                t--;
-            if (t == 0)
-                return toggle__error(TOGGLE_EINTERNAL, "separable route: zero kernel vector");
-            if (best == SIZE_MAX || t - 1 > bp) {
-                best = i;
-                bp = t - 1;
-            }
-        }
+        size_t best, bp;
+        if (!fac_pick_last(F, d, used, &best, &bp))
+            return toggle__error(TOGGLE_EINTERNAL, "separable route: zero kernel vector");
         uint64_t *v = F->K + best * n, inv = toggle__invmod(v[bp], p);
         for (size_t i = 0; i < n; i++)
             v[i] = toggle__mulmod(v[i], inv, p);
@@ -205,6 +237,23 @@ static int fac_init(fac *F, uint64_t p, size_t n, bool wrap)
     for (size_t i = 0; i < d; i++)
         F->fr[i] = last[i];
     return TOGGLE_OK;
+}
+
+/* Build the factor: the chase's coefficients, M's RREF, the canonical
+ * kernel (the reverse echelon of ker T: docs/transfer.md). */
+static int fac_init(fac *F, uint64_t p, size_t n, bool wrap)
+{
+    fac_shape(F, p, n, wrap);
+    F->coef = toggle__calloc(F->h * n, sizeof *F->coef);
+    F->K = toggle__calloc(2 * n, sizeof *F->K);
+    if (!F->coef || !F->K) {
+        fac_clear(F);
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for the separable route");
+    }
+    uint64_t A[2][4] = {{0}};
+    fac_chase(F, A);
+    fac_gauss_jordan(F, A);
+    return fac_reverse_echelon(F, fac_kernel(F));
 }
 
 /* y += c x over W lanes */

@@ -85,108 +85,128 @@ static void tcol_put(out_ctx *ctx, const lanes *ln, size_t r, const uint64_t *ro
     ctx->bhave |= (uint64_t)1 << (c % 64);
 }
 
-void toggle__tr_write_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row,
-                      const uint64_t *lrow, size_t lstride)
+#define OUT_INLINE static inline __attribute__((always_inline))
+
+/* F_3 lane rows into byte storage: the two planes of each lane into
+ * bytes, 8 cells at a time along a board row, a cell at a time down a
+ * board column. */
+OUT_INLINE void write_p3_planes(out_ctx *ctx, const lanes *ln, size_t r, const uint64_t *lrow,
+                                size_t lstride)
 {
-    out_ctx *ctx = ctx_;
     const tframe *f = ln->f;
-    if (ctx->blk) {
-        tcol_put(ctx, ln, r, row, lrow, lstride);
-        return;
-    }
-    if (lrow && f->p == 3 && ctx->sol->kernel.width == 8) {
-        /* the two planes into bytes: 8 cells at a time along a board row,
-         * a cell at a time down a board column */
-        size_t C = f->C, base = frame_cell(f, r, 0), step = f->tr ? f->g->cols : 1;
-        for (size_t l = 0; l < ln->L; l++) {
-            if (ctx->dst && !ctx->dst[l])
-                continue; /* (a lane toggle__tr_span_chase does not keep) */
-            unsigned char *d = (unsigned char *)(ctx->dst ? ctx->dst[l] : out_vec(ctx, l)) + base;
-            const uint64_t *lo = lrow + l * lstride, *hi = lo + lstride / 2;
-            size_t j = 0;
-            for (; !f->tr && j + 8 <= C; j += 8) {
-                uint64_t v = bits_bytes((lo[j >> 6] >> (j & 63)) & 0xff)
-                           | bits_bytes((hi[j >> 6] >> (j & 63)) & 0xff) << 1;
-                memcpy(d + j, &v, 8);
-            }
-            for (; j < C; j++)
-                d[j * step] = (unsigned char)(((lo[j >> 6] >> (j & 63)) & 1)
-                                              | ((hi[j >> 6] >> (j & 63)) & 1) << 1);
+    size_t C = f->C, base = frame_cell(f, r, 0), step = f->tr ? f->g->cols : 1;
+    for (size_t l = 0; l < ln->L; l++) {
+        if (ctx->dst && !ctx->dst[l])
+            continue; /* (a lane toggle__tr_span_chase does not keep) */
+        unsigned char *d = (unsigned char *)(ctx->dst ? ctx->dst[l] : out_vec(ctx, l)) + base;
+        const uint64_t *lo = lrow + l * lstride, *hi = lo + lstride / 2;
+        size_t j = 0;
+        for (; !f->tr && j + 8 <= C; j += 8) {
+            uint64_t v = bits_bytes((lo[j >> 6] >> (j & 63)) & 0xff)
+                       | bits_bytes((hi[j >> 6] >> (j & 63)) & 0xff) << 1;
+            memcpy(d + j, &v, 8);
         }
-        return;
+        for (; j < C; j++)
+            d[j * step] = (unsigned char)(((lo[j >> 6] >> (j & 63)) & 1)
+                                          | ((hi[j >> 6] >> (j & 63)) & 1) << 1);
     }
-    if (lrow) {
-        for (size_t l = 0; l < ln->L; l++) {
-            uint64_t *v = out_vec(ctx, l);
-            const uint64_t *bits = lrow + l * lstride;
-            if (!f->tr) {
-                or_bits(v, frame_cell(f, r, 0), bits, f->C);
-                continue;
-            }
-            for (size_t j = 0; j < f->C; j++)
-                if ((bits[j >> 6] >> (j & 63)) & 1)
-                    or_word(v, frame_cell(f, r, j), 1, 1);
+}
+
+/* F_2 lane rows: each lane's C bits ORed into its packed vector. */
+OUT_INLINE void write_lane_bits(out_ctx *ctx, const lanes *ln, size_t r, const uint64_t *lrow,
+                                size_t lstride)
+{
+    const tframe *f = ln->f;
+    for (size_t l = 0; l < ln->L; l++) {
+        uint64_t *v = out_vec(ctx, l);
+        const uint64_t *bits = lrow + l * lstride;
+        if (!f->tr) {
+            or_bits(v, frame_cell(f, r, 0), bits, f->C);
+            continue;
         }
-        return;
+        for (size_t j = 0; j < f->C; j++)
+            if ((bits[j >> 6] >> (j & 63)) & 1)
+                or_word(v, frame_cell(f, r, j), 1, 1);
     }
-    if (f->p == 2 && !f->tr && ctx->tbuf) {
-        /* the C x L bit matrix of the row, transposed: lane l's C bits (a
-         * few lanes bit by bit) */
-        size_t CW = (f->C + 63) / 64;
-        if (ln->L <= 4) {
-            memset(ctx->tbuf, 0, ln->L * CW * sizeof *ctx->tbuf);
-            for (size_t l = 0; l < ln->L; l++)
-                for (size_t j = 0; j < f->C; j++)
-                    ctx->tbuf[l * CW + (j >> 6)] |= ((row[j * ln->nw] >> l) & 1) << (j & 63);
-        } else {
-            toggle__bits_transpose(ctx->tbuf, CW, row, ln->nw, f->C, ln->L);
-        }
+}
+
+/* F_2 cell-major row along a board row: the C x L bit matrix of the row,
+ * transposed into tbuf (a few lanes bit by bit), lane l's C bits ORed
+ * into its vector. */
+OUT_INLINE void write_f2_transposed(out_ctx *ctx, const lanes *ln, size_t r, const uint64_t *row)
+{
+    const tframe *f = ln->f;
+    size_t CW = (f->C + 63) / 64;
+    if (ln->L <= 4) {
+        memset(ctx->tbuf, 0, ln->L * CW * sizeof *ctx->tbuf);
         for (size_t l = 0; l < ln->L; l++)
-            or_bits(out_vec(ctx, l), frame_cell(f, r, 0), ctx->tbuf + l * CW, f->C);
-        return;
+            for (size_t j = 0; j < f->C; j++)
+                ctx->tbuf[l * CW + (j >> 6)] |= ((row[j * ln->nw] >> l) & 1) << (j & 63);
+    } else {
+        toggle__bits_transpose(ctx->tbuf, CW, row, ln->nw, f->C, ln->L);
     }
-    if (f->p != 2 && ctx->dst) {
-        /* odd p: lane l's field of every cell, straight into its vector's
-         * narrow storage at base + j step (board rows: r C + j; a
-         * transposed frame: j cols + its column) */
-        size_t per = ln->lf.per, base = frame_cell(f, r, 0), nw = ln->nw, C = f->C;
-        size_t step = f->tr ? f->g->cols : 1;
-        uint64_t fm = ln->lf.fmask;
-        /* 64 cells at a time, every lane: the cells stay in the first cache */
-        for (size_t j0 = 0; j0 < C; j0 += 64) {
-            size_t j1 = C - j0 < 64 ? C : j0 + 64;
-            for (size_t l = 0; l < ln->L; l++) {
-                if (!ctx->dst[l])
-                    continue;
-                const uint64_t *src = row + l / per;
-                unsigned sh = (unsigned)((l % per) * ln->lf.lw);
-                switch (ctx->sol->kernel.width) {
-                case 8: {
-                    uint8_t *d = (uint8_t *)ctx->dst[l] + base;
-                    for (size_t j = j0; j < j1; j++)
-                        d[j * step] = (uint8_t)((src[j * nw] >> sh) & fm);
-                    break;
-                }
-                case 16: {
-                    uint16_t *d = (uint16_t *)ctx->dst[l] + base;
-                    for (size_t j = j0; j < j1; j++)
-                        d[j * step] = (uint16_t)((src[j * nw] >> sh) & fm);
-                    break;
-                }
-                case 32: {
-                    uint32_t *d = (uint32_t *)ctx->dst[l] + base;
-                    for (size_t j = j0; j < j1; j++)
-                        d[j * step] = (uint32_t)((src[j * nw] >> sh) & fm);
-                    break;
-                }
-                default:
-                    for (size_t j = j0; j < j1; j++)
-                        ctx->dst[l][base + j * step] = (src[j * nw] >> sh) & fm;
-                }
-            }
+    for (size_t l = 0; l < ln->L; l++)
+        or_bits(out_vec(ctx, l), frame_cell(f, r, 0), ctx->tbuf + l * CW, f->C);
+}
+
+/* Cells j0 .. j1 - 1 of one lane (the field at shift sh of src's words)
+ * into the vector v's narrow storage of the given width, at base + j step. */
+OUT_INLINE void write_lane_narrow(uint64_t *v, size_t base, unsigned width, const uint64_t *src,
+                                  size_t nw, unsigned sh, uint64_t fm, size_t j0, size_t j1,
+                                  size_t step)
+{
+    switch (width) {
+    case 8: {
+        uint8_t *d = (uint8_t *)v + base;
+        for (size_t j = j0; j < j1; j++)
+            d[j * step] = (uint8_t)((src[j * nw] >> sh) & fm);
+        break;
+    }
+    case 16: {
+        uint16_t *d = (uint16_t *)v + base;
+        for (size_t j = j0; j < j1; j++)
+            d[j * step] = (uint16_t)((src[j * nw] >> sh) & fm);
+        break;
+    }
+    case 32: {
+        uint32_t *d = (uint32_t *)v + base;
+        for (size_t j = j0; j < j1; j++)
+            d[j * step] = (uint32_t)((src[j * nw] >> sh) & fm);
+        break;
+    }
+    default:
+        for (size_t j = j0; j < j1; j++)
+            v[base + j * step] = (src[j * nw] >> sh) & fm;
+    }
+}
+
+/* Odd p with destinations: lane l's field of every cell, straight into
+ * its vector's narrow storage at base + j step (board rows: r C + j; a
+ * transposed frame: j cols + its column), 64 cells at a time for every
+ * lane so that the cells stay in the first cache. */
+OUT_INLINE void write_odd_dst(out_ctx *ctx, const lanes *ln, size_t r, const uint64_t *row)
+{
+    const tframe *f = ln->f;
+    size_t per = ln->lf.per, base = frame_cell(f, r, 0), nw = ln->nw, C = f->C;
+    size_t step = f->tr ? f->g->cols : 1;
+    uint64_t fm = ln->lf.fmask;
+    unsigned width = ctx->sol->kernel.width;
+    for (size_t j0 = 0; j0 < C; j0 += 64) {
+        size_t j1 = C - j0 < 64 ? C : j0 + 64;
+        for (size_t l = 0; l < ln->L; l++) {
+            if (!ctx->dst[l])
+                continue;
+            const uint64_t *src = row + l / per;
+            unsigned sh = (unsigned)((l % per) * ln->lf.lw);
+            write_lane_narrow(ctx->dst[l], base, width, src, nw, sh, fm, j0, j1, step);
         }
-        return;
     }
+}
+
+/* Any other row: lane by lane, cell by cell. */
+OUT_INLINE void write_cells(out_ctx *ctx, const lanes *ln, size_t r, const uint64_t *row)
+{
+    const tframe *f = ln->f;
     for (size_t j = 0; j < f->C; j++) {
         const uint64_t *cell = row + j * ln->nw;
         size_t idx = frame_cell(f, r, j);
@@ -200,4 +220,25 @@ void toggle__tr_write_row(void *ctx_, const lanes *ln, size_t r, const uint64_t 
                 toggle__vecs_set(&ctx->sol->kernel, l - ctx->with_b, idx, v);
         }
     }
+}
+
+/* Chased frame row r into the answers: cell-major (row, nw words a cell)
+ * or lane rows (lrow, lstride words a lane), by the storage's form. */
+void toggle__tr_write_row(void *ctx_, const lanes *ln, size_t r, const uint64_t *row,
+                      const uint64_t *lrow, size_t lstride)
+{
+    out_ctx *ctx = ctx_;
+    const tframe *f = ln->f;
+    if (ctx->blk)
+        tcol_put(ctx, ln, r, row, lrow, lstride);
+    else if (lrow && f->p == 3 && ctx->sol->kernel.width == 8)
+        write_p3_planes(ctx, ln, r, lrow, lstride);
+    else if (lrow)
+        write_lane_bits(ctx, ln, r, lrow, lstride);
+    else if (f->p == 2 && !f->tr && ctx->tbuf)
+        write_f2_transposed(ctx, ln, r, row);
+    else if (f->p != 2 && ctx->dst)
+        write_odd_dst(ctx, ln, r, row);
+    else
+        write_cells(ctx, ln, r, row);
 }

@@ -179,6 +179,92 @@ int toggle__tr_solve_small(const toggle_system *ss, toggle_solution **small)
     return TOGGLE_OK;
 }
 
+/* The small system ss handed on: kept in *keep when asked for (ss then
+ * NULL), else solved into *small. */
+static int small_hand(toggle_system **ss, toggle_solution **small, toggle_system **keep)
+{
+    if (!keep)
+        return toggle__tr_solve_small(*ss, small);
+    *keep = *ss;
+    *ss = NULL;
+    return TOGGLE_OK;
+}
+
+/* F_2: E and b as packed rows from the residual cells (a cell's first m
+ * bits are its row of E, bit m its b) into *ss. */
+static int small_f2_system(const tframe *f, const lanes *ln, const uint64_t *resid, size_t m,
+                           toggle_system **ss)
+{
+    size_t mw = (m + 63) / 64;
+    uint64_t *rows = toggle__calloc(m ? m * mw : 1, sizeof *rows);
+    uint64_t *bb = toggle__calloc(mw ? mw : 1, sizeof *bb);
+    if (!rows || !bb) {
+        toggle__free(rows);
+        toggle__free(bb);
+        return toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer small system");
+    }
+    for (size_t e = 0; e < m; e++) {
+        const uint64_t *cell = resid + e * ln->nw;
+        if (f->rev) { /* unknown i is column m - 1 - i (toggle__tr_rev_canonical) */
+            for (size_t i = 0; i < m; i++)
+                rows[e * mw + ((m - 1 - i) >> 6)] |= ((cell[i >> 6] >> (i & 63)) & 1)
+                                                     << ((m - 1 - i) & 63);
+        } else {
+            memcpy(rows + e * mw, cell, mw * sizeof *rows);
+            if (m & 63)
+                rows[e * mw + mw - 1] &= ((uint64_t)1 << (m & 63)) - 1;
+        }
+        bb[e >> 6] |= ((cell[m >> 6] >> (m & 63)) & 1) << (e & 63);
+    }
+    int rc = toggle__system_adopt_packed(ss, m, m, rows, bb, true);
+    toggle__free(bb);
+    return rc;
+}
+
+/* Odd p: row e of E from residual cell e's lanes 1 .. m (lane 1 + i is
+ * column i; rev: column m - 1 - i), a word's fields at a time. */
+static inline void small_odd_row(const tframe *f, const lanes *ln, const uint64_t *cell,
+                                 size_t m, toggle_system *ss, size_t e)
+{
+    if (ln->lf.lw == 4 && ss->a.width == 8 && !f->rev) {
+        uint8_t *Er = (uint8_t *)toggle__vecs_row(&ss->a, e); /* Er[l - 1]: lane l */
+        for (size_t j = 0, l = 0; l <= m; j++) {
+            uint64_t w = cell[j];
+            if (!w) {
+                l += 16;
+                continue;
+            }
+            for (size_t q = 0; q < 16 && l <= m; q++, l++, w >>= 4)
+                if (l)
+                    Er[l - 1] = (uint8_t)(w & 15);
+        }
+        return;
+    }
+    for (size_t j = 0, l = 0; l <= m; j++) {
+        uint64_t w = cell[j];
+        for (size_t q = 0; q < ln->lf.per && l <= m; q++, l++, w = ln->lf.lw < 64 ? w >> ln->lf.lw : 0)
+            if (l)
+                toggle__vecs_set(&ss->a, e, f->rev ? m - l : l - 1, w & ln->lf.fmask);
+    }
+}
+
+/* Odd p: resid = b - A x(u) = c0 - E' u with lane 0 = c0 and lane 1 + i =
+ * -(column i of A's action): A x = b iff sum_i u_i lane_{1+i} = -c0. The
+ * system's rows are written from the lanes (every value below p). */
+static int small_odd_system(const tframe *f, const lanes *ln, const uint64_t *resid, size_t m,
+                            toggle_system **ss)
+{
+    int rc = toggle__system_new_zero(ss, m, m, f->p);
+    if (rc)
+        return rc;
+    for (size_t e = 0; e < m; e++) {
+        const uint64_t *cell = resid + e * ln->nw;
+        toggle__vecs_set(&(*ss)->b, 0, e, toggle__submod(0, lane_get(ln, cell, 0), f->p));
+        small_odd_row(f, ln, cell, m, *ss, e);
+    }
+    return TOGGLE_OK;
+}
+
 /* E (m x m) and -e0 from one chase with lane 0 the constant, lane 1 + i
  * unknown i; then solve it by the engines on a dense system. */
 int toggle__tr_small_system(const toggle_system *s, tframe *f, toggle_solution **small,
@@ -192,9 +278,8 @@ int toggle__tr_small_system(const toggle_system *s, tframe *f, toggle_solution *
     int rc;
     for (size_t P = 1; P <= 2 && !f->rev; P++) /* (rev: E's columns reversed below) */
         if (toggle__tr_shift_invariant(f, P)) {
-            if ((rc = small_system_shift(s, f, P, &ss)))
-                goto out;
-            rc = keep ? (*keep = ss, ss = NULL, TOGGLE_OK) : toggle__tr_solve_small(ss, small);
+            if (!(rc = small_system_shift(s, f, P, &ss)))
+                rc = small_hand(&ss, small, keep);
             goto out;
         }
     if ((rc = toggle__tr_lanes_init(&ln, f, L)))
@@ -206,81 +291,24 @@ int toggle__tr_small_system(const toggle_system *s, tframe *f, toggle_solution *
     for (size_t i = 0; i < m; i++)
         lane_set(&ln, i < mr ? ln.saved + i * ln.nw : ln.xsaved + (i - mr) * ln.nw, i + off, 1);
     resid = toggle__calloc(m * ln.nw, sizeof *resid);
-    if (f->p == 2) {
-        rc = resid ? toggle__tr_chase(&ln, true, s, resid, NULL, NULL)
-                   : toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer small system");
-        if (rc)
-            goto out;
-        size_t mw = (m + 63) / 64;
-        uint64_t *rows = toggle__calloc(m ? m * mw : 1, sizeof *rows);
-        uint64_t *bb = toggle__calloc(mw ? mw : 1, sizeof *bb);
-        if (!rows || !bb) {
-            toggle__free(rows);
-            toggle__free(bb);
-            rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer small system");
-            goto out;
-        }
-        for (size_t e = 0; e < m; e++) {
-            const uint64_t *cell = resid + e * ln.nw;
-            if (f->rev) { /* unknown i is column m - 1 - i (toggle__tr_rev_canonical) */
-                for (size_t i = 0; i < m; i++)
-                    rows[e * mw + ((m - 1 - i) >> 6)] |= ((cell[i >> 6] >> (i & 63)) & 1)
-                                                         << ((m - 1 - i) & 63);
-            } else {
-                memcpy(rows + e * mw, cell, mw * sizeof *rows);
-                if (m & 63)
-                    rows[e * mw + mw - 1] &= ((uint64_t)1 << (m & 63)) - 1;
-            }
-            bb[e >> 6] |= ((cell[m >> 6] >> (m & 63)) & 1) << (e & 63);
-        }
-        rc = toggle__system_adopt_packed(&ss, m, m, rows, bb, true);
-        toggle__free(bb);
-        if (rc)
-            goto out;
-        toggle__free(resid);
-        resid = NULL;
-        rc = keep ? (*keep = ss, ss = NULL, TOGGLE_OK) : toggle__tr_solve_small(ss, small);
-        goto out;
-    }
     if (!resid) {
         rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the transfer small system");
         goto out;
     }
-    if ((rc = toggle__tr_s3_ok(f, &ln) ? toggle__tr_chase_s3(&ln, s, resid) : toggle__tr_chase(&ln, true, s, resid, NULL, NULL)))
+    if (f->p == 2)
+        rc = toggle__tr_chase(&ln, true, s, resid, NULL, NULL);
+    else
+        rc = toggle__tr_s3_ok(f, &ln) ? toggle__tr_chase_s3(&ln, s, resid)
+                                      : toggle__tr_chase(&ln, true, s, resid, NULL, NULL);
+    if (rc)
         goto out;
-    /* resid = b - A x(u) = c0 - E' u with lane 0 = c0 and lane 1 + i =
-     * -(column i of A's action): A x = b iff sum_i u_i lane_{1+i} = -c0.
-     * The system's rows are written from the lanes (every value below p). */
-    if ((rc = toggle__system_new_zero(&ss, m, m, f->p)))
+    rc = f->p == 2 ? small_f2_system(f, &ln, resid, m, &ss)
+                   : small_odd_system(f, &ln, resid, m, &ss);
+    if (rc)
         goto out;
-    for (size_t e = 0; e < m; e++) {
-        const uint64_t *cell = resid + e * ln.nw;
-        toggle__vecs_set(&ss->b, 0, e, toggle__submod(0, lane_get(&ln, cell, 0), f->p));
-        /* lane 1 + i, a word's fields at a time; rev: unknown i is column m - 1 - i */
-        if (ln.lf.lw == 4 && ss->a.width == 8 && !f->rev) {
-            uint8_t *Er = (uint8_t *)toggle__vecs_row(&ss->a, e); /* Er[l - 1]: lane l */
-            for (size_t j = 0, l = 0; l <= m; j++) {
-                uint64_t w = cell[j];
-                if (!w) {
-                    l += 16;
-                    continue;
-                }
-                for (size_t q = 0; q < 16 && l <= m; q++, l++, w >>= 4)
-                    if (l)
-                        Er[l - 1] = (uint8_t)(w & 15);
-            }
-            continue;
-        }
-        for (size_t j = 0, l = 0; l <= m; j++) {
-            uint64_t w = cell[j];
-            for (size_t q = 0; q < ln.lf.per && l <= m; q++, l++, w = ln.lf.lw < 64 ? w >> ln.lf.lw : 0)
-                if (l)
-                    toggle__vecs_set(&ss->a, e, f->rev ? m - l : l - 1, w & ln.lf.fmask);
-        }
-    }
     toggle__free(resid);
     resid = NULL;
-    rc = keep ? (*keep = ss, ss = NULL, TOGGLE_OK) : toggle__tr_solve_small(ss, small);
+    rc = small_hand(&ss, small, keep);
 out:
     toggle__tr_lanes_clear(&ln);
     toggle__free(resid);

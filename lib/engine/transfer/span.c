@@ -51,6 +51,128 @@ static int unknown_cells(tframe *f, size_t *cell, size_t m, size_t *n)
     return TOGGLE_OK;
 }
 
+/* The spanning chase's state (toggle__tr_span_chase): the kernel K (dn
+ * vectors on N cells), the local free cells fr, the RREF A (rank rows of
+ * hc suffix cells then the m unknowns, pivots pc), the unknowns' cells
+ * ucell, the chase's destinations dst (one per lane). */
+typedef struct {
+    toggle__vecs *K, A;
+    const toggle__vecs *Lv;
+    loc_free *fr;
+    size_t *ucell, *pc;
+    uint64_t **dst;
+    size_t dn, ns, m, N, C, hc, rank, nred;
+    uint64_t p;
+} span_st;
+
+/* Is each kernel vector's value on the unknown cells U's row (i + sb)? */
+static bool span_unknowns_match(const span_st *st, const loc_chase *lc)
+{
+    size_t m = st->m, sb = lc->solvable;
+    for (size_t i = 0; i < st->dn; i++)
+        for (size_t t = 0; t < m; t++)
+            if (st->ucell[t] >= st->N
+                || toggle__vecs_get(st->K, i, st->ucell[t]) != lc->U[(i + sb) * m + t])
+                return false;
+    return true;
+}
+
+/* Kernel row i (reduced at the local free cells on first use) as RREF row
+ * st->rank: its last hc cells reversed, then its unknowns, reduced by the
+ * rows above; kept (pivot on its first nonzero suffix cell, cleared in
+ * the rows above) unless 0 on the suffix. */
+static void span_add_row(span_st *st, size_t i)
+{
+    toggle__vecs *K = st->K, *A = &st->A;
+    size_t hc = st->hc, m = st->m, N = st->N, rank = st->rank, w = hc + m, t;
+    uint64_t p = st->p;
+    if (i == st->nred) {
+        size_t lo = 0;
+        toggle__tr_loc_reduce(K, i, st->Lv, st->fr, N - 1, &lo, false, p);
+        st->nred++;
+    }
+    for (t = 0; t < hc; t++)
+        toggle__vecs_set(A, rank, t, toggle__vecs_get(K, i, N - 1 - t));
+    for (t = 0; t < m; t++)
+        toggle__vecs_set(A, rank, hc + t, toggle__vecs_get(K, i, st->ucell[t]));
+    for (size_t r = 0; r < rank; r++) {
+        uint64_t e = toggle__vecs_get(A, rank, st->pc[r]);
+        if (e)
+            toggle__tr_axpy_span(A, rank, 0, A, r, e, p, st->pc[r], w - 1);
+    }
+    for (t = 0; t < hc && !toggle__vecs_get(A, rank, t); t++)
+        ;
+    if (t == hc)
+        return; /* 0 on the suffix */
+    toggle__tr_scale_span(A, rank, t, w - 1, toggle__invmod(toggle__vecs_get(A, rank, t), p), p);
+    for (size_t r = 0; r < rank; r++) {
+        uint64_t e = toggle__vecs_get(A, r, t);
+        if (e)
+            toggle__tr_axpy_span(A, r, 0, A, rank, e, p, t, w - 1);
+    }
+    st->pc[st->rank++] = t;
+}
+
+/* (a), (b): the RREF over suffixes of h = 1, 2, 4, .. hmax board rows
+ * until its rank is ns. */
+static void span_rref(span_st *st, size_t hmax)
+{
+    for (size_t h = 1;; h = 2 * h < hmax ? 2 * h : hmax) {
+        st->hc = h * st->C;
+        st->rank = 0;
+        for (size_t i = 0; i < st->dn && st->rank < st->ns; i++)
+            span_add_row(st, i);
+        if (st->rank == st->ns || h == hmax)
+            break;
+    }
+}
+
+/* Are the chased rows right: every residual 0, each vector equal to its
+ * RREF row on the suffix and 0 on the local free cells? */
+static bool span_verify(const span_st *st, const loc_chase *lc, size_t nw)
+{
+    bool good = true;
+    for (size_t i = 0; i < st->m * nw; i++)
+        good = good && !lc->resid[i];
+    for (size_t v = 0; good && v < st->ns; v++) {
+        for (size_t t = 0; good && t < st->hc; t++)
+            good = toggle__vecs_get(st->K, v, st->N - 1 - t) == toggle__vecs_get(&st->A, v, t);
+        for (size_t q = 0; good && q < st->fr->n; q++)
+            good = !toggle__vecs_get(st->K, v, st->fr->cell[q]);
+    }
+    return good;
+}
+
+/* (c) lane v := the unknowns of RREF row v (the other lanes 0), chased
+ * into kernel rows 0 .. ns - 1; checked, and when a check fails the
+ * kernel rows chased again from U (as they were), *good false. */
+static int span_write(span_st *st, const toggle_system *s, toggle_solution *sol,
+                      const loc_chase *lc, bool *good)
+{
+    lanes *ln = lc->ln;
+    size_t m = st->m, L = ln->L, sb = lc->solvable;
+    toggle__tr_clear_unknowns(ln, m);
+    for (size_t v = 0; v < st->ns; v++)
+        for (size_t t = 0; t < m; t++) {
+            uint64_t e = toggle__vecs_get(&st->A, v, st->hc + t);
+            if (e)
+                lane_set(ln, toggle__tr_unknown_lanes(ln, t), v, e);
+        }
+    for (size_t l = 0; l < L; l++)
+        st->dst[l] = l < st->ns ? toggle__vecs_row(st->K, l) : NULL;
+    out_ctx ctx = {sol, false, NULL, st->dst, NULL, NULL, SIZE_MAX, 0, false};
+    int rc = toggle__tr_chase(ln, false, s, lc->resid, toggle__tr_write_row, &ctx);
+    if (rc)
+        return rc;
+    if ((*good = span_verify(st, lc, ln->nw)))
+        return TOGGLE_OK;
+    /* (not seen) the kernel rows as they were */
+    toggle__tr_load_lanes(ln, lc->U, m);
+    for (size_t l = 0; l < L; l++)
+        st->dst[l] = l < sb ? NULL : toggle__vecs_row(st->K, l - sb);
+    return toggle__tr_chase(ln, false, s, lc->resid, toggle__tr_write_row, &ctx);
+}
+
 /* The spanning part of toggle__tr_canonicalise_local's basis by one chase, where fr
  * holds the nl local vectors (Lv) and ns = dn - nl vectors are left. A
  * kernel vector is the chase of its values on the unknown cells (checked:
@@ -77,13 +199,12 @@ static int unknown_cells(tframe *f, size_t *cell, size_t m, size_t *n)
 int toggle__tr_span_chase(const toggle_system *s, toggle_solution *sol, const loc_chase *lc,
                       const toggle__vecs *Lv, loc_free *fr, bool *ok)
 {
-    toggle__vecs *K = &sol->kernel, A = {0};
     lanes *ln = lc->ln;
     tframe *f = (tframe *)ln->f;
-    size_t dn = sol->nullity, nl = fr->n, ns = dn - nl, m = lc->m, L = ln->L, sb = lc->solvable;
-    size_t R = s->graph->rows, C = s->graph->cols, N = R * C, nu = 0, rank = 0, hc = 0;
-    size_t hmax = R - 1 < SPAN_HMAX ? R - 1 : SPAN_HMAX;
-    uint64_t p = sol->k;
+    size_t R = s->graph->rows, C = s->graph->cols, m = lc->m, L = ln->L, nu = 0;
+    span_st st = {.K = &sol->kernel, .Lv = Lv, .fr = fr, .dn = sol->nullity,
+                  .ns = sol->nullity - fr->n, .m = m, .N = R * C, .C = C, .p = sol->k};
+    size_t hmax = R - 1 < SPAN_HMAX ? R - 1 : SPAN_HMAX, ns = st.ns;
     *ok = false;
     /* the chase costs about L lane steps a cell whatever ns, the
      * reduction it replaces about ns^2 / 32 (sub8) plus 2 ns reads: for a
@@ -92,94 +213,28 @@ int toggle__tr_span_chase(const toggle_system *s, toggle_solution *sol, const lo
      * the answers' chase again */
     if (!ns || ns * ns < SPAN_MIN_SQ_OVER_L * L || f->all || !m || !hmax)
         return TOGGLE_OK;
-    size_t *ucell = toggle__malloc_array(m, sizeof *ucell), *pc = toggle__malloc_array(ns, sizeof *pc);
-    uint64_t **dst = toggle__malloc_array(L, sizeof *dst);
+    st.ucell = toggle__malloc_array(m, sizeof *st.ucell);
+    st.pc = toggle__malloc_array(ns, sizeof *st.pc);
+    st.dst = toggle__malloc_array(L, sizeof *st.dst);
     int rc = TOGGLE_OK;
-    if (!ucell || !pc || !dst) {
+    bool good = false;
+    if (!st.ucell || !st.pc || !st.dst) {
         rc = toggle__error(TOGGLE_ENOMEM, "out of memory for the canonical kernel");
         goto out;
     }
-    if ((rc = toggle__vecs_init(&A, hmax * C + m, ns + 1, p)) || (rc = unknown_cells(f, ucell, m, &nu))
-        || nu != m)
+    if ((rc = toggle__vecs_init(&st.A, hmax * C + m, ns + 1, st.p))
+        || (rc = unknown_cells(f, st.ucell, m, &nu)) || nu != m || !span_unknowns_match(&st, lc))
         goto out;
-    for (size_t i = 0; i < dn; i++)
-        for (size_t t = 0; t < m; t++)
-            if (ucell[t] >= N || toggle__vecs_get(K, i, ucell[t]) != lc->U[(i + sb) * m + t])
-                goto out;
-    /* (a), (b) */
-    size_t nred = 0;
-    for (size_t h = 1;; h = 2 * h < hmax ? 2 * h : hmax) {
-        hc = h * C;
-        rank = 0;
-        for (size_t i = 0; i < dn && rank < ns; i++) {
-            size_t w = hc + m, t = 0;
-            if (i == nred) {
-                size_t lo = 0;
-                toggle__tr_loc_reduce(K, i, Lv, fr, N - 1, &lo, false, p);
-                nred++;
-            }
-            for (t = 0; t < hc; t++)
-                toggle__vecs_set(&A, rank, t, toggle__vecs_get(K, i, N - 1 - t));
-            for (t = 0; t < m; t++)
-                toggle__vecs_set(&A, rank, hc + t, toggle__vecs_get(K, i, ucell[t]));
-            for (size_t r = 0; r < rank; r++) {
-                uint64_t e = toggle__vecs_get(&A, rank, pc[r]);
-                if (e)
-                    toggle__tr_axpy_span(&A, rank, 0, &A, r, e, p, pc[r], w - 1);
-            }
-            for (t = 0; t < hc && !toggle__vecs_get(&A, rank, t); t++)
-                ;
-            if (t == hc)
-                continue; /* 0 on the suffix */
-            toggle__tr_scale_span(&A, rank, t, w - 1, toggle__invmod(toggle__vecs_get(&A, rank, t), p), p);
-            for (size_t r = 0; r < rank; r++) {
-                uint64_t e = toggle__vecs_get(&A, r, t);
-                if (e)
-                    toggle__tr_axpy_span(&A, r, 0, &A, rank, e, p, t, w - 1);
-            }
-            pc[rank++] = t;
-        }
-        if (rank == ns || h == hmax)
-            break;
-    }
-    if (rank < ns)
+    span_rref(&st, hmax);
+    if (st.rank < ns || (rc = span_write(&st, s, sol, lc, &good)) || !good)
         goto out;
-    /* (c) lane v := the unknowns of RREF row v (the other lanes 0) */
-    toggle__tr_clear_unknowns(ln, m);
     for (size_t v = 0; v < ns; v++)
-        for (size_t t = 0; t < m; t++) {
-            uint64_t e = toggle__vecs_get(&A, v, hc + t);
-            if (e)
-                lane_set(ln, toggle__tr_unknown_lanes(ln, t), v, e);
-        }
-    for (size_t l = 0; l < L; l++)
-        dst[l] = l < ns ? toggle__vecs_row(K, l) : NULL;
-    out_ctx ctx = {sol, false, NULL, dst, NULL, NULL, SIZE_MAX, 0, false};
-    if ((rc = toggle__tr_chase(ln, false, s, lc->resid, toggle__tr_write_row, &ctx)))
-        goto out;
-    bool good = true;
-    for (size_t i = 0; i < m * ln->nw; i++)
-        good = good && !lc->resid[i];
-    for (size_t v = 0; good && v < ns; v++) {
-        for (size_t t = 0; good && t < hc; t++)
-            good = toggle__vecs_get(K, v, N - 1 - t) == toggle__vecs_get(&A, v, t);
-        for (size_t q = 0; good && q < nl; q++)
-            good = !toggle__vecs_get(K, v, fr->cell[q]);
-    }
-    if (!good) { /* (not seen) the kernel rows as they were */
-        toggle__tr_load_lanes(ln, lc->U, m);
-        for (size_t l = 0; l < L; l++)
-            dst[l] = l < sb ? NULL : toggle__vecs_row(K, l - sb);
-        rc = toggle__tr_chase(ln, false, s, lc->resid, toggle__tr_write_row, &ctx);
-        goto out;
-    }
-    for (size_t v = 0; v < ns; v++)
-        toggle__tr_loc_insert(fr, N - 1 - pc[v], 0, v);
+        toggle__tr_loc_insert(fr, st.N - 1 - st.pc[v], 0, v);
     *ok = true;
 out:
-    toggle__vecs_clear(&A);
-    toggle__free(ucell);
-    toggle__free(pc);
-    toggle__free(dst);
+    toggle__vecs_clear(&st.A);
+    toggle__free(st.ucell);
+    toggle__free(st.pc);
+    toggle__free(st.dst);
     return rc;
 }
