@@ -95,7 +95,7 @@
     board = null;
     if (lib && c.dataset.solvable === 'yes') {
       var r = lib.solve({rows: n, cols: n, k: p});
-      board = r.x;
+      board = r.x.map(Number); /* values < p, a gallery prime: small Numbers */
       maps = lib.colormaps();
       maps = maps.concat(maps.map(function (m) { return m + '_r'; }));
     }

@@ -95,7 +95,7 @@
   function solveNow() {
     var r = lib.fewest(sys(), 65536);
     if (!r.solvable) { msg('no solution from here'); $('solution').value = 'none'; return null; }
-    overlay = r.x;
+    overlay = r.x.map(Number); /* k <= 17 here: every value is a small Number */
     $('solution').value = r.x.join(',');
     msg('solution: ' + r.weight + ' presses' + (r.proven ? ' (fewest)' : ' (best found)') +
         ', nullity ' + r.nullity);
@@ -105,8 +105,8 @@
   function hint() {
     var r = lib.fewest(sys(), 65536);
     if (!r.solvable) { msg('no solution from here'); return; }
-    if (r.weight === 0) { msg('already solved'); return; }
-    hintCell = r.x.findIndex(function (v) { return v > 0; });
+    if (r.weight === 0n) { msg('already solved'); return; }
+    hintCell = r.x.findIndex(function (v) { return v > 0n; });
     $('hint').value = String(hintCell);
     msg('hint: press the marked cell (' + r.weight + ' presses to go)');
     draw();
@@ -121,7 +121,7 @@
       if (opts.unique) { delete opts.unique; opts.presses = null; r = lib.generate(sys(), opts); }
       else { msg(e.message); return; }
     }
-    st.cells = r.start; st.moves = 0; history_ = []; overlay = null; hintCell = -1;
+    st.cells = r.start.map(Number); st.moves = 0; history_ = []; overlay = null; hintCell = -1;
     msg('new puzzle' + (r.presses != null ? ': ' + r.presses + ' fewest presses' : '') +
         (r.nullity ? ', nullity ' + r.nullity : ', unique solution'));
     document.documentElement.setAttribute('data-fewest', r.presses == null ? '' : r.presses);
