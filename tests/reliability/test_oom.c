@@ -252,6 +252,10 @@ static const solve_case solve_cases[] = {
     /* odd p, no tail decides: the canonical form from local vectors */
     {"toggle_solve transfer tri cylinder p=3", TOGGLE_ENGINE_TRANSFER, 3, 6, 8,
      TOGGLE_GRID_TRI | TOGGLE_GRID_CYLINDER, 0, 0},
+    /* a board where both axes peel: a failure while the second axis is
+     * set up is ENOMEM, never "the small system is not small" (the first
+     * axis kept as if the second did not peel) */
+    {"toggle_solve transfer tri 21x20", TOGGLE_ENGINE_TRANSFER, 2, 21, 20, TOGGLE_GRID_TRI, 0, 0},
     /* AUTO picks the transfer engine's composite path (k = 12): every
      * failure between its phases must free each buffer once */
     {"toggle_solve auto hex torus k=12", TOGGLE_ENGINE_AUTO, 12, 12, 12,

@@ -137,11 +137,13 @@ static bool frame_pick_axis(const toggle_system *s, tframe *f, bool *oom)
         return false;
     tframe o;
     if (!frame_setup(s, !first, &o, oom)) {
-        bool ooo = *oom;
-        *oom = false; /* the first axis serves when it peels */
+        /* out of memory on the second axis: no choice can be made (the
+         * first axis alone could be the worse one), so the caller reports
+         * ENOMEM instead of refusing the board */
+        if (*oom)
+            return false;
         if (promo && frame_setup(s, first, f, oom))
             return true;
-        *oom = *oom || ooo;
         return false;
     }
     if (!o.nx) {
@@ -174,7 +176,7 @@ bool toggle__tr_frame_pick(const toggle_system *s, tframe *f, bool *oom)
         return false;
     if (f->nx && !f->tr && !f->wrap && !f->all) {
         tframe o;
-        bool ooom = false; /* out of memory here: keep the forward frame */
+        bool ooom = false;
         if (frame_setup_dir(s, false, true, &o, &ooom, NULL)) {
             if (o.m <= f->m) {
                 toggle__tr_frame_clear(f);
@@ -182,6 +184,10 @@ bool toggle__tr_frame_pick(const toggle_system *s, tframe *f, bool *oom)
             } else {
                 toggle__tr_frame_clear(&o);
             }
+        } else if (ooom) { /* the choice depends on o: out of memory, not a refusal */
+            toggle__tr_frame_clear(f);
+            *oom = true;
+            return false;
         }
     }
     return true;
