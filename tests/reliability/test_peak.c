@@ -78,6 +78,10 @@ static const pcase solves[] = {
     {"chase 100x100 k=2^32", TOGGLE_ENGINE_CHASE, (uint64_t)1 << 32, BOARD, 100, 100, 0, 0},
     {"chase 16x16 k=4 (dense part)", TOGGLE_ENGINE_CHASE, 4, BOARD, 16, 16, 0, 0},
     {"chase 19x19 k=36 no-self", TOGGLE_ENGINE_CHASE, 36, BOARD, 19, 19, TOGGLE_GRID_NO_SELF, 0},
+    /* thin boards: the polynomials of degree max(R, C) dominate */
+    {"chase 1x400000", TOGGLE_ENGINE_CHASE, 2, BOARD, 1, 400000, 0, 0},
+    {"chase 300000x2 k=3", TOGGLE_ENGINE_CHASE, 3, BOARD, 300000, 2, 0, 0},
+    {"chase 5x200000", TOGGLE_ENGINE_CHASE, 2, BOARD, 5, 200000, 0, 0},
     {"howell 10x10 k=4", TOGGLE_ENGINE_HOWELL, 4, BOARD, 10, 10, 0, 0},
     {"howell 20x20 k=6", TOGGLE_ENGINE_HOWELL, 6, BOARD, 20, 20, 0, 0},
     {"howell 12x12 k=4 torus", TOGGLE_ENGINE_HOWELL, 4, BOARD, 12, 12, TOGGLE_GRID_TORUS, 0},

@@ -42,12 +42,18 @@ static int chase_estimate(const toggle_system *s, uint64_t *bytes)
         return toggle__chase_composite_estimate(s, bytes);
     frame f;
     frame_for(s, &f);
-    size_t dn = 0, vec, work;
-    int rc = toggle__grid_poly_nullity(f.p, f.R, f.C, f.d, &dn);
-    if (rc)
-        return rc;
+    size_t dn = f.C, vec, work; /* the first row's C presses fix the rest: dn <= C */
     if (!toggle__vecs_bytes(s->n, 1, s->k, &vec))
         return toggle__error(TOGGLE_EOVERFLOW, "board of %zu cells overflows size_t", s->n);
+    /* the exact nullity only when the answers can outweigh the small
+     * system's polynomials: on a thin board they cannot, and computing it
+     * would cost the solve's own peak before the budget is checked */
+    unsigned __int128 small = (unsigned __int128)toggle__grid_small_bytes(f.R, f.C);
+    if ((unsigned __int128)vec * (dn + 2) + (unsigned __int128)f.C * dn * 8 > small) {
+        int rc = toggle__grid_poly_nullity(f.p, f.R, f.C, f.d, &dn);
+        if (rc)
+            return rc;
+    }
     toggle__chase_pick(f.p, f.C, &work);
     /* the chase's rows (w, the virtual row, its work), then either the
      * small system's polynomials (a few of degree max(R, C)), or, after
@@ -57,7 +63,6 @@ static int chase_estimate(const toggle_system *s, uint64_t *bytes)
     if (nt > 1) /* the strips' rows */
         work += toggle__chase_thread_bytes(f.p, f.C, nt);
     unsigned __int128 rows = (unsigned __int128)f.C * 2 * 8 + work;
-    unsigned __int128 small = (unsigned __int128)toggle__grid_small_bytes(f.R, f.C);
     unsigned __int128 answers = (unsigned __int128)vec * (dn + 2) + (unsigned __int128)f.C * dn * 8;
     unsigned __int128 e = rows + (small > answers ? small : answers);
     *bytes = e > UINT64_MAX ? UINT64_MAX : (uint64_t)e;

@@ -560,10 +560,15 @@ out:
 
 size_t toggle__grid_small_bytes(size_t rows, size_t c)
 {
-    /* a few polynomials of degree max(rows, c), FLINT's gcd scratch (as
-     * counted for toggle_grid_nullity: up to 124 bytes per degree) and 3 c
-     * words of scratch */
-    return (rows + c + 2) * 160 + 3 * c * 8;
+    /* a few polynomials of degree max(rows, c) and FLINT's gcd scratch (as
+     * counted for toggle_grid_nullity: up to 124 bytes per degree), and 3 c
+     * words of scratch. The gcd's scratch follows the smaller degree once
+     * the larger polynomial is reduced, so a thin board needs about 24
+     * bytes per degree of its long side (tests/reliability/test_peak.c
+     * measures both shapes); the smaller of the two bounds is kept. */
+    size_t lo = rows < c ? rows : c, hi = rows < c ? c : rows;
+    size_t square = (rows + c + 2) * 160, thin = (2 * lo + 2) * 160 + hi * 40;
+    return (square < thin ? square : thin) + 3 * c * 8;
 }
 
 int toggle__grid_small_solve_in(uint64_t p, size_t rows, size_t c, unsigned d,
