@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "commands.h"
 #include "path.h"
@@ -234,6 +235,13 @@ int cmd_render(int argc, char **argv)
         fmt = TOGGLE_IMAGE_PPM;
     else if (format && strcmp(format, "png") != 0) {
         status = cli_usage("render", "unknown format '%s' (png, ppm)", format);
+        goto done;
+    }
+    /* a name that promises another format (x.jpg) would hold a PNG */
+    const char *base = strrchr(out, '/'), *dot = strrchr(base ? base + 1 : out, '.');
+    if (!format && dot && dot[1] && strcasecmp(dot, ".png") && strcasecmp(dot, ".ppm")) {
+        status = cli_usage("render", "'%s': render writes PNG or PPM; name the file .png or .ppm, "
+                           "or give --format", out);
         goto done;
     }
     size_t rows = 0, cols = 0;

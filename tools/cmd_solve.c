@@ -29,7 +29,7 @@ static const char solve_usage[] =
     "Solving:\n"
     "  --engine NAME      auto (default) or an engine; --engine list names them\n"
     "  --threads N        threads for the solve (default 0: every online CPU)\n"
-    "  --budget BYTES     memory budget for the solver (0 = unlimited)\n"
+    "  --budget BYTES     memory budget for the solver (default 4 GiB; 0 = unlimited)\n"
     "Output:\n"
     "  --all              also print the kernel basis (text and --json)\n"
     "  --kernel-limit N   with --all: at most the first N kernel vectors\n"

@@ -153,5 +153,8 @@ printf '# nothing\n\n' >"$tmp/empty-system.txt"
 expect_fail system-empty "holds no equation" "$T" solve --system "$tmp/empty-system.txt"
 printf '\xef\xbb\xbf11|1\n01|1\n' >"$tmp/bom-system.txt"
 expect_out system-bom "solvable: yes" "$T" solve --system "$tmp/bom-system.txt"
+expect_rc render-jpg-name 2 "render writes PNG or PPM" "$T" render --grid 3x3 --out "$tmp/x.jpg"
+expect_out render-jpg-format "" "$T" render --grid 3x3 --out "$tmp/y.jpg" --format png
+expect_out solve-help-budget "default 4 GiB" "$T" solve --help
 
 finish cli
